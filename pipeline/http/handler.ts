@@ -1,0 +1,109 @@
+import { canonicalJson } from '../render/output.ts';
+import type { SiteSettings } from '../records/types.ts';
+import { contentTypeOf, matchRoute, ROUTES, type Method, type Route } from '../routes.ts';
+import { apiRootDocument } from './api-root.ts';
+import { httpDate, notModified } from './conditional.ts';
+import { errorResponse } from './errors.ts';
+import { API_PREFIX, resolvePath } from './paths.ts';
+import { sha256Hex32, type DocumentStore, type StoredDocument } from './store.ts';
+
+export type Handler = (request: Request) => Promise<Response>;
+
+export interface HandlerOptions {
+  store: DocumentStore;
+  site: SiteSettings;
+}
+
+const READ_METHODS: readonly Method[] = ['GET', 'HEAD', 'OPTIONS'];
+const CORS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'ETag, Last-Modified, Link, X-Cursor' };
+
+/** Dynamic answers by route key; every other route's bytes come from the store. */
+type Dynamic = (context: { site: SiteSettings; store: DocumentStore; request: Request }) => Promise<StoredDocument>;
+
+const DYNAMIC: Readonly<Record<string, Dynamic>> = {
+  api_root: async ({ site, store }) => json('/api/v1', apiRootDocument(site, await store.generatedAt()), await store.generatedAt()),
+};
+
+async function json(path: string, value: unknown, lastModified: string): Promise<StoredDocument> {
+  const bytes = new TextEncoder().encode(canonicalJson(value));
+  return { path, bytes, type: 'application/json', etag: await sha256Hex32(bytes), lastModified };
+}
+
+function routeFor(path: string): Route | undefined {
+  return ROUTES.find((route) => matchRoute(route, path) !== undefined);
+}
+
+/** The other forms of the same content, for the Link header (SPEC 4.4 rule 5). */
+function siblingOf(path: string): { path: string; type: string } {
+  const swaps: Record<string, string[]> = { '.json': ['.html', '.csv', '.txt'], '.html': ['.json'], '.md': ['.json'], '.csv': ['.json'], '.txt': ['.json'] };
+  const extension = /\.[a-z]+$/.exec(path)?.[0] ?? '';
+  for (const other of swaps[extension] ?? []) {
+    const candidate = path.slice(0, -extension.length) + other;
+    if (routeFor(candidate)) return { path: candidate, type: contentTypeOf(candidate) };
+  }
+  return { path: '/documents.json', type: 'application/json' };
+}
+
+function linkHeader(site: SiteSettings, path: string, prefixed: boolean): string {
+  const sibling = siblingOf(path);
+  const links = [
+    `<${site.base_url}/changes.json?since=0>; rel="related"; type="application/json"`,
+    `<${site.base_url}${sibling.path}>; rel="alternate"; type="${sibling.type}"`,
+    `<${site.base_url}/openapi.json>; rel="service-desc"; type="application/openapi+json"`,
+  ];
+  if (prefixed) links.unshift(`<${site.base_url}${path}>; rel="canonical"`);
+  return links.join(', ');
+}
+
+export function createHandler(options: HandlerOptions): Handler {
+  const { store, site } = options;
+  return async (request) => {
+    const url = new URL(request.url);
+    const resolved = resolvePath(url.pathname);
+    const base = { ...CORS };
+    if (!resolved.ok) {
+      return errorResponse(404, { code: 'not_found', message: `No document at this path (${resolved.reason}). Paths are listed at ${site.base_url}/api/v1.` }, base);
+    }
+    const path = resolved.path === '/' ? '/index.html' : resolved.path;
+    const route = routeFor(path);
+    const headers: Record<string, string> = { ...base, link: linkHeader(site, path, resolved.prefixed) };
+    const allow = (route?.methods ?? READ_METHODS).join(', ');
+
+    if (request.method === 'OPTIONS') {
+      return new Response(null, {
+        status: 204,
+        headers: { ...headers, allow, 'access-control-allow-methods': allow, 'access-control-allow-headers': 'If-None-Match, If-Modified-Since, Content-Type, Accept', 'access-control-max-age': '86400' },
+      });
+    }
+    if (!(route?.methods ?? READ_METHODS).includes(request.method as Method)) {
+      return errorResponse(405, { code: 'method_not_allowed', message: `${request.method} is not accepted here; use ${allow}.`, allow: allow.split(', ') }, { ...headers, allow });
+    }
+
+    const dynamic = route && route.source === 'dynamic' ? DYNAMIC[route.key] : undefined;
+    const document = dynamic ? await dynamic({ site, store, request }) : await store.get(path);
+    if (!document) return notFound(site, path, route, headers);
+
+    Object.assign(headers, {
+      'content-type': document.type,
+      etag: `"${document.etag}"`,
+      'last-modified': httpDate(document.lastModified),
+      'cache-control': 'public, max-age=300, must-revalidate',
+    });
+    if (notModified(request, document.etag, document.lastModified)) return new Response(null, { status: 304, headers });
+    headers['content-length'] = String(document.bytes.length);
+    return new Response(request.method === 'HEAD' ? null : document.bytes, { status: 200, headers });
+  };
+}
+
+function notFound(site: SiteSettings, path: string, route: Route | undefined, headers: Record<string, string>): Response {
+  if (route?.parameter) {
+    const value = matchRoute(route, path) ?? '';
+    return errorResponse(404, {
+      code: 'not_found',
+      message: `No ${route.parameter.name} "${value}" at ${route.path}. Valid values are listed in ${route.parameter.values_from}.`,
+      field: route.parameter.name,
+      accepted: route.parameter.values_from,
+    }, headers);
+  }
+  return errorResponse(404, { code: 'not_found', message: `No document at ${path}. Every path is listed at ${site.base_url}${API_PREFIX}.` }, headers);
+}

@@ -1,0 +1,24 @@
+// What the handler needs from a published tree. Node serves it from a verified in-memory
+// snapshot of dist/ (pipeline/node/dist-snapshot.ts); an edge runtime can back it with its
+// asset binding. No Node API here.
+
+export interface StoredDocument {
+  path: string;
+  bytes: Uint8Array<ArrayBuffer>;
+  type: string;
+  /** Strong validator: first 32 hex of sha-256 over `bytes`. */
+  etag: string;
+  /** ISO time the bytes last changed. */
+  lastModified: string;
+}
+
+export interface DocumentStore {
+  get(path: string): Promise<StoredDocument | null>;
+  /** Time the newest document last changed; the /api/v1 root's generated_at. */
+  generatedAt(): Promise<string>;
+}
+
+export async function sha256Hex32(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', bytes);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('').slice(0, 32);
+}

@@ -1,0 +1,97 @@
+import { contentTypeOf } from '../routes.ts';
+import { canonicalJson, type RenderedFile } from '../render/output.ts';
+import { compareText } from '../records/load.ts';
+import { etagOf } from './etag.ts';
+
+export interface LedgerEntry {
+  path: string;
+  kind: string;
+  type: string;
+  bytes: number;
+  etag: string | null;
+  last_modified: string;
+}
+
+export interface Ledger {
+  generated_at: string;
+  counts: { documents: number; bytes: number; by_kind: Record<string, number> };
+  documents: LedgerEntry[];
+}
+
+export interface StampedFile {
+  path: string;
+  kind: string;
+  bytes: Uint8Array;
+  entry: LedgerEntry;
+}
+
+export const LEDGER_JSON = '/documents.json';
+export const LEDGER_TXT = '/documents.txt';
+
+const encoder = new TextEncoder();
+
+/**
+ * Gives every file its bytes and Last-Modified. A file whose bytes equal the previous build's
+ * keeps the previous date; a file that shows its own stamp is first rendered with the previous
+ * stamp, so it too keeps its date (and its bytes) unless something else in it changed.
+ */
+export function stampFiles(files: readonly RenderedFile[], previous: ReadonlyMap<string, LedgerEntry>, now: string): StampedFile[] {
+  return files.map((file) => {
+    const before = previous.get(file.path);
+    const render = (stamp: string) => encoder.encode(typeof file.body === 'string' ? file.body : file.body(stamp));
+    let bytes = render(before?.last_modified ?? now);
+    let etag = etagOf(bytes);
+    let lastModified = before?.last_modified ?? now;
+    if (before?.etag !== etag) {
+      lastModified = now;
+      bytes = render(now);
+      etag = etagOf(bytes);
+    }
+    return {
+      path: file.path,
+      kind: file.kind,
+      bytes,
+      entry: { path: file.path, kind: file.kind, type: contentTypeOf(file.path), bytes: bytes.length, etag, last_modified: lastModified },
+    };
+  });
+}
+
+export function buildLedger(files: readonly StampedFile[], fallbackTime: string): Ledger {
+  const documents = files.map((f) => f.entry).sort((a, b) => compareText(a.path, b.path));
+  const byKind: Record<string, number> = {};
+  for (const doc of documents) byKind[doc.kind] = (byKind[doc.kind] ?? 0) + 1;
+  const sortedKinds = Object.fromEntries(Object.entries(byKind).sort(([a], [b]) => compareText(a, b)));
+  // generated_at is when the newest document last changed, so an unchanged rebuild keeps it.
+  const newest = documents.reduce<string | null>((max, d) => (max === null || d.last_modified > max ? d.last_modified : max), null);
+  return {
+    generated_at: newest ?? fallbackTime,
+    counts: { documents: documents.length, bytes: documents.reduce((sum, d) => sum + d.bytes, 0), by_kind: sortedKinds },
+    documents,
+  };
+}
+
+export function ledgerJson(ledger: Ledger): string {
+  return canonicalJson(ledger);
+}
+
+export function ledgerText(ledger: Ledger, siteName: string): string {
+  const lines = [
+    `# ${siteName} document ledger. generated_at ${ledger.generated_at}`,
+    '# Fields, tab-separated: path, kind, bytes, etag, last-modified. "-" means no validator is published.',
+    '# etag: first 32 hex characters of the sha-256 of the exact bytes served. The ledger itself is not listed in the ledger.',
+    ...ledger.documents.map((d) => [d.path, d.kind, String(d.bytes), d.etag ?? '-', d.last_modified].join('\t')),
+  ];
+  return lines.join('\n') + '\n';
+}
+
+/** Reads a previous documents.json; anything unreadable means "no previous build", never a crash. */
+export function parsePreviousLedger(text: string | null): Map<string, LedgerEntry> {
+  if (text === null) return new Map();
+  try {
+    const parsed = JSON.parse(text) as Partial<Ledger>;
+    return new Map((parsed.documents ?? []).map((d) => [d.path, d]));
+  } catch {
+    // A corrupt ledger only costs carried-over dates: every file is then treated as changed now.
+    return new Map();
+  }
+}

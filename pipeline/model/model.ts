@@ -1,0 +1,140 @@
+import type { CategoryId, CategoryRecord, OperatorRecord, PolicyRecord, RecordSet, SiteSettings, SourceRow, Stance, VerificationMethod } from '../records/types.ts';
+import { STANCE_LABELS, VERIFICATION_LABELS } from './labels.ts';
+import { neverFetched, type MirrorEntry } from './mirror.ts';
+
+/** A crawler as every output shows it: the 23 fields of SPEC 2.1, then our documented extras. */
+export interface CrawlerView {
+  slug: string;
+  name: string;
+  operator: string;
+  operator_slug: string;
+  category: CategoryId;
+  category_label: string;
+  robots_token: string;
+  user_agent_substring: string | null;
+  user_agent_example: string | null;
+  respects_robots_txt: Stance;
+  respects_robots_txt_label: string;
+  verification_method: VerificationMethod;
+  verification_label: string;
+  published_ip_ranges_url: string | null;
+  ip_ranges_endpoint: string | null;
+  ipv4_prefix_count: number;
+  ipv6_prefix_count: number;
+  what_it_is: string;
+  cost_of_blocking: string;
+  operator_docs: string;
+  html_url: string;
+  json_url: string;
+  last_reviewed: string;
+  // Extras beyond SPEC 2.1, always present so that clients never test for a missing key.
+  robots_only: boolean;
+  robots_token_is_product_token: boolean;
+  robots_token_note: string | null;
+  robots_txt_note: string | null;
+  robots_txt_evidence: string | null;
+  reverse_dns_hostnames: string[];
+  ip_sources: string[];
+  markdown_url: string;
+}
+
+export interface SourceView extends SourceRow {
+  mirror: MirrorEntry;
+  endpoint: string;
+}
+
+export interface PolicyView extends PolicyRecord {
+  crawlers: CrawlerView[];
+}
+
+export interface Model {
+  site: SiteSettings;
+  categories: CategoryRecord[];
+  operators: OperatorRecord[];
+  crawlers: CrawlerView[];
+  policies: PolicyView[];
+  sources: SourceView[];
+}
+
+export function url(site: SiteSettings, path: string): string {
+  return site.base_url + path;
+}
+
+const PRODUCT_TOKEN = /^[A-Za-z_-]+$/;
+
+/** Union of the prefixes of every list that covers a crawler, so counts never double a prefix. */
+function prefixCounts(sources: readonly SourceView[]): { ipv4: number; ipv6: number } {
+  const v4 = new Set(sources.flatMap((s) => s.mirror.ipv4));
+  const v6 = new Set(sources.flatMap((s) => s.mirror.ipv6));
+  return { ipv4: v4.size, ipv6: v6.size };
+}
+
+export function selectsCrawler(policy: PolicyRecord, crawler: CrawlerView): boolean {
+  const select = policy.select;
+  if (!select) return false;
+  if (select.categories && !select.categories.includes(crawler.category)) return false;
+  if (select.stances && !select.stances.includes(crawler.respects_robots_txt)) return false;
+  return true;
+}
+
+export function buildModel(records: RecordSet, mirror: ReadonlyMap<string, MirrorEntry>): Model {
+  const { site } = records;
+  const operators = new Map(records.operators.map((o) => [o.slug, o]));
+  const categories = new Map(records.categories.map((c) => [c.id, c]));
+  const sources: SourceView[] = records.sources.map((row) => ({
+    ...row,
+    mirror: mirror.get(row.id) ?? neverFetched(row.id, row.url),
+    endpoint: url(site, `/ip-ranges/${row.id}.json`),
+  }));
+  const sourcesOf = (slug: string) => sources.filter((s) => s.crawlers.includes(slug));
+
+  const crawlers = records.crawlers.map((record): CrawlerView => {
+    const own = sourcesOf(record.slug);
+    const primary = own[0];
+    const counts = prefixCounts(own);
+    return {
+      slug: record.slug,
+      name: record.name,
+      operator: lookup(operators, record.operator, 'operator').name,
+      operator_slug: record.operator,
+      category: record.category,
+      category_label: lookup(categories, record.category, 'category').label,
+      robots_token: record.robots_token,
+      user_agent_substring: record.user_agent_substring,
+      user_agent_example: record.user_agent_example,
+      respects_robots_txt: record.respects_robots_txt,
+      respects_robots_txt_label: STANCE_LABELS[record.respects_robots_txt],
+      verification_method: record.verification_method,
+      verification_label: VERIFICATION_LABELS[record.verification_method],
+      published_ip_ranges_url: primary?.url ?? null,
+      ip_ranges_endpoint: primary?.endpoint ?? null,
+      ipv4_prefix_count: counts.ipv4,
+      ipv6_prefix_count: counts.ipv6,
+      what_it_is: record.what_it_is,
+      cost_of_blocking: record.cost_of_blocking,
+      operator_docs: record.operator_docs,
+      html_url: url(site, `/crawler/${record.slug}.html`),
+      json_url: url(site, `/crawler/${record.slug}.json`),
+      last_reviewed: record.last_reviewed,
+      robots_only: record.robots_only ?? false,
+      robots_token_is_product_token: PRODUCT_TOKEN.test(record.robots_token),
+      robots_token_note: record.robots_token_note ?? null,
+      robots_txt_note: record.robots_txt_note ?? null,
+      robots_txt_evidence: record.robots_txt_evidence ?? null,
+      reverse_dns_hostnames: record.reverse_dns_hostnames ?? [],
+      ip_sources: own.map((s) => s.id),
+      markdown_url: url(site, `/crawler/${record.slug}.md`),
+    };
+  });
+
+  const policies = records.policies.map((policy) => ({ ...policy, crawlers: crawlers.filter((c) => selectsCrawler(policy, c)) }));
+  return { site, categories: records.categories, operators: records.operators, crawlers, policies, sources };
+}
+
+function lookup<K, V>(map: ReadonlyMap<K, V>, key: K, what: string): V {
+  const value = map.get(key);
+  // Unreachable after checkRecords; kept so a wrong call fails loudly instead of rendering "undefined".
+  if (value === undefined) throw new Error(`model: unknown ${what} ${String(key)}`);
+  return value;
+}
+

@@ -1,0 +1,98 @@
+import { strict as assert } from 'node:assert';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { readRecordFiles, toRecordSet } from '../load.ts';
+import { checkRecords, schemaProblems } from '../check.ts';
+import type { CrawlerRecord, RecordFile, RecordSet } from '../types.ts';
+import { checkProductTokens, isProductToken, strictPrefix } from './product-token.ts';
+import { checkReferences } from './references.ts';
+import { checkUnique } from './unique.ts';
+import { checkUserAgents } from './user-agents.ts';
+
+// Each check is proved against the frozen fixture: clean as it is, and failing once the
+// data is broken on purpose in exactly the way the check exists to catch.
+const FIXTURE = new URL('../../../test/fixtures/mini/', import.meta.url).pathname;
+const loaded = await readRecordFiles(join(FIXTURE, 'records'), FIXTURE);
+const clean = toRecordSet(loaded.files);
+const copy = (): RecordSet => structuredClone(clean);
+const crawler = (records: RecordSet, slug: string): CrawlerRecord => {
+  const found = records.crawlers.find((c) => c.slug === slug);
+  assert.ok(found);
+  return found;
+};
+
+test('the fixture passes every check', () => {
+  assert.deepEqual(checkRecords(loaded).ok ? [] : (checkRecords(loaded) as { problems: unknown[] }).problems, []);
+});
+
+test('unique: a second crawler with the same token in other case is reported against its file', () => {
+  const records = copy();
+  crawler(records, 'mj12bot').robots_token = 'gptbot';
+  const problems = checkUnique(records);
+  assert.deepEqual(problems.map((p) => [p.file, p.path]), [['records/crawlers/mj12bot.yaml', '/robots_token']]);
+  assert.match(problems[0]!.message, /already used by records\/crawlers\/gptbot\.yaml/);
+});
+
+test('unique: duplicate UA substrings are reported', () => {
+  const records = copy();
+  crawler(records, 'mj12bot').user_agent_substring = 'GPTBot';
+  assert.equal(checkUnique(records).filter((p) => p.path === '/user_agent_substring').length, 1);
+});
+
+test('references: an unknown operator, a source naming a missing crawler, and published-ranges without a source', () => {
+  const records = copy();
+  crawler(records, 'mj12bot').operator = 'nobody';
+  crawler(records, 'google-extended').verification_method = 'published-ranges';
+  records.sources[0]!.crawlers.push('ghost');
+  const messages = checkReferences(records, loaded.files).map((p) => `${p.file} ${p.path} ${p.message}`);
+  assert.ok(messages.some((m) => /mj12bot\.yaml \/operator operator "nobody" has no file/.test(m)), messages.join('\n'));
+  assert.ok(messages.some((m) => /google-extended\.yaml \/verification_method published-ranges needs a row/.test(m)), messages.join('\n'));
+  assert.ok(messages.some((m) => /sources\.yaml \/0\/crawlers\/1 crawler "ghost" has no file/.test(m)), messages.join('\n'));
+});
+
+test('references: a crawler listed under an IP list must say published-ranges, and the file name must equal the slug', () => {
+  const records = copy();
+  crawler(records, 'gptbot').verification_method = 'none';
+  const files: RecordFile[] = loaded.files.map((f) => (f.file.endsWith('gptbot.yaml') ? { ...f, file: 'records/crawlers/gpt-bot.yaml' } : f));
+  const messages = checkReferences(records, files).map((p) => p.message);
+  assert.ok(messages.some((m) => /lists "gptbot" under a published IP list/.test(m)));
+  assert.ok(messages.some((m) => /slug "gptbot" must equal the file name "gpt-bot"/.test(m)));
+});
+
+test('user agents: the example must contain the substring, and no browser may contain it', () => {
+  const records = copy();
+  crawler(records, 'gptbot').user_agent_example = 'Mozilla/5.0 (compatible; GPT-Bot/1.0)';
+  crawler(records, 'mj12bot').user_agent_substring = 'Safari/537.36';
+  crawler(records, 'mj12bot').user_agent_example = 'Mozilla/5.0 Safari/537.36 MJ12bot';
+  const problems = checkUserAgents(records);
+  assert.deepEqual(problems.map((p) => [p.file, p.path]), [
+    ['records/crawlers/gptbot.yaml', '/user_agent_example'],
+    ['records/crawlers/mj12bot.yaml', '/user_agent_substring'],
+  ]);
+  assert.match(problems[1]!.message, /occurs in a browser user agent/);
+});
+
+test('product tokens (RFC 9309 2.2.1): digits make a token non-strict, and such a record must carry a note', () => {
+  assert.equal(isProductToken('Googlebot-Image'), true);
+  assert.equal(isProductToken('AI2Bot'), false);
+  assert.equal(isProductToken('Screaming Frog'), false);
+  assert.equal(strictPrefix('AI2Bot'), 'AI');
+  assert.equal(strictPrefix('MJ12bot'), 'MJ');
+  const records = copy();
+  delete crawler(records, 'mj12bot').robots_token_note;
+  const problems = checkProductTokens(records);
+  assert.equal(problems.length, 1);
+  assert.match(problems[0]!.message, /"MJ12bot" is not an RFC 9309 product token \(strict parsers read "MJ"\)/);
+});
+
+test('schema: every error of a file is reported with its JSON path, not just the first', () => {
+  const bad: RecordFile = { file: 'records/crawlers/x.yaml', schema: 'crawler', data: { slug: 'X Y', name: '', category: 'robots', extra: 1, respects_robots_txt: 'disputed' } };
+  const problems = schemaProblems([bad]);
+  const paths = problems.map((p) => `${p.path} ${p.message}`);
+  assert.ok(paths.some((p) => p.startsWith('/slug ')), paths.join('\n'));
+  assert.ok(paths.some((p) => p.startsWith('/name ')), paths.join('\n'));
+  assert.ok(paths.some((p) => /^\/category must be equal to one of the allowed values: ai-training/.test(p)), paths.join('\n'));
+  assert.ok(paths.some((p) => /unknown field "extra"/.test(p)), paths.join('\n'));
+  assert.ok(paths.some((p) => /robots_txt_evidence/.test(p)), 'disputed needs evidence');
+  assert.ok(problems.every((p) => p.file === 'records/crawlers/x.yaml'));
+});

@@ -1,0 +1,24 @@
+import { BROWSER_USER_AGENTS } from '../../tools/browser-user-agents.ts';
+import type { Problem, RecordSet } from '../types.ts';
+import { crawlerFile } from './where.ts';
+
+/**
+ * A substring is only useful if it appears in the crawler's own header and in no browser's:
+ * a substring found in a browser UA would make every visitor look like that crawler.
+ */
+export function checkUserAgents(records: RecordSet, browsers: readonly string[] = BROWSER_USER_AGENTS): Problem[] {
+  const problems: Problem[] = [];
+  for (const crawler of records.crawlers) {
+    const { user_agent_substring: substring, user_agent_example: example } = crawler;
+    if (substring === null || example === null) continue;
+    const file = crawlerFile(crawler.slug);
+    if (!example.includes(substring)) {
+      problems.push({ file, path: '/user_agent_example', message: `does not contain user_agent_substring "${substring}" (case-sensitive)` });
+    }
+    const browser = browsers.find((ua) => ua.includes(substring));
+    if (browser !== undefined) {
+      problems.push({ file, path: '/user_agent_substring', message: `"${substring}" occurs in a browser user agent and would misidentify people: ${browser}` });
+    }
+  }
+  return problems;
+}

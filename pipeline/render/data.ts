@@ -1,0 +1,77 @@
+import type { Model, CrawlerView } from '../model/model.ts';
+import { url } from '../model/model.ts';
+import { ROUTES } from '../routes.ts';
+import { csvTable } from './csv.ts';
+import { canonicalJson, type RenderedFile } from './output.ts';
+import { alternation } from './regex.ts';
+
+/** The 23 fields of SPEC 2.1, in order: the CSV header and the first keys of every record. */
+export const SPEC_FIELDS = [
+  'slug', 'name', 'operator', 'operator_slug', 'category', 'category_label', 'robots_token',
+  'user_agent_substring', 'user_agent_example', 'respects_robots_txt', 'respects_robots_txt_label',
+  'verification_method', 'verification_label', 'published_ip_ranges_url', 'ip_ranges_endpoint',
+  'ipv4_prefix_count', 'ipv6_prefix_count', 'what_it_is', 'cost_of_blocking', 'operator_docs',
+  'html_url', 'json_url', 'last_reviewed',
+] as const satisfies readonly (keyof CrawlerView)[];
+
+export function endpointMap(model: Model): Record<string, { url: string; type: string; returns: string; template: boolean }> {
+  return Object.fromEntries(ROUTES.map((route) => [route.key, {
+    url: url(model.site, route.path),
+    type: route.type,
+    returns: route.returns,
+    template: route.parameter !== undefined,
+  }]));
+}
+
+export function categoryCounts(model: Model): Map<string, number> {
+  const counts = new Map<string, number>(model.categories.map((c) => [c.id, 0]));
+  for (const crawler of model.crawlers) counts.set(crawler.category, (counts.get(crawler.category) ?? 0) + 1);
+  return counts;
+}
+
+function agentsJson(model: Model, generatedAt: string): string {
+  const counts = categoryCounts(model);
+  return canonicalJson({
+    count: model.crawlers.length,
+    generated_at: generatedAt,
+    license: model.site.license,
+    operator_count: model.operators.length,
+    categories: model.categories.map((c) => ({
+      id: c.id, label: c.label, ai: c.ai, definition: c.definition,
+      count: counts.get(c.id) ?? 0, json_url: url(model.site, `/category/${c.id}.json`),
+    })),
+    policies: model.policies.map((p) => ({
+      id: p.id, title: p.title, crawler_count: p.crawlers.length,
+      json_url: url(model.site, `/policy/${p.id}.json`), robots_url: url(model.site, `/robots/${p.id}.txt`),
+    })),
+    endpoints: endpointMap(model),
+    crawlers: model.crawlers,
+  });
+}
+
+function agentsCsv(model: Model): string {
+  return csvTable(SPEC_FIELDS, model.crawlers.map((crawler) => SPEC_FIELDS.map((field) => crawler[field])));
+}
+
+/** Crawlers that can be recognised by a header: robots-only control tokens have no substring. */
+export function substringsOf(crawlers: readonly CrawlerView[]): string[] {
+  return crawlers.flatMap((c) => (c.user_agent_substring === null ? [] : [c.user_agent_substring]));
+}
+
+function uaRegexJson(model: Model): string {
+  const ai = new Set(model.categories.filter((c) => c.ai).map((c) => c.id));
+  return canonicalJson({
+    flavor: 'Pre-escaped alternations valid in JavaScript, PCRE and RE2. Case-sensitive; match anywhere in the User-Agent header. A set with no crawler is [^\\s\\S], which matches nothing.',
+    all: alternation(substringsOf(model.crawlers)),
+    ai_only: alternation(substringsOf(model.crawlers.filter((c) => ai.has(c.category)))),
+    by_category: Object.fromEntries(model.categories.map((c) => [c.id, alternation(substringsOf(model.crawlers.filter((x) => x.category === c.id)))])),
+  });
+}
+
+export function renderData(model: Model): RenderedFile[] {
+  return [
+    { path: '/data/agents.json', kind: 'data', body: (stamp) => agentsJson(model, stamp) },
+    { path: '/data/agents.csv', kind: 'data', body: agentsCsv(model) },
+    { path: '/data/ua-regex.json', kind: 'data', body: uaRegexJson(model) },
+  ];
+}

@@ -1,0 +1,62 @@
+import type { Model } from '../model/model.ts';
+import { url } from '../model/model.ts';
+import { ROUTES } from '../routes.ts';
+import { html } from '../site/html.ts';
+import { page } from '../site/layout.ts';
+import { categoryCounts } from './data.ts';
+import type { RenderedFile } from './output.ts';
+
+function homeHtml(model: Model): string {
+  const { site } = model;
+  const counts = categoryCounts(model);
+  const link = (path: string) => url(site, path);
+  const body = html`<h1>${site.name}</h1>
+<p>An open, keyless index of web crawlers: ${model.crawlers.length} crawlers from ${model.operators.length} operators. For each one: the exact robots.txt token, the user-agent substring that identifies it, whether its operator says it obeys robots.txt, how to verify a request really comes from it, and what blocking it costs you. Every fact except category and cost of blocking cites the operator's own documentation.</p>
+<h2>Use it</h2>
+<ul>
+<li><strong>Write robots.txt:</strong> append one of the ready-made policies below, or copy a crawler's token from its page.</li>
+<li><strong>Match traffic:</strong> <a href="${link('/data/ua-regex.json')}">pre-escaped user-agent regexes</a> (all, AI only, per category).</li>
+<li><strong>Take the data:</strong> <a href="${link('/data/agents.json')}">JSON</a> or <a href="${link('/data/agents.csv')}">CSV</a>, CC0-1.0, no key.</li>
+<li><strong>Stay current cheaply:</strong> every document has a strong ETag; the <a href="${link('/documents.json')}">ledger</a> lists them all.</li>
+</ul>
+<h2>Policies</h2>
+<table>
+<thead><tr><th scope="col">Policy</th><th scope="col">Crawlers named</th><th scope="col">Files</th></tr></thead>
+<tbody>
+${model.policies.map((p) => html`<tr><td>${p.title}</td><td>${p.crawlers.length}</td><td><a href="${link(`/robots/${p.id}.txt`)}">robots.txt</a> · <a href="${link(`/policy/${p.id}.json`)}">rationale</a></td></tr>
+`)}</tbody>
+</table>
+<h2>Categories</h2>
+<table>
+<thead><tr><th scope="col">Category</th><th scope="col">Crawlers</th><th scope="col">What it means</th></tr></thead>
+<tbody>
+${model.categories.map((c) => html`<tr><td><a href="${link(`/category/${c.id}.json`)}">${c.label}</a></td><td>${counts.get(c.id) ?? 0}</td><td>${c.definition}</td></tr>
+`)}</tbody>
+</table>
+<h2>Crawlers</h2>
+<table>
+<thead><tr><th scope="col">Crawler</th><th scope="col">Operator</th><th scope="col">Category</th><th scope="col">robots.txt token</th><th scope="col">Obeys robots.txt</th></tr></thead>
+<tbody>
+${model.crawlers.map((c) => html`<tr><td><a href="${c.html_url}">${c.name}</a></td><td>${c.operator}</td><td>${c.category_label}</td><td><code>${c.robots_token}</code></td><td>${c.respects_robots_txt}</td></tr>
+`)}</tbody>
+</table>
+<h2>Endpoints</h2>
+<table>
+<thead><tr><th scope="col">Path</th><th scope="col">Returns</th></tr></thead>
+<tbody>
+${ROUTES.map((r) => html`<tr><td><code>${r.path}</code></td><td>${r.returns}</td></tr>
+`)}</tbody>
+</table>
+<p>Every path is also served under <code>/api/v1/</code>. Source and issues: <a href="${site.repository}">${site.repository}</a>.</p>`;
+  return page({
+    title: 'Index of web crawlers',
+    description: `Open index of ${model.crawlers.length} web crawlers: robots.txt tokens, user agents, verification, ready-made robots.txt policies.`,
+    canonical: link('/index.html'),
+    alternates: [{ type: 'application/json', href: link('/data/agents.json') }],
+    body, siteName: site.name, baseUrl: site.base_url, repository: site.repository,
+  });
+}
+
+export function renderHome(model: Model): RenderedFile[] {
+  return [{ path: '/index.html', kind: 'page', body: homeHtml(model) }];
+}

@@ -1,0 +1,84 @@
+// The one table of public paths. The endpoint map in /data/agents.json, the /api/v1 root
+// document, the home page's list and the 405 Allow header are all generated from it; later
+// surfaces (OpenAPI, sitemap, llms.txt) read it too. A path is written here once.
+
+export type Method = 'GET' | 'HEAD' | 'OPTIONS' | 'POST';
+
+export interface PathParameter {
+  name: string;
+  /** Where a client finds the allowed values. */
+  values_from: string;
+}
+
+export interface Route {
+  /** Path relative to the base URL; `{name}` marks a parameter. */
+  path: string;
+  /** Key in the endpoint map of /data/agents.json. */
+  key: string;
+  type: string;
+  returns: string;
+  methods: readonly Method[];
+  statuses: readonly number[];
+  parameter?: PathParameter;
+  /** document: bytes come from dist/ and the ledger; dynamic: computed per request. */
+  source: 'document' | 'dynamic';
+}
+
+const READ: readonly Method[] = ['GET', 'HEAD', 'OPTIONS'];
+
+export const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.json': 'application/json',
+  '.csv': 'text/csv; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.xml': 'application/xml',
+  '.yaml': 'application/yaml',
+};
+
+export function contentTypeOf(path: string): string {
+  const extension = /\.[a-z]+$/.exec(path)?.[0] ?? '';
+  return CONTENT_TYPES[extension] ?? 'application/octet-stream';
+}
+
+const doc = (key: string, path: string, returns: string, parameter?: PathParameter): Route => ({
+  key, path, returns, parameter, type: contentTypeOf(path), methods: READ,
+  statuses: parameter ? [200, 304, 404] : [200, 304],
+  source: 'document',
+});
+
+const CRAWLER: PathParameter = { name: 'slug', values_from: '/data/agents.json: crawlers[].slug' };
+const OPERATOR: PathParameter = { name: 'slug', values_from: '/data/agents.json: crawlers[].operator_slug' };
+const CATEGORY: PathParameter = { name: 'slug', values_from: '/data/agents.json: categories[].id' };
+const POLICY: PathParameter = { name: 'policy', values_from: '/data/agents.json: policies[].id' };
+
+export const ROUTES: readonly Route[] = [
+  doc('home', '/index.html', 'Home page: what the index is and how to use it'),
+  doc('agents', '/data/agents.json', 'Crawler list: every crawler record, categories, policies, endpoint map'),
+  doc('agents_csv', '/data/agents.csv', 'Crawler table as CSV (RFC 4180, header row)'),
+  doc('ua_regex', '/data/ua-regex.json', 'Pre-escaped user-agent regex alternations: all, ai_only, by_category'),
+  doc('crawler', '/crawler/{slug}.json', 'One crawler record', CRAWLER),
+  doc('crawler_html', '/crawler/{slug}.html', 'One crawler record as a page for people', CRAWLER),
+  doc('crawler_markdown', '/crawler/{slug}.md', 'One crawler record as Markdown for models', CRAWLER),
+  doc('operator', '/operator/{slug}.json', 'An operator and its crawlers', OPERATOR),
+  doc('category', '/category/{slug}.json', 'A category and its crawlers', CATEGORY),
+  doc('policy', '/policy/{policy}.json', 'A robots.txt policy: rule, rationale, caveats, crawlers it names', POLICY),
+  doc('robots', '/robots/{policy}.txt', 'A robots.txt fragment ready to append', POLICY),
+  doc('documents', '/documents.json', 'Document ledger: path, bytes, ETag and Last-Modified of every document'),
+  doc('documents_txt', '/documents.txt', 'Document ledger as tab-separated text'),
+  { key: 'api_root', path: '/api/v1', type: 'application/json', returns: 'Root document of the v1 API: access, license, endpoints', methods: READ, statuses: [200, 304], source: 'dynamic' },
+];
+
+/** The parameterised paths with the example value a client would substitute. */
+export function isTemplate(route: Route): boolean {
+  return route.parameter !== undefined;
+}
+
+/** Matches a concrete path against a route's pattern; returns the parameter value or null. */
+export function matchRoute(route: Route, path: string): string | null | undefined {
+  if (!route.parameter) return route.path === path ? null : undefined;
+  const [before, after] = route.path.split(`{${route.parameter.name}}`) as [string, string];
+  if (!path.startsWith(before) || !path.endsWith(after) || path.length <= before.length + after.length) return undefined;
+  const value = path.slice(before.length, path.length - after.length);
+  return value.includes('/') ? undefined : value;
+}

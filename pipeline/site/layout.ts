@@ -1,0 +1,59 @@
+import { html, Markup } from './html.ts';
+
+const STYLE = `
+:root{color-scheme:light dark;--fg:#1a1a1a;--bg:#fff;--muted:#555;--line:#ddd;--accent:#0b57d0;--code:#f4f4f4}
+@media (prefers-color-scheme:dark){:root{--fg:#eee;--bg:#141414;--muted:#aaa;--line:#333;--accent:#8ab4f8;--code:#222}}
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
+a{color:var(--accent)}
+.skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:var(--bg);padding:.5rem}
+header,main,footer{max-width:60rem;margin:0 auto;padding:1rem 1.25rem}
+header{border-bottom:1px solid var(--line)}
+header nav a{margin-right:1rem}
+h1{font-size:1.8rem;line-height:1.2}
+code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;background:var(--code);border-radius:4px}
+code{padding:.05rem .3rem}
+pre{padding:.75rem;overflow-x:auto}
+table{border-collapse:collapse;width:100%;margin:1rem 0}
+th,td{border-bottom:1px solid var(--line);padding:.4rem .5rem;text-align:left;vertical-align:top}
+th{font-weight:600}
+dl{display:grid;grid-template-columns:minmax(10rem,max-content) 1fr;gap:.35rem 1rem}
+dt{font-weight:600}dd{margin:0}
+.muted{color:var(--muted)}
+footer{border-top:1px solid var(--line);color:var(--muted);font-size:.9rem}
+`;
+
+export interface PageOptions {
+  title: string;
+  description: string;
+  canonical: string;
+  alternates?: { type: string; href: string }[];
+  body: Markup;
+  siteName: string;
+  baseUrl: string;
+  repository: string;
+}
+
+export function page(options: PageOptions): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${options.title} · ${options.siteName}</title>
+<meta name="description" content="${options.description}">
+<link rel="canonical" href="${options.canonical}">
+${(options.alternates ?? []).map((alt) => html`<link rel="alternate" type="${alt.type}" href="${alt.href}">
+`)}<style>${new Markup(STYLE)}</style>
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header><nav aria-label="Site"><a href="${options.baseUrl}/index.html"><strong>${options.siteName}</strong></a><a href="${options.baseUrl}/data/agents.json">Data</a><a href="${options.baseUrl}/documents.json">Ledger</a><a href="${options.repository}">Source</a></nav></header>
+<main id="main">
+${options.body}
+</main>
+<footer><p>${options.siteName} is an independent, non-commercial project, not affiliated with the operators it documents. Data is CC0-1.0. Categories and cost of blocking are our assessment; other facts cite each operator's own documentation.</p></footer>
+</body>
+</html>
+`.text;
+}

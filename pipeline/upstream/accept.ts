@@ -1,0 +1,206 @@
+// "Last good wins" (DESIGN.md principle 4): decides, from the previous mirror entry and
+// one refresh attempt, what the mirror serves next. Pure: the clock is the `now` argument.
+//
+// A failed attempt never empties or shrinks what we serve: the previous prefixes, their
+// provenance (creationTime, sha-256) and their HTTP validators are kept, and `error` says
+// why. Validators move only with an accepted body. Otherwise a body we rejected would be
+// answered with 304 next time and wrongly taken as "unchanged and fine".
+
+import type { Attempt, Via } from './attempt.ts';
+import { plural } from './findings.ts';
+
+export type MirrorState = 'ok' | 'failed' | 'never-fetched';
+
+export interface MirrorEntry {
+  id: string;
+  state: MirrorState;
+  /** The prefixes served: canonical CIDR text, sorted numerically. */
+  ipv4: string[];
+  ipv6: string[];
+  /** The operator's creationTime for the served prefixes, as published. */
+  upstream_created: string | null;
+  /** sha-256 (hex) of the upstream body the served prefixes came from. */
+  upstream_sha256: string | null;
+  /** ISO 8601 times. */
+  last_attempt: string | null;
+  last_success: string | null;
+  /** When the served prefix set last changed (not when a file's bytes or creationTime did). */
+  last_change: string | null;
+  /** Why the last attempt was not accepted; null when it was. */
+  error: string | null;
+  /** What the last attempt tolerated or changed on the way (see parse.ts, normalise.ts). */
+  findings: string[];
+  validators: { etag: string | null; last_modified: string | null };
+  via: Via;
+  url: string;
+}
+
+export interface AcceptPolicy {
+  /**
+   * The largest fraction of the previous prefixes a new list may lose in one refresh.
+   * Operators add and drop a few ranges at a time (the largest real drop in the reference
+   * data is Applebot's, 33 → 24, 27%); a list that loses more than half at once is far more
+   * likely a broken export, a partial page or a placeholder than a real change, and
+   * publishing it would make genuine crawlers fail verification. 0.5 keeps the real changes
+   * and stops those. A real large drop stays flagged as `failed` until a maintainer
+   * looks, which is the cheaper mistake.
+   */
+  maxShrinkRatio: number;
+  /**
+   * The same ratio is applied to each address family, so that a list whose IPv6 half
+   * vanishes is caught even when the total stays above the threshold; but only to families
+   * with at least this many previous prefixes, because in a family of a few prefixes one
+   * legitimate removal is already a large fraction.
+   */
+  minFamilySizeForShrinkCheck: number;
+}
+
+export const DEFAULT_ACCEPT_POLICY: AcceptPolicy = { maxShrinkRatio: 0.5, minFamilySizeForShrinkCheck: 10 };
+
+/** The entry of a source that has never been fetched. */
+export function neverFetched(id: string, url: string, via: Via = 'network'): MirrorEntry {
+  return {
+    id,
+    state: 'never-fetched',
+    ipv4: [],
+    ipv6: [],
+    upstream_created: null,
+    upstream_sha256: null,
+    last_attempt: null,
+    last_success: null,
+    last_change: null,
+    error: null,
+    findings: [],
+    validators: { etag: null, last_modified: null },
+    via,
+    url,
+  };
+}
+
+export function acceptList(
+  previous: MirrorEntry | undefined,
+  attempt: Attempt,
+  now: string,
+  policy: Partial<AcceptPolicy> = DEFAULT_ACCEPT_POLICY,
+): MirrorEntry {
+  const rules: AcceptPolicy = { ...DEFAULT_ACCEPT_POLICY, ...policy };
+  if (!(rules.maxShrinkRatio >= 0 && rules.maxShrinkRatio <= 1)) {
+    throw new RangeError(`acceptList: maxShrinkRatio must be between 0 and 1, got ${rules.maxShrinkRatio}`);
+  }
+  const base = previous ?? neverFetched(attempt.id, attempt.url, attempt.via);
+  const { outcome } = attempt;
+  const attemptFindings = [...attempt.findings];
+
+  const reject = (reason: string, findings: string[]): MirrorEntry => ({
+    ...base,
+    id: attempt.id,
+    url: attempt.url,
+    via: attempt.via,
+    state: 'failed',
+    last_attempt: now,
+    error: `${reason} ${keptSentence(base)}`,
+    findings,
+  });
+
+  if (outcome.kind === 'error') {
+    return reject(`Fetch failed (${outcome.code}): ${outcome.message}`, attemptFindings);
+  }
+
+  if (outcome.kind === 'not-modified') {
+    if (base.last_success === null) {
+      return reject('The upstream answered 304 Not Modified, but no copy of the list was ever accepted.', attemptFindings);
+    }
+    return {
+      ...base,
+      id: attempt.id,
+      url: attempt.url,
+      via: attempt.via,
+      state: 'ok',
+      last_attempt: now,
+      last_success: now,
+      error: null,
+      // The body is the one we hold, so its findings still describe it.
+      findings: base.findings,
+      validators: {
+        etag: outcome.etag ?? base.validators.etag,
+        last_modified: outcome.lastModified ?? base.validators.last_modified,
+      },
+    };
+  }
+
+  const parsed = attempt.parsed;
+  if (parsed === null) {
+    return reject('The body was not parsed (internal error: an attempt with a body must carry its parse result).', attemptFindings);
+  }
+  if (!parsed.ok) {
+    return reject(`Parse failed: ${parsed.error}`, attemptFindings);
+  }
+  const findings = [...attemptFindings, ...parsed.findings, ...(attempt.normalised?.findings ?? [])];
+  const normalised = attempt.normalised;
+  if (normalised === null) {
+    return reject('The prefixes were not normalised (internal error: a parsed attempt must carry its normalised result).', findings);
+  }
+  if (normalised.invalid.length > 0) {
+    const shown = normalised.invalid.slice(0, 5).map((p) => JSON.stringify(p)).join(', ');
+    const more = normalised.invalid.length > 5 ? ` and ${normalised.invalid.length - 5} more` : '';
+    return reject(`The list holds ${plural(normalised.invalid.length, 'invalid prefix', 'invalid prefixes')}: ${shown}${more}.`, findings);
+  }
+  const total = normalised.ipv4.length + normalised.ipv6.length;
+  if (total === 0) {
+    return reject('The upstream list is empty.', findings);
+  }
+  const shrink = implausibleShrink(base, normalised.ipv4.length, normalised.ipv6.length, rules);
+  if (shrink !== null) {
+    return reject(shrink, findings);
+  }
+
+  const changed = base.last_success === null || !sameList(base.ipv4, normalised.ipv4) || !sameList(base.ipv6, normalised.ipv6);
+  return {
+    id: attempt.id,
+    state: 'ok',
+    ipv4: normalised.ipv4,
+    ipv6: normalised.ipv6,
+    upstream_created: parsed.creationTime,
+    upstream_sha256: outcome.sha256,
+    last_attempt: now,
+    last_success: now,
+    // creationTime moves daily on Google's lists with the same prefixes: that is no change.
+    last_change: changed ? now : base.last_change,
+    error: null,
+    findings,
+    validators: { etag: outcome.etag, last_modified: outcome.lastModified },
+    via: attempt.via,
+    url: attempt.url,
+  };
+}
+
+function implausibleShrink(base: MirrorEntry, v4: number, v6: number, rules: AcceptPolicy): string | null {
+  if (base.last_success === null) return null;
+  const keep = 1 - rules.maxShrinkRatio;
+  const percent = Math.round(rules.maxShrinkRatio * 100);
+  const before = base.ipv4.length + base.ipv6.length;
+  const after = v4 + v6;
+  if (before > 0 && after < keep * before) {
+    return `Implausible shrink: the list went from ${before} to ${after} prefixes, losing more than ${percent}% at once.`;
+  }
+  const families: Array<[string, number, number]> = [
+    ['IPv4', base.ipv4.length, v4],
+    ['IPv6', base.ipv6.length, v6],
+  ];
+  for (const [name, was, now] of families) {
+    if (was >= rules.minFamilySizeForShrinkCheck && now < keep * was) {
+      return `Implausible shrink: the ${name} list went from ${was} to ${now} prefixes, losing more than ${percent}% at once.`;
+    }
+  }
+  return null;
+}
+
+function keptSentence(base: MirrorEntry): string {
+  const count = base.ipv4.length + base.ipv6.length;
+  if (base.last_success === null && count === 0) return 'No earlier copy exists, so nothing is served yet.';
+  return count === 1 ? 'The previous prefix is kept.' : `The previous ${count} prefixes are kept.`;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}

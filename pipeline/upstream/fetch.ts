@@ -1,0 +1,324 @@
+// The only I/O in pipeline/upstream: one GET of an operator's prefix list, with the
+// defences a six-hourly cron needs against a misbehaving upstream. Every upstream fault
+// becomes a value (`FetchOutcome`), never an exception, so the caller can keep the last
+// good copy (DESIGN.md principle 4).
+
+import { createHash } from 'node:crypto';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { request } from 'undici';
+import type { Dispatcher } from 'undici';
+
+export const DEFAULT_USER_AGENT = 'CrawlerIndex/1.0 (+https://github.com/crawler-index/crawler-index)';
+
+export interface Validators {
+  etag: string | null;
+  lastModified: string | null;
+}
+
+export interface FetchOptions {
+  /** Validators of the copy we already hold; sent as If-None-Match / If-Modified-Since. */
+  validators?: Validators;
+  /** Deadline for one attempt, headers and body together, across its redirects. */
+  timeoutMs?: number;
+  /** Largest body accepted, counted while streaming (and after decompression). */
+  maxBytes?: number;
+  maxRedirects?: number;
+  /** Total tries, the first included. Only network faults, timeouts and 5xx are retried. */
+  attempts?: number;
+  /** Wait before the second try; doubles before each later one. */
+  baseDelayMs?: number;
+  userAgent?: string;
+  accept?: string;
+  /** For tests or a proxy; defaults to undici's global dispatcher. */
+  dispatcher?: Dispatcher;
+}
+
+export type FetchErrorCode =
+  | 'invalid-url'
+  | 'network'
+  | 'timeout'
+  | 'http-status'
+  | 'too-large'
+  | 'redirect-loop'
+  | 'too-many-redirects'
+  | 'bad-redirect'
+  | 'bad-encoding';
+
+export type FetchOutcome =
+  | {
+      kind: 'ok';
+      bytes: Uint8Array;
+      /** Lower-case hex sha-256 of `bytes` (the decoded body). */
+      sha256: string;
+      status: number;
+      etag: string | null;
+      lastModified: string | null;
+      contentType: string | null;
+      finalUrl: string;
+      attempts: number;
+    }
+  | {
+      kind: 'not-modified';
+      status: 304;
+      /** A 304 may carry fresher validators; null when it carried none. */
+      etag: string | null;
+      lastModified: string | null;
+      finalUrl: string;
+      attempts: number;
+    }
+  | {
+      kind: 'error';
+      code: FetchErrorCode;
+      /** A sentence a maintainer can act on. */
+      message: string;
+      status?: number;
+      attempts: number;
+    };
+
+type FetchError = Extract<FetchOutcome, { kind: 'error' }>;
+type SingleResult = Exclude<FetchOutcome, FetchError> | (Omit<FetchError, 'attempts'> & { retry: boolean });
+
+interface ResolvedOptions {
+  validators: Validators | undefined;
+  timeoutMs: number;
+  maxBytes: number;
+  maxRedirects: number;
+  attempts: number;
+  baseDelayMs: number;
+  userAgent: string;
+  accept: string;
+  dispatcher: Dispatcher | undefined;
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+export async function fetchUpstream(url: string, options: FetchOptions = {}): Promise<FetchOutcome> {
+  const opts = resolveOptions(options);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { kind: 'error', code: 'invalid-url', message: `"${url}" is not an absolute URL.`, attempts: 0 };
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    return { kind: 'error', code: 'invalid-url', message: `"${url}" is not an http(s) URL.`, attempts: 0 };
+  }
+
+  for (let attempt = 1; ; attempt++) {
+    const result = await fetchOnce(parsed, opts);
+    if (result.kind !== 'error') return { ...result, attempts: attempt };
+    const { retry, ...error } = result;
+    if (!retry || attempt >= opts.attempts) {
+      const message = attempt > 1 ? `${error.message.replace(/\.$/, '')} (after ${attempt} attempts).` : error.message;
+      return { ...error, message, attempts: attempt };
+    }
+    await sleep(opts.baseDelayMs * 2 ** (attempt - 1));
+  }
+}
+
+function resolveOptions(options: FetchOptions): ResolvedOptions {
+  // Validate up front: a zero or negative limit would silently disable a defence.
+  const positive = (name: string, value: number | undefined, fallback: number): number => {
+    const v = value ?? fallback;
+    if (!Number.isFinite(v) || v <= 0) throw new RangeError(`fetchUpstream: ${name} must be a positive number, got ${v}`);
+    return v;
+  };
+  const nonNegative = (name: string, value: number | undefined, fallback: number): number => {
+    const v = value ?? fallback;
+    if (!Number.isFinite(v) || v < 0) throw new RangeError(`fetchUpstream: ${name} must be zero or more, got ${v}`);
+    return v;
+  };
+  return {
+    validators: options.validators,
+    timeoutMs: positive('timeoutMs', options.timeoutMs, 30_000),
+    // The largest real list (Amazon Amzn-User, as HTML) is well under 1 MiB.
+    maxBytes: positive('maxBytes', options.maxBytes, 8 * 1024 * 1024),
+    maxRedirects: nonNegative('maxRedirects', options.maxRedirects, 5),
+    attempts: Math.floor(positive('attempts', options.attempts, 3)),
+    baseDelayMs: nonNegative('baseDelayMs', options.baseDelayMs, 1_000),
+    userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
+    accept: options.accept ?? 'application/json, text/html;q=0.8, text/plain;q=0.5, */*;q=0.1',
+    dispatcher: options.dispatcher,
+  };
+}
+
+/** One attempt: the request, its redirects and the body, under one deadline. */
+async function fetchOnce(start: URL, opts: ResolvedOptions): Promise<SingleResult> {
+  const controller = new AbortController();
+  const deadline = new Error('deadline');
+  const timer = setTimeout(() => controller.abort(deadline), opts.timeoutMs);
+  const seen = new Set<string>([start.href]);
+  let current = start;
+  try {
+    for (let hop = 0; ; hop++) {
+      const response = await request(current, {
+        method: 'GET',
+        headers: requestHeaders(opts),
+        signal: controller.signal,
+        // Our own deadline governs; undici's idle timers are set no looser than it.
+        headersTimeout: opts.timeoutMs,
+        bodyTimeout: opts.timeoutMs,
+        ...(opts.dispatcher ? { dispatcher: opts.dispatcher } : {}),
+      });
+      const status = response.statusCode;
+
+      if (REDIRECT_STATUSES.has(status)) {
+        await response.body.dump().catch(() => undefined);
+        const location = header(response.headers, 'location');
+        if (location === null) {
+          return fail('bad-redirect', `${current.href} answered ${status} without a Location header.`, false, status);
+        }
+        let next: URL;
+        try {
+          next = new URL(location, current);
+        } catch {
+          return fail('bad-redirect', `${current.href} redirected to "${location}", which is not a valid URL.`, false, status);
+        }
+        if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+          return fail('bad-redirect', `${current.href} redirected to ${next.href}, which is not http(s).`, false, status);
+        }
+        if (seen.has(next.href)) {
+          return fail('redirect-loop', `Redirect loop: ${current.href} sends us back to ${next.href}.`, false, status);
+        }
+        if (hop + 1 > opts.maxRedirects) {
+          return fail('too-many-redirects', `More than ${opts.maxRedirects} redirects starting at ${start.href}.`, false, status);
+        }
+        seen.add(next.href);
+        current = next;
+        continue;
+      }
+
+      const etag = header(response.headers, 'etag');
+      const lastModified = header(response.headers, 'last-modified');
+
+      if (status === 304) {
+        await response.body.dump().catch(() => undefined);
+        if (!opts.validators?.etag && !opts.validators?.lastModified) {
+          return fail('http-status', `${current.href} answered 304 Not Modified to a request that was not conditional.`, false, 304);
+        }
+        return { kind: 'not-modified', status: 304, etag, lastModified, finalUrl: current.href, attempts: 0 };
+      }
+
+      if (status !== 200) {
+        await response.body.dump().catch(() => undefined);
+        const retry = status >= 500;
+        return fail('http-status', `${current.href} answered HTTP ${status}; expected 200.`, retry, status);
+      }
+
+      const declared = Number(header(response.headers, 'content-length') ?? NaN);
+      if (Number.isFinite(declared) && declared > opts.maxBytes) {
+        response.body.destroy();
+        return fail('too-large', `${current.href} announced ${declared} bytes, over the ${opts.maxBytes}-byte limit.`, false);
+      }
+      const raw = await readLimited(response.body, opts.maxBytes);
+      if (raw === null) {
+        return fail('too-large', `${current.href} sent more than ${opts.maxBytes} bytes; the download was stopped.`, false);
+      }
+      const decoded = decode(raw, header(response.headers, 'content-encoding'), opts.maxBytes);
+      if (decoded.kind === 'too-large') {
+        return fail('too-large', `${current.href} decompresses to more than ${opts.maxBytes} bytes.`, false);
+      }
+      if (decoded.kind === 'error') {
+        return fail('bad-encoding', `${current.href}: ${decoded.message}`, false);
+      }
+      return {
+        kind: 'ok',
+        bytes: decoded.bytes,
+        sha256: sha256Hex(decoded.bytes),
+        status,
+        etag,
+        lastModified,
+        contentType: header(response.headers, 'content-type'),
+        finalUrl: current.href,
+        attempts: 0,
+      };
+    }
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    const undiciTimeout = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+    if ((controller.signal.aborted && controller.signal.reason === deadline) || undiciTimeout) {
+      return fail('timeout', `${current.href} did not answer in full within ${opts.timeoutMs} ms.`, true);
+    }
+    return fail('network', `Could not fetch ${current.href}: ${describeNetworkError(error)}.`, true);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function fail(code: FetchErrorCode, message: string, retry: boolean, status?: number): SingleResult {
+  return status === undefined ? { kind: 'error', code, message, retry } : { kind: 'error', code, message, status, retry };
+}
+
+function requestHeaders(opts: ResolvedOptions): Record<string, string> {
+  const headers: Record<string, string> = { 'user-agent': opts.userAgent, accept: opts.accept };
+  if (opts.validators?.etag) headers['if-none-match'] = opts.validators.etag;
+  if (opts.validators?.lastModified) headers['if-modified-since'] = opts.validators.lastModified;
+  return headers;
+}
+
+function header(headers: Record<string, string | string[] | undefined>, name: string): string | null {
+  const value = headers[name];
+  if (value === undefined) return null;
+  return Array.isArray(value) ? (value[0] ?? null) : value;
+}
+
+/** Reads the body, stopping (and destroying the stream) as soon as it passes `max` bytes. */
+async function readLimited(body: Dispatcher.ResponseData['body'], max: number): Promise<Uint8Array | null> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of body) {
+    const bytes = chunk as Uint8Array;
+    total += bytes.byteLength;
+    if (total > max) {
+      body.destroy();
+      return null;
+    }
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+type Decoded = { kind: 'ok'; bytes: Uint8Array } | { kind: 'too-large' } | { kind: 'error'; message: string };
+
+// We send no Accept-Encoding, yet some CDNs compress anyway; decode rather than fail, with the
+// same size limit applied to the decoded bytes (a small gzip can expand enormously).
+function decode(raw: Uint8Array, encoding: string | null, max: number): Decoded {
+  const name = (encoding ?? 'identity').trim().toLowerCase();
+  try {
+    switch (name) {
+      case 'identity':
+      case '':
+        return { kind: 'ok', bytes: raw };
+      case 'gzip':
+      case 'x-gzip':
+        return { kind: 'ok', bytes: gunzipSync(raw, { maxOutputLength: max }) };
+      case 'deflate':
+        return { kind: 'ok', bytes: inflateSync(raw, { maxOutputLength: max }) };
+      case 'br':
+        return { kind: 'ok', bytes: brotliDecompressSync(raw, { maxOutputLength: max }) };
+      default:
+        return { kind: 'error', message: `unsupported Content-Encoding "${encoding}".` };
+    }
+  } catch (error) {
+    if (error instanceof RangeError || (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+      return { kind: 'too-large' };
+    }
+    return { kind: 'error', message: `the ${name} body could not be decoded (${(error as Error).message}).` };
+  }
+}
+
+function describeNetworkError(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return typeof code === 'string' && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
+  }
+  return String(error);
+}
+
+function sleep(ms: number): Promise<void> {
+  return ms <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, ms));
+}

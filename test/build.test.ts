@@ -1,0 +1,89 @@
+import { strict as assert } from 'node:assert';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { build, BuildError } from '../pipeline/build/build.ts';
+import { writeDist } from '../pipeline/build/write-dist.ts';
+import { changedPaths, readTree, tempProject } from './support/project.ts';
+
+const T0 = '2026-01-01T00:00:00Z';
+const T1 = '2026-02-01T00:00:00Z';
+
+test('same inputs give a byte-identical dist/, whatever the build time', async (t) => {
+  const project = await tempProject();
+  t.after(() => project.dispose());
+  await build({ root: project.root, distDir: join(project.root, 'a'), now: T0 });
+  await build({ root: project.root, distDir: join(project.root, 'b'), now: T0 });
+  const a = await readTree(join(project.root, 'a'));
+  const b = await readTree(join(project.root, 'b'));
+  assert.deepEqual(changedPaths(a, b), []);
+  assert.ok(a.size > 20, `expected a full tree, got ${a.size} files`);
+
+  const again = await build({ root: project.root, distDir: join(project.root, 'a'), now: T1 });
+  assert.equal(again.written, false, 'an unchanged rebuild writes nothing');
+  assert.deepEqual(changedPaths(a, await readTree(join(project.root, 'a'))), []);
+  const ledger = JSON.parse((await readFile(join(project.root, 'a', 'documents.json'), 'utf8'))) as { generated_at: string };
+  assert.equal(ledger.generated_at, T0, 'generated_at is when content last changed, not the time of the rebuild');
+});
+
+test('editing one record changes only the files that show it, and their ledger rows', async (t) => {
+  const project = await tempProject();
+  t.after(() => project.dispose());
+  const dist = join(project.root, 'dist');
+  await build({ root: project.root, now: T0 });
+  const before = await readTree(dist);
+
+  const file = join(project.root, 'records', 'crawlers', 'mj12bot.yaml');
+  await writeFile(file, (await readFile(file, 'utf8')).replace(/^cost_of_blocking: >-\n(  .*\n)+/m, 'cost_of_blocking: Majestic backlink data about your pages goes stale.\n'));
+  const result = await build({ root: project.root, now: T1 });
+  const after = await readTree(dist);
+
+  assert.deepEqual(changedPaths(before, after), [
+    '/category/seo-tool.json',
+    '/crawler/mj12bot.html',
+    '/crawler/mj12bot.json',
+    '/crawler/mj12bot.md',
+    '/data/agents.csv',
+    '/data/agents.json',
+    '/documents.json',
+    '/documents.txt',
+    '/operator/majestic.json',
+  ]);
+  assert.deepEqual(result.changed.sort(), ['/category/seo-tool.json', '/crawler/mj12bot.html', '/crawler/mj12bot.json', '/crawler/mj12bot.md', '/data/agents.csv', '/data/agents.json', '/operator/majestic.json']);
+
+  const ledger = JSON.parse(after.get('/documents.json')!.toString()) as { generated_at: string; documents: { path: string; last_modified: string }[] };
+  const stamps = new Map(ledger.documents.map((d) => [d.path, d.last_modified]));
+  for (const path of result.changed) assert.equal(stamps.get(path), T1, `${path} changed now`);
+  assert.equal(stamps.get('/crawler/gptbot.json'), T0, 'an untouched file keeps its date');
+  assert.equal(ledger.generated_at, T1);
+  const agents = JSON.parse(after.get('/data/agents.json')!.toString()) as { generated_at: string };
+  assert.equal(agents.generated_at, T1);
+});
+
+test('invalid records stop the build and leave dist/ exactly as it was', async (t) => {
+  const project = await tempProject();
+  t.after(() => project.dispose());
+  const dist = join(project.root, 'dist');
+  await build({ root: project.root, now: T0 });
+  const before = await readTree(dist);
+  await writeFile(join(project.root, 'records', 'crawlers', 'gptbot.yaml'), 'slug: gptbot\nname: GPTBot\n');
+  await assert.rejects(build({ root: project.root, now: T1 }), (error: unknown) => {
+    assert.ok(error instanceof BuildError);
+    assert.ok(error.problems.some((p) => p.file === 'records/crawlers/gptbot.yaml' && /must have required property 'operator'/.test(p.message)), error.message);
+    return true;
+  });
+  assert.deepEqual(changedPaths(before, await readTree(dist)), []);
+});
+
+test('a write that fails half-way leaves the old tree whole and no staging folder behind', async (t) => {
+  const project = await tempProject();
+  t.after(() => project.dispose());
+  const dist = join(project.root, 'dist');
+  await build({ root: project.root, now: T0 });
+  const before = await readTree(dist);
+  const bytes = new TextEncoder().encode('x');
+  // '/a' as a file and then '/a/b' cannot both exist: the second write fails after the first succeeded.
+  await assert.rejects(writeDist(dist, [{ path: '/a', bytes }, { path: '/a/b', bytes }]), /ENOTDIR|EEXIST/);
+  assert.deepEqual(changedPaths(before, await readTree(dist)), []);
+  assert.deepEqual((await readdir(project.root)).filter((name) => name.startsWith('.dist-')), []);
+});

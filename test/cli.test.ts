@@ -1,0 +1,54 @@
+import { strict as assert } from 'node:assert';
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { promisify } from 'node:util';
+import { REPO, tempProject } from './support/project.ts';
+
+const run = promisify(execFile);
+const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', join(REPO, 'pipeline', 'cli.ts'), ...args], { cwd: REPO }).then(
+  (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+  (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+);
+
+test('check: a clean tree exits 0 and says so on stderr', async (t) => {
+  const project = await tempProject('mini');
+  t.after(() => project.dispose());
+  const result = await cli('--root', project.root, 'check');
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, '');
+  assert.match(result.stderr, /check: ok \(5 crawlers, 4 operators\)/);
+});
+
+test('check: prints every problem as file: path: message and exits 1', async (t) => {
+  const project = await tempProject('mini');
+  t.after(() => project.dispose());
+  await writeFile(join(project.root, 'records', 'crawlers', 'gptbot.yaml'), 'slug: gptbot\nname: GPTBot\ncategory: robots\n');
+  await writeFile(join(project.root, 'records', 'operators', 'openai.yaml'), 'slug: [unclosed\n');
+  const result = await cli('--root', project.root, 'check');
+  assert.equal(result.code, 1);
+  const lines = result.stdout.trim().split('\n');
+  assert.ok(lines.includes('records/crawlers/gptbot.yaml: /category: must be equal to one of the allowed values: ai-training, ai-search, ai-assistant, ai-agent, dataset, search-engine, seo-tool, social-preview, archive'), result.stdout);
+  assert.ok(lines.some((l) => l.startsWith("records/crawlers/gptbot.yaml: /: must have required property 'operator'")), result.stdout);
+  assert.ok(lines.some((l) => l.startsWith('records/operators/openai.yaml: : not valid YAML')), result.stdout);
+  assert.match(result.stderr, /check: \d+ problems/);
+});
+
+test('build: --base-url must be an absolute URL, and a failed build says dist/ was left alone', async (t) => {
+  const project = await tempProject('mini');
+  t.after(() => project.dispose());
+  const bad = await cli('--root', project.root, 'build', '--base-url', 'not a url');
+  assert.notEqual(bad.code, 0);
+  assert.match(bad.stderr, /expected an absolute http\(s\) URL/);
+  await writeFile(join(project.root, 'records', 'crawlers', 'gptbot.yaml'), 'slug: gptbot\n');
+  const failed = await cli('--root', project.root, 'build');
+  assert.equal(failed.code, 1);
+  assert.match(failed.stderr, /build: stopped, \d+ problems; dist\/ left as it was/);
+});
+
+test('--help lists both commands', async () => {
+  const result = await cli('--help');
+  assert.match(result.stdout, /check\s/);
+  assert.match(result.stdout, /build\s/);
+});

@@ -1,0 +1,113 @@
+import { strict as assert } from 'node:assert';
+import { cp } from 'node:fs/promises';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { build } from '../pipeline/build/build.ts';
+import type { Ledger } from '../pipeline/ledger/ledger.ts';
+import { etagOf } from '../pipeline/ledger/etag.ts';
+import type { CrawlerView } from '../pipeline/model/model.ts';
+import { SPEC_FIELDS } from '../pipeline/render/data.ts';
+import { schemaForFile } from '../pipeline/render/index.ts';
+import { describeErrors, validatorFor } from '../pipeline/schema/ajv.ts';
+import { BROWSER_USER_AGENTS } from '../pipeline/tools/browser-user-agents.ts';
+import { parseCsv } from './support/csv.ts';
+import { REPO, readTree, tempProject } from './support/project.ts';
+
+// These tests read the committed dist/: what users download is what is checked.
+const dist = await readTree(join(REPO, 'dist'));
+const text = (path: string) => {
+  const bytes = dist.get(path);
+  assert.ok(bytes, `dist${path} exists`);
+  return bytes.toString('utf8');
+};
+const ledger = JSON.parse(text('/documents.json')) as Ledger;
+const agents = JSON.parse(text('/data/agents.json')) as { count: number; crawlers: CrawlerView[]; categories: { id: string; ai: boolean }[] };
+
+test('the committed dist/ is exactly what the build makes from the committed records', async (t) => {
+  const project = await tempProject('repo');
+  t.after(() => project.dispose());
+  await cp(join(REPO, 'dist'), join(project.root, 'dist'), { recursive: true });
+  const result = await build({ root: project.root, now: '2099-01-01T00:00:00Z' });
+  assert.deepEqual(result.changed, [], 'run `npm run build` and commit dist/');
+  assert.equal(result.written, false);
+});
+
+test('every JSON document in dist/ satisfies its output schema', () => {
+  let checked = 0;
+  for (const entry of [...ledger.documents, { path: '/documents.json', kind: 'ledger' }]) {
+    const schema = schemaForFile(entry.kind, entry.path);
+    if (!entry.path.endsWith('.json')) continue;
+    assert.ok(schema, `${entry.path} (kind ${entry.kind}) has an output schema`);
+    const validate = validatorFor(schema);
+    assert.ok(validate(JSON.parse(text(entry.path))), `${entry.path}: ${JSON.stringify(describeErrors(validate.errors))}`);
+    checked++;
+  }
+  assert.ok(checked > 100, `checked ${checked} documents`);
+});
+
+test('the ledger lists every file with the sha-256 ETag and size of its exact bytes', () => {
+  const listed = new Set(ledger.documents.map((d) => d.path));
+  for (const path of dist.keys()) if (path !== '/documents.json' && path !== '/documents.txt') assert.ok(listed.has(path), `${path} is in the ledger`);
+  for (const entry of ledger.documents) {
+    const bytes = dist.get(entry.path);
+    assert.ok(bytes, `${entry.path} exists`);
+    assert.equal(entry.etag, etagOf(bytes), entry.path);
+    assert.equal(entry.bytes, bytes.length, entry.path);
+  }
+  const rows = text('/documents.txt').split('\n').filter((l) => l && !l.startsWith('#'));
+  assert.equal(rows.length, ledger.documents.length);
+  for (const row of rows) assert.equal(row.split('\t').length, 5, row);
+});
+
+test('agents.json holds every crawler with all 23 SPEC fields, one file per crawler with the same content', () => {
+  assert.equal(agents.count, agents.crawlers.length);
+  for (const crawler of agents.crawlers) {
+    for (const field of SPEC_FIELDS) assert.ok(field in crawler, `${crawler.slug}.${field}`);
+    assert.deepEqual(JSON.parse(text(`/crawler/${crawler.slug}.json`)), crawler);
+    assert.ok(dist.has(`/crawler/${crawler.slug}.html`) && dist.has(`/crawler/${crawler.slug}.md`));
+  }
+});
+
+test('agents.csv is RFC 4180 with a header row and the same table as agents.json', () => {
+  const [header, ...rows] = parseCsv(text('/data/agents.csv'));
+  assert.deepEqual(header, [...SPEC_FIELDS]);
+  assert.equal(rows.length, agents.crawlers.length);
+  rows.forEach((row, index) => {
+    const crawler = agents.crawlers[index]!;
+    assert.deepEqual(row, SPEC_FIELDS.map((f) => (crawler[f] === null ? '' : String(crawler[f]))));
+  });
+});
+
+test('each UA regex compiles, matches every example of its set and no browser', () => {
+  const regexes = JSON.parse(text('/data/ua-regex.json')) as { all: string; ai_only: string; by_category: Record<string, string> };
+  const ai = new Set(agents.categories.filter((c) => c.ai).map((c) => c.id));
+  const sets: [string, string, CrawlerView[]][] = [
+    ['all', regexes.all, agents.crawlers],
+    ['ai_only', regexes.ai_only, agents.crawlers.filter((c) => ai.has(c.category))],
+    ...Object.entries(regexes.by_category).map(([id, source]): [string, string, CrawlerView[]] => [id, source, agents.crawlers.filter((c) => c.category === id)]),
+  ];
+  for (const [name, source, members] of sets) {
+    const regex = new RegExp(source);
+    for (const crawler of members) if (crawler.user_agent_example) assert.match(crawler.user_agent_example, regex, `${name} matches ${crawler.slug}`);
+    for (const browser of BROWSER_USER_AGENTS) assert.doesNotMatch(browser, regex, `${name} must not match a browser`);
+  }
+  const nonAi = agents.crawlers.filter((c) => !ai.has(c.category) && c.user_agent_example);
+  const aiOnly = new RegExp(regexes.ai_only);
+  const aiSubstrings = agents.crawlers.filter((c) => ai.has(c.category)).map((c) => c.user_agent_substring);
+  for (const crawler of nonAi) {
+    // A non-AI crawler's header may still carry an AI crawler's substring only if it really contains it.
+    if (!aiSubstrings.some((s) => s && crawler.user_agent_example!.includes(s))) assert.doesNotMatch(crawler.user_agent_example!, aiOnly, `ai_only must not match ${crawler.slug}`);
+  }
+});
+
+test('robots fragments name exactly the crawlers of their policy record, with a dated header', () => {
+  for (const policy of ['allow-all', 'block-ai-training', 'block-all-ai', 'block-datasets', 'allow-ai-search-only', 'block-seo-tools', 'block-disputed', 'maximum-ai-visibility']) {
+    const record = JSON.parse(text(`/policy/${policy}.json`)) as { directive: string; crawlers: { robots_token: string }[] };
+    const fragment = text(`/robots/${policy}.txt`);
+    assert.match(fragment, new RegExp(`^# .*"${policy}".*\\n# Content last changed \\d{4}-\\d{2}-\\d{2}\\. Source: https?://\\S+/policy/${policy}\\.json`));
+    const agentsNamed = [...fragment.matchAll(/^User-agent: (.+)$/gm)].map((m) => m[1]);
+    assert.deepEqual(agentsNamed, record.directive === 'none' ? [] : record.crawlers.map((c) => c.robots_token));
+    const rules = [...fragment.matchAll(/^(Allow|Disallow): \/$/gm)].length;
+    assert.equal(rules, agentsNamed.length);
+  }
+});
