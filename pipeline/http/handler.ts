@@ -9,6 +9,25 @@ import { sha256Hex32, type DocumentStore, type StoredDocument } from './store.ts
 
 export type Handler = (request: Request) => Promise<Response>;
 
+// Reading a Response body back through its stream costs more than serving the bytes (about
+// 3x for a 230 KB document under load). An adapter that can write bytes directly asks here
+// first; any other runtime just reads the body as usual.
+const knownBodies = new WeakMap<Response, Uint8Array>();
+
+function withKnownBody(response: Response, bytes: Uint8Array): Response {
+  knownBodies.set(response, bytes);
+  return response;
+}
+
+export function knownBody(response: Response): Uint8Array | undefined {
+  return knownBodies.get(response);
+}
+
+/** A body over the stored bytes without copying them (a Uint8Array body is copied by Response). */
+function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream({ start(controller) { controller.enqueue(bytes); controller.close(); } });
+}
+
 export interface HandlerOptions {
   store: DocumentStore;
   site: SiteSettings;
@@ -91,7 +110,8 @@ export function createHandler(options: HandlerOptions): Handler {
     });
     if (notModified(request, document.etag, document.lastModified)) return new Response(null, { status: 304, headers });
     headers['content-length'] = String(document.bytes.length);
-    return new Response(request.method === 'HEAD' ? null : document.bytes, { status: 200, headers });
+    if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
+    return withKnownBody(new Response(streamOf(document.bytes), { status: 200, headers }), document.bytes);
   };
 }
 

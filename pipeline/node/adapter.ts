@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import type { Handler } from '../http/handler.ts';
+import { knownBody, type Handler } from '../http/handler.ts';
 
 /** Request bodies above this are refused before they reach a handler. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -31,8 +31,7 @@ export async function sendResponse(response: Response, res: ServerResponse): Pro
     res.end();
     return;
   }
-  const body = new Uint8Array(await response.arrayBuffer());
-  res.end(body);
+  res.end(knownBody(response) ?? new Uint8Array(await response.arrayBuffer()));
 }
 
 /** The whole adapter: every request goes to the Web-standard handler; failures become a JSON 500. */
