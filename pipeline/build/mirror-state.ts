@@ -1,6 +1,6 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { MirrorEntry } from '../model/mirror.ts';
+import type { MirrorEntry } from '../upstream/accept.ts';
 
 /** Reads state/mirror/<id>.json. A missing folder means no source has been fetched yet. */
 export async function readMirrorState(dir: string): Promise<Map<string, MirrorEntry>> {

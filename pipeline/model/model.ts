@@ -1,6 +1,6 @@
 import type { CategoryId, CategoryRecord, OperatorRecord, PolicyRecord, RecordSet, SiteSettings, SourceRow, Stance, VerificationMethod } from '../records/types.ts';
 import { STANCE_LABELS, VERIFICATION_LABELS } from './labels.ts';
-import { neverFetched, type MirrorEntry } from './mirror.ts';
+import { neverFetched, type MirrorEntry } from '../upstream/accept.ts';
 
 /** A crawler as every output shows it: the 23 fields of SPEC 2.1, then our documented extras. */
 export interface CrawlerView {

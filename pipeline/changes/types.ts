@@ -1,0 +1,54 @@
+// Change events: the facts a client of the change feed learns about, oldest first, each at
+// a monotonic integer cursor. The kinds name lifecycle points of a crawler record and of an
+// upstream list (SPEC 3 and 6).
+
+export const CHANGE_KINDS = [
+  'crawler.added',
+  'crawler.edited',
+  'crawler.withdrawn',
+  'ranges.changed',
+  'source.stopped-answering',
+  'source.started-answering',
+] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+
+export interface PrefixDelta {
+  ipv4: string[];
+  ipv6: string[];
+}
+
+export interface ChangeEvent {
+  /** Position in the feed; strictly increasing by one per event. */
+  cursor: number;
+  kind: ChangeKind;
+  /** When the refresh that found the change ran (ISO 8601, UTC). */
+  observed_at: string;
+  subject: { type: 'crawler' | 'source'; id: string; url: string };
+  /** One sentence a person can read in a feed reader. */
+  summary: string;
+  /** ranges.changed: the prefixes added and removed. */
+  added?: PrefixDelta;
+  removed?: PrefixDelta;
+  /** crawler.edited: which record fields changed. */
+  fields?: string[];
+  /** source.stopped-answering: why the last attempt was refused. */
+  error?: string;
+}
+
+/** The committed event log (state/events.json) and, as published, /changes/log.json. */
+export interface EventLog {
+  /** Newest cursor that exists (0 before the first event). */
+  head: number;
+  /** Oldest retained cursor; older events were dropped by retention. head + 1 when empty. */
+  oldest: number;
+  /**
+   * The commit the newest batch was diffed against. A refresh re-run on the same base
+   * (after a crash before the commit) replaces that batch instead of appending it again.
+   */
+  last_base: string | null;
+  /** Cursor of the first event of the newest batch, for that replacement. */
+  last_batch_start: number | null;
+  events: ChangeEvent[];
+}
+
+export const EMPTY_LOG: EventLog = { head: 0, oldest: 1, last_base: null, last_batch_start: null, events: [] };

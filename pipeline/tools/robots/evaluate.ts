@@ -1,0 +1,388 @@
+// Decides whether a crawler may fetch a path under a parsed robots.txt (RFC 9309),
+// and says which line decided, which group applied, and whether other common parser
+// behaviours would have answered differently.
+//
+// Group selection (RFC 9309 2.2.1):
+// 1. the groups whose user-agent token equals the crawler's token, case-insensitive,
+//    all merged into one (2.2.1 "MUST be combined");
+// 2. otherwise, DELIBERATE DEVIATION documented by Google for its own crawlers
+//    (Googlebot-Image obeys a `Googlebot` group when no `Googlebot-Image` group
+//    exists): the longest prefix of the token ending before a hyphen that has a
+//    group. Reported as `matched_by: 'fallback'` with `fallback_from`, and the strict
+//    RFC answer is compared in `disagreements.without_fallback`;
+// 3. otherwise the `*` groups, merged;
+// 4. otherwise no rule applies and everything is allowed.
+//
+// Rule selection (RFC 9309 2.2.2, 2.2.3): the matching rule with the most octets in
+// its normalised pattern wins; Allow wins a tie; an empty pattern matches nothing;
+// `/robots.txt` itself is always allowed.
+
+import { compilePattern } from './match.ts';
+import type { Matcher } from './match.ts';
+import { normalizeRequestPath } from './normalize.ts';
+import type { Group, ParsedRobots, Rule } from './parse.ts';
+
+export type MatchedBy = 'token' | 'fallback' | 'star' | 'none';
+
+export interface DecidingRule {
+  line: number;
+  text: string;
+  directive: 'allow' | 'disallow';
+  /** The normalised pattern that matched. */
+  pattern: string;
+  /** Its length in octets, the match's priority. */
+  octets: number;
+}
+
+/** True where a parser behaving as described would give the opposite allowed/disallowed answer. */
+export interface Disagreements {
+  /** Obeys only the first of several groups naming the crawler, without merging (RFC 9309 2.2.1 merges). */
+  non_merging: boolean;
+  /** Obeys the first group in file order that names the crawler or `*`, not the most specific one. */
+  first_group_wins: boolean;
+  /** Takes the first matching rule in file order (1994 convention, Python's urllib.robotparser), not the longest. */
+  first_rule_wins: boolean;
+  /** Strict RFC 9309 without the hyphen-prefix fallback used here (only when `matched_by` is `fallback`). */
+  without_fallback: boolean;
+  /** Google's reference parser: accepts typos such as `Dissallow`, a missing colon, and ends a run of
+   * user-agent lines at any other directive. */
+  google_parser: boolean;
+  /** Compares the whole user-agent value (`AI2Bot`) instead of cutting it at the first character that is
+   * not a product-token character (`AI`). */
+  whole_name: boolean;
+}
+
+export interface Verdict {
+  /** The path as given. */
+  path: string;
+  /** The path and query after normalisation, as matched. */
+  normalized_path: string;
+  /** The product token as matched. */
+  token: string;
+  allowed: boolean;
+  deciding: DecidingRule | null;
+  reason: string;
+  /** The merged group that applied: every user-agent line number of it, and the distinct tokens those lines name. */
+  group: { lines: number[]; tokens: string[] } | null;
+  matched_by: MatchedBy;
+  /** The token asked for, when the group was found by hyphen-prefix fallback; null otherwise. */
+  fallback_from: string | null;
+  disagreements: Disagreements;
+  /** One sentence per disagreement, and remarks about the token or the selection. */
+  notes: string[];
+}
+
+interface CompiledRule {
+  rule: Rule;
+  match: Matcher;
+  octets: number;
+}
+
+interface Model {
+  groups: Group[];
+  /** Per group, in file order. */
+  rules: CompiledRule[][];
+  byToken: Map<string, number[]>;
+  star: number[];
+  /** Non-empty rules of a selection of groups, longest first, keyed by the selection. */
+  longestFirst: Map<string, CompiledRule[]>;
+}
+
+interface Compiled {
+  rfc: Model;
+  google: Model | null;
+  /** Present only when some user-agent value reads differently as a whole name. */
+  byWholeName: Map<string, number[]> | null;
+}
+
+interface Selection {
+  indices: number[];
+  matchedBy: MatchedBy;
+  matchedToken: string | null;
+}
+
+const cache = new WeakMap<ParsedRobots, Compiled>();
+
+function addTo(map: Map<string, number[]>, key: string, index: number): void {
+  const list = map.get(key);
+  if (!list) map.set(key, [index]);
+  else if (list[list.length - 1] !== index) list.push(index);
+}
+
+function buildModel(groups: Group[], ruleCache: Map<Rule, CompiledRule>): Model {
+  const byToken = new Map<string, number[]>();
+  const star: number[] = [];
+  const rules = groups.map((g, i) => {
+    for (const ua of g.user_agents) {
+      if (ua.token === '*') {
+        if (star[star.length - 1] !== i) star.push(i);
+      } else if (ua.token !== '') addTo(byToken, ua.token.toLowerCase(), i);
+    }
+    return g.rules.map((rule) => {
+      let c = ruleCache.get(rule);
+      if (!c) {
+        c = { rule, match: compilePattern(rule.pattern), octets: rule.pattern.length };
+        ruleCache.set(rule, c);
+      }
+      return c;
+    });
+  });
+  return { groups, rules, byToken, star, longestFirst: new Map() };
+}
+
+function compile(parsed: ParsedRobots): Compiled {
+  const hit = cache.get(parsed);
+  if (hit) return hit;
+  const ruleCache = new Map<Rule, CompiledRule>();
+  const rfc = buildModel(parsed.groups, ruleCache);
+  const google = parsed.google_groups ? buildModel(parsed.google_groups, ruleCache) : null;
+  let byWholeName: Map<string, number[]> | null = null;
+  parsed.groups.forEach((g, i) => {
+    for (const ua of g.user_agents) {
+      if (ua.token === '*' || ua.whole_name.toLowerCase() === ua.token.toLowerCase()) continue;
+      byWholeName ??= new Map();
+      addTo(byWholeName, ua.whole_name.toLowerCase(), i);
+    }
+  });
+  // Whole-name lookup falls back to the token for values that read the same both ways.
+  if (byWholeName !== null) {
+    const whole: Map<string, number[]> = byWholeName;
+    parsed.groups.forEach((g, i) => {
+      for (const ua of g.user_agents) {
+        if (ua.token !== '*' && ua.token !== '' && ua.whole_name.toLowerCase() === ua.token.toLowerCase()) {
+          addTo(whole, ua.token.toLowerCase(), i);
+        }
+      }
+    });
+    for (const list of whole.values()) list.sort((a, b) => a - b);
+  }
+  const compiled = { rfc, google, byWholeName };
+  cache.set(parsed, compiled);
+  return compiled;
+}
+
+/** Trims the caller's token and cuts a version or comment off (`Googlebot/2.1` → `Googlebot`). */
+export function normalizeToken(input: string): string {
+  return /^[^ \t\f\v\r\n/]*/.exec(input.trim())![0];
+}
+
+function select(byToken: Map<string, number[]>, star: number[], token: string, fallback: boolean): Selection {
+  const lower = token.toLowerCase();
+  if (lower !== '' && lower !== '*') {
+    const exact = byToken.get(lower);
+    if (exact) return { indices: exact, matchedBy: 'token', matchedToken: token };
+    if (fallback) {
+      for (let cut = lower.lastIndexOf('-'); cut > 0; cut = lower.lastIndexOf('-', cut - 1)) {
+        const prefix = byToken.get(lower.slice(0, cut));
+        if (prefix) return { indices: prefix, matchedBy: 'fallback', matchedToken: token.slice(0, cut) };
+      }
+    }
+  }
+  if (star.length > 0) return { indices: star, matchedBy: 'star', matchedToken: '*' };
+  return { indices: [], matchedBy: 'none', matchedToken: null };
+}
+
+interface Decision {
+  best: CompiledRule | null;
+  /** An Allow beat a Disallow of the same length. */
+  tie: boolean;
+}
+
+// Sorting once per selection lets the search stop at the first match: every rule
+// after it is no longer, and only an equal-length Allow can still change the answer.
+function longestFirst(model: Model, indices: number[]): CompiledRule[] {
+  const key = indices.join(',');
+  let list = model.longestFirst.get(key);
+  if (!list) {
+    list = indices.flatMap((gi) => model.rules[gi]!).filter((r) => r.octets > 0);
+    list.sort((a, b) => b.octets - a.octets); // stable: file order within a length
+    model.longestFirst.set(key, list);
+  }
+  return list;
+}
+
+function decideLongest(model: Model, indices: number[], path: string): Decision {
+  let best: CompiledRule | null = null;
+  let tie = false;
+  for (const r of longestFirst(model, indices)) {
+    if (best === null) {
+      if (r.match(path)) best = r;
+      continue;
+    }
+    if (r.octets < best.octets) break;
+    if (r.rule.directive === best.rule.directive || !r.match(path)) continue;
+    // Same length, opposite directive: Allow wins the tie (RFC 9309 2.2.2).
+    tie = true;
+    if (r.rule.directive === 'allow') best = r;
+    break;
+  }
+  return { best, tie };
+}
+
+function decideFirst(model: Model, indices: number[], path: string): CompiledRule | null {
+  for (const gi of indices) for (const r of model.rules[gi]!) if (r.match(path)) return r;
+  return null;
+}
+
+function allowedBy(rule: CompiledRule | null): boolean {
+  return rule === null || rule.rule.directive === 'allow';
+}
+
+function firstGroupInFileOrder(model: Model, token: string): number[] {
+  const lower = token.toLowerCase();
+  for (let i = 0; i < model.groups.length; i++) {
+    for (const ua of model.groups[i]!.user_agents) {
+      if (ua.token === '*' || (lower !== '' && ua.token.toLowerCase() === lower)) return [i];
+    }
+  }
+  return [];
+}
+
+function sameIndices(a: number[], b: number[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+function describeGroup(model: Model, sel: Selection): Verdict['group'] {
+  if (sel.indices.length === 0) return null;
+  const lines: number[] = [];
+  const tokens: string[] = [];
+  const seen = new Set<string>();
+  for (const gi of sel.indices) {
+    for (const ua of model.groups[gi]!.user_agents) {
+      lines.push(ua.line);
+      const key = ua.token.toLowerCase();
+      if (key !== '' && !seen.has(key)) {
+        seen.add(key);
+        tokens.push(ua.token);
+      }
+    }
+  }
+  return { lines, tokens };
+}
+
+function directiveName(d: 'allow' | 'disallow'): string {
+  return d === 'allow' ? 'Allow' : 'Disallow';
+}
+
+/**
+ * Evaluates many paths for one crawler; group selection and pattern compilation happen
+ * once (compiled patterns are cached per ParsedRobots object, which must not be mutated).
+ */
+export function evaluateMany(parsed: ParsedRobots, productToken: string, paths: readonly string[]): Verdict[] {
+  const compiled = compile(parsed);
+  const { rfc, google } = compiled;
+  const token = normalizeToken(productToken);
+
+  const sel = select(rfc.byToken, rfc.star, token, true);
+  const strictSel = sel.matchedBy === 'fallback' ? select(rfc.byToken, rfc.star, token, false) : null;
+  const firstGroup = firstGroupInFileOrder(rfc, token);
+  const googleSel = google ? select(google.byToken, google.star, token, true) : null;
+  const wholeSel = compiled.byWholeName ? select(compiled.byWholeName, rfc.star, token, true) : null;
+  const wholeDiffers = wholeSel !== null && !sameIndices(wholeSel.indices, sel.indices);
+  const group = describeGroup(rfc, sel);
+
+  const baseNotes: string[] = [];
+  if (token !== productToken.trim()) {
+    baseNotes.push(`"${productToken.trim()}" was read as the product token "${token}"; pass a token, not a whole User-Agent header`);
+  }
+  if (token !== '' && token !== '*' && !/^[A-Za-z_-]+$/.test(token)) {
+    baseNotes.push(
+      `"${token}" is not an RFC 9309 product token (only letters, "_" and "-"); a strict parser can never match it to a user-agent line`,
+    );
+  }
+  if (sel.matchedBy === 'fallback') {
+    baseNotes.push(
+      `no group names "${token}"; as Google documents for its crawlers, the group for "${sel.matchedToken}" applies (RFC 9309 alone would use ${strictSel?.matchedBy === 'star' ? 'the "*" group' : 'no group'})`,
+    );
+  }
+  if (sel.matchedBy === 'token' && sel.indices.length > 1) {
+    baseNotes.push(`${sel.indices.length} groups name "${token}"; their rules are merged (RFC 9309 2.2.1)`);
+  }
+
+  return paths.map((path): Verdict => {
+    const normalized = normalizeRequestPath(path);
+    const disagreements: Disagreements = {
+      non_merging: false,
+      first_group_wins: false,
+      first_rule_wins: false,
+      without_fallback: false,
+      google_parser: false,
+      whole_name: false,
+    };
+    // Fixed key order, so serialised verdicts read the same way every time.
+    const verdict = (allowed: boolean, deciding: DecidingRule | null, reason: string, notes: string[]): Verdict => ({
+      path,
+      normalized_path: normalized,
+      token,
+      allowed,
+      deciding,
+      reason,
+      group,
+      matched_by: sel.matchedBy,
+      fallback_from: sel.matchedBy === 'fallback' ? token : null,
+      disagreements,
+      notes,
+    });
+
+    if (normalized === '/robots.txt') {
+      return verdict(true, null, '/robots.txt is always allowed (RFC 9309 2.2.2)', [...baseNotes]);
+    }
+
+    const { best, tie } = decideLongest(rfc, sel.indices, normalized);
+    const allowed = allowedBy(best);
+    const notes = [...baseNotes];
+
+    if (sel.indices.length > 1 && allowedBy(decideLongest(rfc, sel.indices.slice(0, 1), normalized).best) !== allowed) {
+      disagreements.non_merging = true;
+      notes.push(`a parser that obeys only the first group for "${token}" (no merging) would answer the opposite`);
+    }
+    if (!sameIndices(firstGroup, sel.indices) && allowedBy(decideLongest(rfc, firstGroup, normalized).best) !== allowed) {
+      disagreements.first_group_wins = true;
+      notes.push(
+        firstGroup.length > 0
+          ? `a parser that obeys the first group in file order naming "${token}" or "*" (line ${rfc.groups[firstGroup[0]!]!.user_agents[0]!.line}) would answer the opposite`
+          : `a parser without the hyphen fallback and without a "*" group would answer the opposite`,
+      );
+    }
+    if (allowedBy(decideFirst(rfc, sel.indices, normalized)) !== allowed) {
+      disagreements.first_rule_wins = true;
+      notes.push('a parser that takes the first matching rule in file order, not the longest, would answer the opposite');
+    }
+    if (strictSel && allowedBy(decideLongest(rfc, strictSel.indices, normalized).best) !== allowed) {
+      disagreements.without_fallback = true;
+      notes.push('a strict RFC 9309 parser, which has no hyphen-prefix fallback, would answer the opposite');
+    }
+    if (google && googleSel && allowedBy(decideLongest(google, googleSel.indices, normalized).best) !== allowed) {
+      disagreements.google_parser = true;
+      notes.push(
+        "Google's reference parser, which accepts misspelt directives, missing colons, and ends a run of user-agent lines at any other directive, would answer the opposite",
+      );
+    }
+    if (wholeDiffers && allowedBy(decideLongest(rfc, wholeSel.indices, normalized).best) !== allowed) {
+      disagreements.whole_name = true;
+      notes.push(
+        'a parser that compares whole user-agent values (not cut at the first digit, dot or other non-token character) would answer the opposite',
+      );
+    }
+
+    let reason: string;
+    let deciding: DecidingRule | null = null;
+    if (sel.matchedBy === 'none') {
+      reason = `no group for "${token}" and no "*" group: allowed (RFC 9309 2.2.1)`;
+    } else if (best === null) {
+      reason = 'no rule matched: allowed';
+    } else {
+      const r = best.rule;
+      deciding = { line: r.line, text: r.text, directive: r.directive, pattern: r.pattern, octets: best.octets };
+      reason =
+        `${allowed ? 'allowed' : 'disallowed'} by line ${r.line} (${directiveName(r.directive)}: ${r.value}), ` +
+        `the longest matching rule (${best.octets} ${best.octets === 1 ? 'octet' : 'octets'})` +
+        (tie ? '; Allow wins a tie with a Disallow of the same length (RFC 9309 2.2.2)' : '');
+    }
+    return verdict(allowed, deciding, reason, notes);
+  });
+}
+
+export function evaluate(parsed: ParsedRobots, productToken: string, path: string): Verdict {
+  return evaluateMany(parsed, productToken, [path])[0]!;
+}

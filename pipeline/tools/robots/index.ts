@@ -1,0 +1,19 @@
+// robots.txt tools: parse (never throws), evaluate under RFC 9309, lint.
+export { parseRobotsTxt, PARSE_LIMIT_BYTES } from './parse.ts';
+export type {
+  Group,
+  LineKind,
+  ParsedLine,
+  ParsedRobots,
+  ParseIssue,
+  ParseIssueCode,
+  Rule,
+  SitemapLine,
+  UnknownDirective,
+  UserAgentLine,
+} from './parse.ts';
+export { evaluate, evaluateMany, normalizeToken } from './evaluate.ts';
+export type { DecidingRule, Disagreements, MatchedBy, Verdict } from './evaluate.ts';
+export { lintParsed, lintRobotsTxt } from './lint.ts';
+export type { Finding, Severity } from './lint.ts';
+export { normalizePattern, normalizeRequestPath } from './normalize.ts';

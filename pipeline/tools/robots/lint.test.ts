@@ -1,0 +1,227 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { editDistance } from './distance.ts';
+import { lintRobotsTxt, suggestDirective, tokenFromHeader } from './lint.ts';
+import type { Finding } from './lint.ts';
+import { PARSE_LIMIT_BYTES } from './parse.ts';
+
+function codes(input: string | Uint8Array): Array<[number | null, string]> {
+  return lintRobotsTxt(input).map((f) => [f.line, f.code]);
+}
+
+function only(input: string | Uint8Array, code: string): Finding[] {
+  return lintRobotsTxt(input).filter((f) => f.code === code);
+}
+
+describe('lint: directive names', () => {
+  it('edit distance counts a swap of neighbours as one edit', () => {
+    assert.equal(editDistance('user-agnet', 'user-agent'), 1);
+    assert.equal(editDistance('disalow', 'disallow'), 1);
+    assert.equal(editDistance('', 'abc'), 3);
+    assert.equal(editDistance('kitten', 'sitting'), 3);
+  });
+
+  it('misspelt directives are reported with the intended spelling as the fix', () => {
+    const cases: Array<[string, string]> = [
+      ['Dissallow', 'Disallow'],
+      ['Disalow', 'Disallow'],
+      ['Disallaw', 'Disallow'],
+      ['User-agnet', 'User-agent'],
+      ['useragent', 'User-agent'],
+      ['User agent', 'User-agent'],
+      ['Alow', 'Allow'],
+      ['Sitemaps', 'Sitemap'],
+      ['Crawl_delay', 'Crawl-delay'],
+    ];
+    for (const [key, meant] of cases) {
+      const f = only(`User-agent: *\n${key}: /x\n`, 'misspelled-directive');
+      assert.equal(f.length, 1, key);
+      assert.equal(f[0]!.line, 2);
+      assert.equal(f[0]!.fix, `Write "${meant}: /x".`, key);
+    }
+  });
+
+  it('a misspelling Google accepts says so; one it does not accept says both ignore it', () => {
+    assert.match(only('User-agent: *\nDissallow: /x\n', 'misspelled-directive')[0]!.message, /Google's parser accepts/);
+    assert.match(only('User-agent: *\nDisalllow: /x\n', 'misspelled-directive')[0]!.message, /RFC 9309 parsers and Google's parser ignore/);
+    assert.equal(only('User-agent: *\nDissallow: /x\n', 'misspelled-directive')[0]!.severity, 'error');
+  });
+
+  it('exact names are not misspellings, and unrelated keys are not forced onto a directive', () => {
+    assert.equal(suggestDirective('disallow'), null);
+    assert.equal(suggestDirective('x-robots'), null);
+    assert.deepEqual(codes('User-agent: *\nFoo-Bar: 1\n'), [[2, 'unknown-directive']]);
+  });
+
+  it('Noindex, Nofollow and Host are reported as unsupported', () => {
+    const f = lintRobotsTxt('User-agent: *\nNoindex: /a\nNofollow: /b\nHost: example.com\n');
+    assert.deepEqual(
+      f.map((x) => [x.line, x.code]),
+      [
+        [2, 'unsupported-directive'],
+        [3, 'unsupported-directive'],
+        [4, 'unsupported-directive'],
+      ],
+    );
+    assert.match(f[0]!.message, /2019/);
+    assert.match(f[0]!.fix, /X-Robots-Tag/);
+  });
+
+  it('a misspelt unsupported directive gets the unsupported advice, not a spelling fix', () => {
+    const f = only('User-agent: *\nNo-index: /a\n', 'unsupported-directive');
+    assert.equal(f.length, 1);
+    assert.match(f[0]!.fix, /meta tag/);
+  });
+
+  it('Crawl-delay: not in RFC 9309, honoured by Bing and Yandex, ignored by Google', () => {
+    const [f] = only('User-agent: *\nCrawl-delay: 10\n', 'crawl-delay');
+    assert.ok(f);
+    assert.equal(f.severity, 'info');
+    assert.match(f.message, /Bing and Yandex honour it, Google ignores it/);
+    assert.equal(only('User-agent: *\nCrawl-delay: soon\n', 'crawl-delay')[0]!.severity, 'warning');
+  });
+});
+
+describe('lint: user-agent lines', () => {
+  it('a whole User-Agent header where a token belongs is an error, with the token as the fix', () => {
+    const [f] = only('User-agent: Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)\nDisallow: /\n', 'user-agent-header');
+    assert.ok(f);
+    assert.equal(f.severity, 'error');
+    assert.match(f.message, /read it as "Mozilla"/);
+    assert.equal(f.fix, 'Write "User-agent: Googlebot".');
+    assert.equal(
+      tokenFromHeader('Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)'),
+      'GPTBot',
+    );
+  });
+
+  it('a token with digits: a strict parser cuts AI2Bot to AI', () => {
+    const [f] = only('User-agent: AI2Bot\nDisallow: /\n', 'not-product-token');
+    assert.ok(f);
+    assert.equal(f.severity, 'warning');
+    assert.match(f.message, /cut it to "AI"/);
+  });
+
+  it('a token with a version is only informational: it still works', () => {
+    const [f] = only('User-agent: Googlebot/2.1\nDisallow: /\n', 'not-product-token');
+    assert.ok(f);
+    assert.equal(f.severity, 'info');
+    assert.equal(f.fix, 'Write "User-agent: Googlebot".');
+  });
+
+  it('tokens with spaces or dots, or starting with a non-token character, are reported', () => {
+    assert.equal(only('User-agent: Sogou web spider\nDisallow: /\n', 'not-product-token').length, 1);
+    assert.equal(only('User-agent: Mail.RU_Bot\nDisallow: /\n', 'not-product-token').length, 1);
+    assert.match(only('User-agent: *bot\nDisallow: /\n', 'not-product-token')[0]!.message, /matches no crawler/);
+    assert.equal(only('User-agent: Googlebot-Image\nUser-agent: *\nUser-agent: foo_bar\nDisallow: /\n', 'not-product-token').length, 0);
+  });
+
+  it('an empty user-agent value is reported', () => {
+    assert.deepEqual(codes('User-agent:\nDisallow: /\n'), [[1, 'empty-user-agent']]);
+  });
+
+  it('RFC 9309 2.2.1: duplicate groups for one token are reported at the later group', () => {
+    const f = only('User-agent: GPTBot\nDisallow: /a\n\nUser-agent: gptbot\nDisallow: /b\n', 'duplicate-group');
+    assert.equal(f.length, 1);
+    assert.equal(f[0]!.line, 4);
+    assert.match(f[0]!.message, /merge/);
+    assert.match(f[0]!.fix, /line 1/);
+    assert.deepEqual(codes('User-agent: a\nUser-agent: A\nDisallow: /\n'), [[2, 'duplicate-user-agent']]);
+  });
+
+  it('RFC 9309 2.2.4 vs Google: a directive between user-agent lines is reported', () => {
+    assert.deepEqual(codes('User-agent: a\nCrawl-delay: 5\nUser-agent: b\nDisallow: /\n'), [
+      [2, 'group-split-by-directive'],
+      [2, 'crawl-delay'],
+    ]);
+  });
+
+  it('a blank line inside a group is reported once', () => {
+    assert.deepEqual(codes('User-agent: a\n\nDisallow: /x\n\nDisallow: /y\n\nUser-agent: b\nDisallow: /\n'), [[2, 'blank-line-in-group']]);
+  });
+});
+
+describe('lint: rules and sitemaps', () => {
+  it('RFC 9309 2.2.2: rules before any user-agent line are errors', () => {
+    const [f] = only('Disallow: /x\nUser-agent: *\nDisallow: /y\n', 'rule-before-user-agent');
+    assert.ok(f);
+    assert.equal(f.line, 1);
+    assert.equal(f.severity, 'error');
+  });
+
+  it('a path not starting with "/" or "*" is reported; a full URL gets its path as the fix', () => {
+    assert.equal(only('User-agent: *\nDisallow: private\n', 'path-not-absolute')[0]!.fix, 'Write "Disallow: /private".');
+    assert.equal(only('User-agent: *\nDisallow: https://example.com/a/b\n', 'path-not-absolute')[0]!.fix, 'Write "Disallow: /a/b".');
+    assert.equal(only('User-agent: *\nDisallow: *.gif$\nDisallow:\nAllow: /\n', 'path-not-absolute').length, 0);
+  });
+
+  it('relative Sitemap URLs are errors; absolute ones are fine', () => {
+    assert.deepEqual(codes('Sitemap: /sitemap.xml\n'), [[1, 'relative-sitemap']]);
+    assert.deepEqual(codes('Sitemap: https://example.com/sitemap.xml\n'), []);
+    assert.deepEqual(codes('Sitemap: ftp://example.com/s.xml\nSitemap:\n'), [
+      [1, 'invalid-sitemap'],
+      [2, 'invalid-sitemap'],
+    ]);
+  });
+
+  it('a line without a colon is an error; the fix follows how Google reads it', () => {
+    const [f] = only('User-agent: *\nDisallow /x\n', 'no-colon');
+    assert.ok(f);
+    assert.match(f.message, /Google's parser reads it as Disallow/);
+    assert.equal(f.fix, 'Write "Disallow: /x".');
+  });
+});
+
+describe('lint: the file as a whole', () => {
+  it('an empty file is an info finding only', () => {
+    for (const input of ['', new Uint8Array([0xef, 0xbb, 0xbf])]) {
+      const f = lintRobotsTxt(input).filter((x) => x.code !== 'bom');
+      assert.deepEqual(
+        f.map((x) => [x.line, x.severity, x.code]),
+        [[null, 'info', 'empty-file']],
+      );
+    }
+  });
+
+  it('a file with content but no user-agent line is reported', () => {
+    assert.deepEqual(codes('Disallow: /x\n'), [
+      [null, 'no-user-agent'],
+      [1, 'rule-before-user-agent'],
+    ]);
+    assert.deepEqual(codes('Sitemap: https://e.com/s.xml\n'), [], 'a file of sitemaps only is fine');
+  });
+
+  it('a byte-order mark is reported on line 1', () => {
+    const [f] = only('\uFEFFUser-agent: *\nDisallow: /\n', 'bom');
+    assert.ok(f);
+    assert.equal(f.line, 1);
+  });
+
+  it('RFC 9309 2.3: non-UTF-8 bytes are reported per line', () => {
+    const bytes = new Uint8Array([...new TextEncoder().encode('User-agent: *\nDisallow: /caf'), 0xe9, 0x0a]);
+    assert.deepEqual(codes(bytes), [[2, 'invalid-utf8']]);
+  });
+
+  it('RFC 9309 2.5: a file over 500 KiB is an error naming the ignored bytes', () => {
+    const text = 'User-agent: *\n' + '#'.repeat(PARSE_LIMIT_BYTES) + '\nDisallow: /\n';
+    const [f] = only(text, 'over-size');
+    assert.ok(f);
+    assert.match(f.message, /ignore the other \d+ bytes/);
+  });
+
+  it('a clean file has no findings', () => {
+    const text =
+      'User-agent: *\nDisallow: /private/\nAllow: /private/public\n\nUser-agent: GPTBot\nDisallow: /\n\nSitemap: https://example.com/sitemap.xml\n';
+    assert.deepEqual(lintRobotsTxt(text), []);
+  });
+
+  it('findings are ordered by line, then by severity', () => {
+    const f = lintRobotsTxt('Disallow: x\nUser-agent: AI2Bot\nDisalow: /\nSitemap: s.xml\n');
+    const lines = f.map((x) => x.line ?? 0);
+    assert.deepEqual(lines, [...lines].sort((a, b) => a - b));
+    assert.deepEqual(
+      f.filter((x) => x.line === 1).map((x) => x.severity),
+      ['error', 'warning'],
+    );
+  });
+});

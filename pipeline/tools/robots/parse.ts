@@ -1,0 +1,454 @@
+// robots.txt parser following RFC 9309. It never throws: whatever it cannot use it
+// keeps and reports, so the linter can explain it and the evaluator can ignore it.
+//
+// Two readings of the same lines are produced:
+//
+// 1. The RFC 9309 reading (`groups`), used for every verdict. Directive names are
+//    matched case-insensitively and exactly: `user-agent`, `allow`, `disallow`,
+//    `sitemap`. Misspellings are NOT accepted. Reason: RFC 9309 2.2.4 allows leniency
+//    only for "other records"; the ABNF in 2.2 spells the group and rule keys exactly,
+//    and a tool that tells a site owner "your `Dissallow` line works" would be right
+//    for Googlebot and wrong for crawlers using strict parsers. The linter reports the
+//    misspelling; the evaluator tells when it changes the answer (next point).
+//
+// 2. The Google reading (`google_groups`), kept only when it differs. Google's
+//    open-source reference parser (google/robotstxt, robots.cc) accepts the typos
+//    `dissallow`, `dissalow`, `disalow`, `diasllow`, `disallaw`, `useragent`,
+//    `user agent`, `site-map`; it recognises a key by its prefix (`Disallowed:` is a
+//    disallow); it takes whitespace instead of the colon when the line has exactly
+//    two words (`Disallow /x`); and any directive other than a user-agent line ends a
+//    run of user-agent lines, where RFC 9309 2.2.4 says other records "MUST NOT
+//    interfere" (`User-agent: a` / `Crawl-delay: 5` / `User-agent: b` is one group
+//    under the RFC and two under Google). The evaluator compares both readings and
+//    flags `disagreements.google_parser` when they decide differently.
+//
+// Other decisions:
+// - Lines end at CR, LF or CRLF (RFC 9309 2.2 `NL`). Line numbers are 1-based and
+//   count every line, blank and comment lines included.
+// - A UTF-8 byte-order mark is stripped and recorded (Google skips it too).
+// - Only the first 500 KiB are parsed (RFC 9309 2.5 sets that as the minimum limit
+//   and Google documents it as its own). A line cut by the limit is dropped whole
+//   rather than parsed as a shortened rule, which could block or allow the wrong paths.
+// - Invalid UTF-8 is decoded with U+FFFD and the lines are reported (RFC 9309 2.3
+//   requires UTF-8).
+// - A user-agent value is read as its leading product-token characters [A-Za-z_-]
+//   (RFC 9309 2.2.1, as Google's parser does): `Googlebot/2.1` reads as `Googlebot`,
+//   `AI2Bot` reads as `AI`. A value that is `*`, or `*` followed by whitespace, is
+//   the global group (Google's behaviour).
+
+import { normalizePattern } from './normalize.ts';
+
+/** RFC 9309 2.5: the parsing limit must be at least 500 kibibytes. */
+export const PARSE_LIMIT_BYTES = 500 * 1024;
+
+export type LineKind = 'blank' | 'user-agent' | 'allow' | 'disallow' | 'sitemap' | 'other' | 'invalid';
+
+export interface ParsedLine {
+  line: number;
+  /** The line as written, without its line ending (and without a leading BOM). */
+  text: string;
+  /** RFC 9309 reading. `blank` covers empty and comment-only lines. */
+  kind: LineKind;
+  /** Key and value as written, trimmed, comment removed. For a line without a colon
+   * they hold the two words Google's parser would use, when it would use any. */
+  key: string | null;
+  value: string | null;
+  /** How Google's reference parser reads the line (see the comment at the top). */
+  google_kind: LineKind;
+}
+
+export interface UserAgentLine {
+  line: number;
+  text: string;
+  value: string;
+  /** The product token a strict parser compares: `*`, or the leading [A-Za-z_-]
+   * characters of the value (possibly empty, which matches no crawler). */
+  token: string;
+  /** The value up to the first whitespace or `/`: what a parser that does not cut
+   * at the first non-token character compares (`AI2Bot`, `Mail.RU_Bot`). */
+  whole_name: string;
+}
+
+export interface Rule {
+  line: number;
+  text: string;
+  directive: 'allow' | 'disallow';
+  /** The path pattern as written. */
+  value: string;
+  /** The pattern after percent-encoding normalisation (see normalize.ts). */
+  pattern: string;
+}
+
+export interface Group {
+  user_agents: UserAgentLine[];
+  rules: Rule[];
+}
+
+export interface SitemapLine {
+  line: number;
+  text: string;
+  url: string;
+}
+
+export interface UnknownDirective {
+  line: number;
+  text: string;
+  key: string;
+  value: string;
+}
+
+export type ParseIssueCode =
+  | 'bom'
+  | 'over-limit'
+  | 'invalid-utf8'
+  | 'no-colon'
+  | 'empty-key'
+  | 'rule-outside-group';
+
+export interface ParseIssue {
+  line: number | null;
+  code: ParseIssueCode;
+  message: string;
+}
+
+export interface ParsedRobots {
+  bom: boolean;
+  size: {
+    total_bytes: number;
+    parsed_bytes: number;
+    limit_bytes: number;
+    /** Bytes past the limit, all ignored. Zero when the file fits. */
+    excess_bytes: number;
+    /** Line number of a line cut by the limit and therefore dropped, or null. */
+    dropped_line: number | null;
+  };
+  invalid_utf8_lines: number[];
+  lines: ParsedLine[];
+  groups: Group[];
+  sitemaps: SitemapLine[];
+  unknown: UnknownDirective[];
+  /** Allow/Disallow lines before any user-agent line (ignored, RFC 9309 2.2.2). */
+  orphan_rules: Rule[];
+  /** Groups as Google's reference parser forms them; null when identical to `groups`. */
+  google_groups: Group[] | null;
+  issues: ParseIssue[];
+}
+
+const encoder = new TextEncoder();
+const LF = 0x0a;
+const CR = 0x0d;
+
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 4;
+        i++;
+      } else n += 3;
+    } else n += 3; // BMP character, or a lone surrogate (encoded as U+FFFD)
+  }
+  return n;
+}
+
+// Returns at least `limit + 1` bytes when the input is longer than the limit, so the
+// caller can see whether the cut falls on a line break, without encoding a huge string.
+function toBytes(input: string | Uint8Array, limit: number): { bytes: Uint8Array; total: number } {
+  if (typeof input !== 'string') return { bytes: input, total: input.length };
+  const total = utf8Length(input);
+  if (total <= limit) return { bytes: encoder.encode(input), total };
+  return { bytes: encoder.encode(input.slice(0, limit + 1)), total };
+}
+
+function isLineBreak(byte: number | undefined): boolean {
+  return byte === LF || byte === CR;
+}
+
+function splitLines(text: string): string[] {
+  const lines = text.split(/\r\n|\r|\n/);
+  // A final line break ends the last line; it does not start an empty one.
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+// Same boundaries as splitLines, over bytes (CR and LF never occur inside a UTF-8
+// sequence, and the replacement decoder never swallows them).
+function invalidUtf8Lines(bytes: Uint8Array): number[] {
+  const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  const bad: number[] = [];
+  let line = 1;
+  let start = 0;
+  const check = (end: number): void => {
+    try {
+      strict.decode(bytes.subarray(start, end));
+    } catch {
+      bad.push(line);
+    }
+  };
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b !== LF && b !== CR) continue;
+    check(i);
+    if (b === CR && bytes[i + 1] === LF) i++;
+    line++;
+    start = i + 1;
+  }
+  if (start < bytes.length) check(bytes.length);
+  return bad;
+}
+
+function decode(bytes: Uint8Array): { text: string; invalid: number[] } {
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes), invalid: [] };
+  } catch {
+    const text = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(bytes);
+    return { text, invalid: invalidUtf8Lines(bytes) };
+  }
+}
+
+// ASCII whitespace only: String.prototype.trim would also eat U+FEFF and U+00A0,
+// which are content, not RFC 9309 `WS`.
+function isWs(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0c || c === 0x0b;
+}
+
+function trimWs(s: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && isWs(s.charCodeAt(start))) start++;
+  while (end > start && isWs(s.charCodeAt(end - 1))) end--;
+  return start === 0 && end === s.length ? s : s.slice(start, end);
+}
+
+function strictKind(key: string): LineKind {
+  switch (key.toLowerCase()) {
+    case 'user-agent':
+      return 'user-agent';
+    case 'allow':
+      return 'allow';
+    case 'disallow':
+      return 'disallow';
+    case 'sitemap':
+      return 'sitemap';
+    default:
+      return 'other';
+  }
+}
+
+const GOOGLE_KEYS: ReadonlyArray<readonly [string, LineKind]> = [
+  ['user-agent', 'user-agent'],
+  ['useragent', 'user-agent'],
+  ['user agent', 'user-agent'],
+  ['allow', 'allow'],
+  ['disallow', 'disallow'],
+  ['dissallow', 'disallow'],
+  ['dissalow', 'disallow'],
+  ['disalow', 'disallow'],
+  ['diasllow', 'disallow'],
+  ['disallaw', 'disallow'],
+  ['sitemap', 'sitemap'],
+  ['site-map', 'sitemap'],
+];
+
+function googleKind(key: string): LineKind {
+  const lower = key.toLowerCase();
+  for (const [prefix, kind] of GOOGLE_KEYS) if (lower.startsWith(prefix)) return kind;
+  return 'other';
+}
+
+function readLine(line: number, text: string): { parsed: ParsedLine; issue: ParseIssue | null } {
+  const hash = text.indexOf('#');
+  const content = trimWs(hash >= 0 ? text.slice(0, hash) : text);
+  if (content === '') {
+    return { parsed: { line, text, kind: 'blank', key: null, value: null, google_kind: 'blank' }, issue: null };
+  }
+  const colon = content.indexOf(':');
+  if (colon < 0) {
+    // Google accepts `key value` when the line is exactly two words.
+    const words = content.split(/[ \t\f\v]+/);
+    const google = words.length === 2 ? { key: words[0]!, value: words[1]! } : null;
+    return {
+      parsed: {
+        line,
+        text,
+        kind: 'invalid',
+        key: google?.key ?? null,
+        value: google?.value ?? null,
+        google_kind: google ? googleKind(google.key) : 'invalid',
+      },
+      issue: { line, code: 'no-colon', message: `line ${line} has no ":" between directive and value` },
+    };
+  }
+  const key = trimWs(content.slice(0, colon));
+  const value = trimWs(content.slice(colon + 1));
+  if (key === '') {
+    return {
+      parsed: { line, text, kind: 'invalid', key: null, value, google_kind: 'invalid' },
+      issue: { line, code: 'empty-key', message: `line ${line} has no directive name before ":"` },
+    };
+  }
+  return { parsed: { line, text, kind: strictKind(key), key, value, google_kind: googleKind(key) }, issue: null };
+}
+
+function userAgentOf(l: ParsedLine): UserAgentLine {
+  const value = l.value ?? '';
+  const token = /^\*(?:[ \t\f\v]|$)/.test(value) ? '*' : /^[A-Za-z_-]*/.exec(value)![0];
+  const whole = /^[^ \t\f\v/]*/.exec(value)![0];
+  return { line: l.line, text: l.text, value, token, whole_name: whole };
+}
+
+function ruleOf(l: ParsedLine, directive: 'allow' | 'disallow'): Rule {
+  const value = l.value ?? '';
+  return { line: l.line, text: l.text, directive, value, pattern: normalizePattern(value) };
+}
+
+type Reading = 'rfc' | 'google';
+
+// Builds groups from classified lines. A user-agent line opens a new group when the
+// current one is closed: under the RFC by an allow/disallow line (2.1, 2.2.4), under
+// Google by any directive line other than user-agent.
+function buildGroups(
+  lines: ParsedLine[],
+  reading: Reading,
+  uaCache: Array<UserAgentLine | undefined>,
+  ruleCache: Array<Rule | undefined>,
+): { groups: Group[]; orphans: Rule[] } {
+  const groups: Group[] = [];
+  const orphans: Rule[] = [];
+  let current: Group | null = null;
+  let closed = true;
+  for (const l of lines) {
+    const kind = reading === 'rfc' ? l.kind : l.google_kind;
+    if (kind === 'user-agent') {
+      let ua = uaCache[l.line];
+      if (!ua) {
+        ua = userAgentOf(l);
+        uaCache[l.line] = ua;
+      }
+      if (current === null || closed) {
+        current = { user_agents: [], rules: [] };
+        groups.push(current);
+        closed = false;
+      }
+      current.user_agents.push(ua);
+    } else if (kind === 'allow' || kind === 'disallow') {
+      let rule = ruleCache[l.line];
+      if (!rule) {
+        rule = ruleOf(l, kind);
+        ruleCache[l.line] = rule;
+      }
+      if (current === null) orphans.push(rule);
+      else {
+        current.rules.push(rule);
+        closed = true;
+      }
+    } else if (reading === 'google' && (kind === 'sitemap' || kind === 'other')) {
+      closed = true;
+    }
+  }
+  return { groups, orphans };
+}
+
+function sameShape(a: Group[], b: Group[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.user_agents.length !== y.user_agents.length || x.rules.length !== y.rules.length) return false;
+    for (let j = 0; j < x.user_agents.length; j++) if (x.user_agents[j]!.line !== y.user_agents[j]!.line) return false;
+    for (let j = 0; j < x.rules.length; j++) if (x.rules[j]!.line !== y.rules[j]!.line) return false;
+  }
+  return true;
+}
+
+export function parseRobotsTxt(input: string | Uint8Array): ParsedRobots {
+  const issues: ParseIssue[] = [];
+  const { bytes: raw, total } = toBytes(input, PARSE_LIMIT_BYTES);
+
+  let bytes = raw.length > PARSE_LIMIT_BYTES ? raw.subarray(0, PARSE_LIMIT_BYTES) : raw;
+  let cutMidLine = false;
+  if (total > PARSE_LIMIT_BYTES && !isLineBreak(raw[PARSE_LIMIT_BYTES]) && !isLineBreak(bytes[bytes.length - 1])) {
+    let end = bytes.length;
+    while (end > 0 && !isLineBreak(bytes[end - 1])) end--;
+    bytes = bytes.subarray(0, end);
+    cutMidLine = true;
+  }
+  const parsedBytes = bytes.length;
+
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  if (bom) {
+    bytes = bytes.subarray(3);
+    issues.push({ line: 1, code: 'bom', message: 'the file starts with a UTF-8 byte-order mark (stripped)' });
+  }
+
+  const { text, invalid } = decode(bytes);
+  const texts = splitLines(text);
+
+  const lines: ParsedLine[] = [];
+  for (let i = 0; i < texts.length; i++) {
+    const { parsed, issue } = readLine(i + 1, texts[i]!);
+    lines.push(parsed);
+    if (issue) issues.push(issue);
+  }
+  for (const line of invalid) {
+    issues.push({ line, code: 'invalid-utf8', message: `line ${line} is not valid UTF-8 (decoded with U+FFFD)` });
+  }
+
+  const droppedLine = cutMidLine ? texts.length + 1 : null;
+  if (total > PARSE_LIMIT_BYTES) {
+    issues.push({
+      line: droppedLine,
+      code: 'over-limit',
+      message:
+        `the file is ${total} bytes; only the first ${PARSE_LIMIT_BYTES} are parsed (RFC 9309 2.5) and ` +
+        `${total - PARSE_LIMIT_BYTES} are ignored` +
+        (droppedLine !== null ? `; line ${droppedLine}, cut by the limit, is ignored whole` : ''),
+    });
+  }
+
+  // Indexed by line number, so both readings share one object per line.
+  const uaCache = new Array<UserAgentLine | undefined>(lines.length + 1);
+  const ruleCache = new Array<Rule | undefined>(lines.length + 1);
+  const rfc = buildGroups(lines, 'rfc', uaCache, ruleCache);
+  const google = buildGroups(lines, 'google', uaCache, ruleCache);
+
+  for (const rule of rfc.orphans) {
+    issues.push({
+      line: rule.line,
+      code: 'rule-outside-group',
+      message: `line ${rule.line} is a rule before any user-agent line and is ignored (RFC 9309 2.2.2)`,
+    });
+  }
+
+  const sitemaps: SitemapLine[] = [];
+  const unknown: UnknownDirective[] = [];
+  for (const l of lines) {
+    if (l.kind === 'sitemap') sitemaps.push({ line: l.line, text: l.text, url: l.value ?? '' });
+    else if (l.kind === 'other') unknown.push({ line: l.line, text: l.text, key: l.key ?? '', value: l.value ?? '' });
+  }
+
+  issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+
+  return {
+    bom,
+    size: {
+      total_bytes: total,
+      parsed_bytes: parsedBytes,
+      limit_bytes: PARSE_LIMIT_BYTES,
+      excess_bytes: Math.max(0, total - PARSE_LIMIT_BYTES),
+      dropped_line: droppedLine,
+    },
+    invalid_utf8_lines: invalid,
+    lines,
+    groups: rfc.groups,
+    sitemaps,
+    unknown,
+    orphan_rules: rfc.orphans,
+    google_groups: sameShape(rfc.groups, google.groups) ? null : google.groups,
+    issues,
+  };
+}
