@@ -4,6 +4,8 @@ import { BuildError, build } from './build/build.ts';
 import { checkRecords, formatProblem } from './records/check.ts';
 import { readRecordFiles } from './records/load.ts';
 import { join } from 'node:path';
+import { refreshMirror } from './refresh/refresh.ts';
+import { commitRefresh } from './refresh/commit.ts';
 
 // Progress goes to stderr so that stdout stays clean for anything a caller pipes.
 const progress = (line: string) => process.stderr.write(`${line}\n`);
@@ -36,14 +38,42 @@ export function program(): Command {
     .description('render dist/ from records/ and the mirror state in state/; writes nothing when no byte changed')
     .option('--base-url <url>', 'absolute URL the site is published at (default: base_url in records/site.yaml)', baseUrl)
     .option('--dist <dir>', 'output folder (default: <root>/dist)')
-    .action(async (options: { baseUrl?: string; dist?: string }) => {
+    .option('--dry-run', 'print the paths whose bytes would change, one per line on stdout, and write nothing')
+    .action(async (options: { baseUrl?: string; dist?: string; dryRun?: boolean }) => {
       const root = cli.opts<{ root: string }>().root;
       try {
-        await build({ root, distDir: options.dist, baseUrl: options.baseUrl, log: progress });
+        const result = await build({ root, distDir: options.dist, baseUrl: options.baseUrl, dryRun: options.dryRun, log: progress });
+        if (options.dryRun) for (const path of result.changed) process.stdout.write(`${path}\n`);
       } catch (error) {
         if (!(error instanceof BuildError)) throw error;
         for (const problem of error.problems) process.stdout.write(`${formatProblem(problem)}\n`);
         progress(`build: stopped, ${error.problems.length} problem${error.problems.length === 1 ? '' : 's'}; dist/ left as it was`);
+        process.exitCode = 1;
+      }
+    });
+  cli.command('refresh')
+    .description('fetch every operator-published IP list (last good wins), record change events, rebuild dist/')
+    .option('--upstream-dir <dir>', 'read <dir>/<source-id>.<ext> instead of the network (offline import; provenance says upstream-dir); sources without a file are left as they are')
+    .option('--upstream-base <url>', 'fetch <url>/<source-id> instead of each operator URL (tests, mirrors of mirrors)', baseUrl)
+    .option('--only <ids>', 'refresh only these comma-separated source ids', (value: string) => value.split(',').map((id) => id.trim()).filter(Boolean))
+    .option('--base-url <url>', 'absolute URL the site is published at (default: base_url in records/site.yaml)', baseUrl)
+    .option('--commit', 'commit dist/ and state/ when their bytes changed, with a message listing the changes')
+    .action(async (options: { upstreamDir?: string; upstreamBase?: string; only?: string[]; baseUrl?: string; commit?: boolean }) => {
+      const root = cli.opts<{ root: string }>().root;
+      if (options.upstreamDir && options.upstreamBase) throw new InvalidArgumentError('give --upstream-dir or --upstream-base, not both');
+      const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+      try {
+        const outcomes = await refreshMirror({ root, upstreamDir: options.upstreamDir, upstreamBase: options.upstreamBase, only: options.only, now, log: progress });
+        progress(`refresh: ${outcomes.filter((o) => o.changed).length} of ${outcomes.length} sources changed`);
+        const result = await build({ root, baseUrl: options.baseUrl, now, log: progress });
+        if (options.commit) {
+          const commit = await commitRefresh(root, result.model.log);
+          progress(commit ? `committed ${commit}` : 'nothing to commit: no byte changed');
+        }
+      } catch (error) {
+        if (!(error instanceof BuildError)) throw error;
+        for (const problem of error.problems) process.stdout.write(`${formatProblem(problem)}\n`);
+        progress(`refresh: stopped, ${error.problems.length} problem${error.problems.length === 1 ? '' : 's'}; dist/ and state/ left as they were`);
         process.exitCode = 1;
       }
     });

@@ -36,7 +36,15 @@ export const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.yaml': 'application/yaml',
 };
 
+// Documents whose media type is more specific than their extension's.
+const PATH_TYPES: Readonly<Record<string, string>> = {
+  '/feed.json': 'application/feed+json',
+  '/feed.xml': 'application/rss+xml',
+};
+
 export function contentTypeOf(path: string): string {
+  const exact = PATH_TYPES[path];
+  if (exact) return exact;
   const extension = /\.[a-z]+$/.exec(path)?.[0] ?? '';
   return CONTENT_TYPES[extension] ?? 'application/octet-stream';
 }
@@ -51,6 +59,7 @@ const CRAWLER: PathParameter = { name: 'slug', values_from: '/data/agents.json: 
 const OPERATOR: PathParameter = { name: 'slug', values_from: '/data/agents.json: crawlers[].operator_slug' };
 const CATEGORY: PathParameter = { name: 'slug', values_from: '/data/agents.json: categories[].id' };
 const POLICY: PathParameter = { name: 'policy', values_from: '/data/agents.json: policies[].id' };
+const SOURCE: PathParameter = { name: 'source', values_from: '/data/ip-sources.json: sources[].id' };
 
 export const ROUTES: readonly Route[] = [
   doc('home', '/index.html', 'Home page: what the index is and how to use it'),
@@ -64,6 +73,15 @@ export const ROUTES: readonly Route[] = [
   doc('category', '/category/{slug}.json', 'A category and its crawlers', CATEGORY),
   doc('policy', '/policy/{policy}.json', 'A robots.txt policy: rule, rationale, caveats, crawlers it names', POLICY),
   doc('robots', '/robots/{policy}.txt', 'A robots.txt fragment ready to append', POLICY),
+  doc('ip_sources', '/data/ip-sources.json', 'Which operators publish IP prefix lists, where, and the state of our mirror of each'),
+  doc('ip_ranges_all', '/ip-ranges/all.json', 'Every mirrored prefix, grouped by source, with stale sources named'),
+  doc('ip_ranges_text', '/ip-ranges/all.txt', 'Every mirrored prefix, one CIDR per line, # comment lines between sources'),
+  doc('ip_ranges', '/ip-ranges/{source}.json', 'One operator list: ipv4, ipv6, counts, provenance, state', SOURCE),
+  doc('status', '/status.json', 'Upstream status: per-source state, last attempt, last success, last change, error'),
+  { key: 'changes', path: '/changes.json', type: 'application/json', returns: 'Change feed page: events after a cursor or time, oldest first (since, limit)', methods: READ, statuses: [200, 304, 400], source: 'dynamic' },
+  doc('changes_log', '/changes/log.json', 'Every retained change event (what /changes.json pages through)'),
+  doc('feed_json', '/feed.json', 'JSON Feed 1.1 of the newest changes'),
+  doc('feed_rss', '/feed.xml', 'RSS 2.0 feed of the newest changes'),
   doc('documents', '/documents.json', 'Document ledger: path, bytes, ETag and Last-Modified of every document'),
   doc('documents_txt', '/documents.txt', 'Document ledger as tab-separated text'),
   { key: 'api_root', path: '/api/v1', type: 'application/json', returns: 'Root document of the v1 API: access, license, endpoints', methods: READ, statuses: [200, 304], source: 'dynamic' },

@@ -9,6 +9,10 @@ import type { Problem } from '../records/types.ts';
 import { renderAll, schemaForFile } from '../render/index.ts';
 import { describeErrors, validatorFor } from '../schema/ajv.ts';
 import { readMirrorState } from './mirror-state.ts';
+import { readBase } from '../changes/git-base.ts';
+import { diffStates } from '../changes/diff.ts';
+import { recordBatch } from '../changes/log.ts';
+import { publishedStateOf, readEventLog, writeEventLog } from '../changes/state.ts';
 import { writeDist, type DistFile } from './write-dist.ts';
 
 export interface BuildOptions {
@@ -18,12 +22,15 @@ export interface BuildOptions {
   /** The time written for content that changed in this build; injected so tests are repeatable. */
   now?: string;
   log?: (line: string) => void;
+  /** Render and validate everything, report what would change, write nothing. */
+  dryRun?: boolean;
 }
 
 export interface BuildResult {
   model: Model;
   files: DistFile[];
   written: boolean;
+  /** Paths added, changed or removed compared with the previous ledger (the ledger files excluded). */
   changed: string[];
 }
 
@@ -55,8 +62,21 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const records = options.baseUrl ? { ...checked.records, site: { ...checked.records.site, base_url: options.baseUrl.replace(/\/+$/, '') } } : checked.records;
 
   const mirror = await readMirrorState(join(options.root, 'state', 'mirror'));
-  const model = buildModel(records, mirror);
-  log(`model: ${model.crawlers.length} crawlers, ${model.operators.length} operators, ${model.sources.length} sources`);
+  const eventsPath = join(options.root, 'state', 'events.json');
+  let events = await readEventLog(eventsPath);
+  const draft = buildModel(records, mirror, events);
+  // Change events come from what the last commit published, so they survive a rebuild that
+  // was never committed and are not repeated by one that is run again (recordBatch).
+  const base = await readBase(options.root, distDir);
+  if (base) {
+    const pending = diffStates(base.state, publishedStateOf(draft), {
+      crawler: (slug) => `${records.site.base_url}/crawler/${slug}.json`,
+      source: (id) => `${records.site.base_url}/ip-ranges/${id}.json`,
+    });
+    events = recordBatch(events, base.commit, pending, now);
+  }
+  const model = { ...draft, log: events };
+  log(`model: ${model.crawlers.length} crawlers, ${model.operators.length} operators, ${model.sources.length} sources, change cursor ${events.head}`);
 
   const previousText = await readFile(join(distDir, LEDGER_JSON), 'utf8').catch(() => null);
   const previous = parsePreviousLedger(previousText);
@@ -72,8 +92,15 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const invalid = outputProblems(all);
   if (invalid.length > 0) throw new BuildError(invalid);
 
-  const changed = stamped.filter((f) => previous.get(f.path)?.etag !== etagOf(f.bytes)).map((f) => f.path);
+  const rendered = new Set(stamped.map((f) => f.path));
+  const removed = [...previous.keys()].filter((path) => !rendered.has(path));
+  const changed = [...stamped.filter((f) => previous.get(f.path)?.etag !== etagOf(f.bytes)).map((f) => f.path), ...removed].sort();
   const files = all.map(({ path, bytes }) => ({ path, bytes }));
+  if (!options.dryRun && (await writeEventLog(eventsPath, events))) log(`recorded change events up to cursor ${events.head} in state/events.json`);
+  if (options.dryRun) {
+    log(`dry run: ${changed.length} of ${files.length} files would change`);
+    return { model, files, written: false, changed };
+  }
   const written = await writeDist(distDir, files);
   log(written ? `wrote ${files.length} files (${changed.length} changed) to ${distDir}` : `no change: ${distDir} already holds these ${files.length} files`);
   return { model, files, written, changed };

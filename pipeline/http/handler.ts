@@ -3,7 +3,8 @@ import type { SiteSettings } from '../records/types.ts';
 import { contentTypeOf, matchRoute, ROUTES, type Method, type Route } from '../routes.ts';
 import { apiRootDocument } from './api-root.ts';
 import { httpDate, notModified } from './conditional.ts';
-import { errorResponse } from './errors.ts';
+import { errorResponse, type ErrorDetail } from './errors.ts';
+import { changesPage, parseChangesQuery, type PublishedLog } from '../changes/page.ts';
 import { API_PREFIX, resolvePath } from './paths.ts';
 import { sha256Hex32, type DocumentStore, type StoredDocument } from './store.ts';
 
@@ -36,12 +37,32 @@ export interface HandlerOptions {
 const READ_METHODS: readonly Method[] = ['GET', 'HEAD', 'OPTIONS'];
 const CORS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'ETag, Last-Modified, Link, X-Cursor' };
 
-/** Dynamic answers by route key; every other route's bytes come from the store. */
-type Dynamic = (context: { site: SiteSettings; store: DocumentStore; request: Request }) => Promise<StoredDocument>;
+/** A dynamic answer: a document (with extra headers) or an error that names the bad field. */
+type DynamicResult = { document: StoredDocument | null; headers?: Record<string, string> } | { error: { status: number } & ErrorDetail };
+type Dynamic = (context: { site: SiteSettings; store: DocumentStore; url: URL }) => Promise<DynamicResult>;
 
 const DYNAMIC: Readonly<Record<string, Dynamic>> = {
-  api_root: async ({ site, store }) => json('/api/v1', apiRootDocument(site, await store.generatedAt()), await store.generatedAt()),
+  api_root: async ({ site, store }) => ({ document: await json('/api/v1', apiRootDocument(site, await store.generatedAt()), await store.generatedAt()) }),
+  changes: async ({ site, store, url }) => {
+    const parsed = parseChangesQuery(url.searchParams);
+    if (!parsed.ok) return { error: { status: 400, code: 'invalid_parameter', message: parsed.message, field: parsed.field, accepted: parsed.accepted } };
+    const log = await publishedLogFrom(store);
+    if (!log) return { document: null };
+    const result = changesPage(log, parsed.query, site.base_url);
+    if (!result.ok) return { error: { status: 400, code: 'invalid_parameter', message: result.message, field: result.field, accepted: result.accepted } };
+    return { document: await json('/changes.json', result.page, result.lastModified), headers: { 'x-cursor': String(result.page.cursor) } };
+  },
 };
+
+// Parsed once per published log: the ETag names the bytes, so a rebuild is picked up.
+let parsedLog: { etag: string; log: PublishedLog } | null = null;
+
+async function publishedLogFrom(store: DocumentStore): Promise<PublishedLog | null> {
+  const document = await store.get('/changes/log.json');
+  if (!document) return null;
+  if (parsedLog?.etag !== document.etag) parsedLog = { etag: document.etag, log: JSON.parse(new TextDecoder().decode(document.bytes)) as PublishedLog };
+  return parsedLog.log;
+}
 
 async function json(path: string, value: unknown, lastModified: string): Promise<StoredDocument> {
   const bytes = new TextEncoder().encode(canonicalJson(value));
@@ -99,7 +120,18 @@ export function createHandler(options: HandlerOptions): Handler {
     }
 
     const dynamic = route && route.source === 'dynamic' ? DYNAMIC[route.key] : undefined;
-    const document = dynamic ? await dynamic({ site, store, request }) : await store.get(path);
+    let document: StoredDocument | null;
+    if (dynamic) {
+      const result = await dynamic({ site, store, url });
+      if ('error' in result) {
+        const { status, ...detail } = result.error;
+        return errorResponse(status, detail, headers);
+      }
+      document = result.document;
+      Object.assign(headers, result.headers ?? {});
+    } else {
+      document = await store.get(path);
+    }
     if (!document) return notFound(site, path, route, headers);
 
     Object.assign(headers, {

@@ -1,6 +1,7 @@
 import type { CategoryId, CategoryRecord, OperatorRecord, PolicyRecord, RecordSet, SiteSettings, SourceRow, Stance, VerificationMethod } from '../records/types.ts';
 import { STANCE_LABELS, VERIFICATION_LABELS } from './labels.ts';
 import { neverFetched, type MirrorEntry } from '../upstream/accept.ts';
+import { EMPTY_LOG, type EventLog } from '../changes/types.ts';
 
 /** A crawler as every output shows it: the 23 fields of SPEC 2.1, then our documented extras. */
 export interface CrawlerView {
@@ -54,6 +55,8 @@ export interface Model {
   crawlers: CrawlerView[];
   policies: PolicyView[];
   sources: SourceView[];
+  /** The change events recorded so far, including this build's. */
+  log: EventLog;
 }
 
 export function url(site: SiteSettings, path: string): string {
@@ -77,7 +80,7 @@ export function selectsCrawler(policy: PolicyRecord, crawler: CrawlerView): bool
   return true;
 }
 
-export function buildModel(records: RecordSet, mirror: ReadonlyMap<string, MirrorEntry>): Model {
+export function buildModel(records: RecordSet, mirror: ReadonlyMap<string, MirrorEntry>, log: EventLog = EMPTY_LOG): Model {
   const { site } = records;
   const operators = new Map(records.operators.map((o) => [o.slug, o]));
   const categories = new Map(records.categories.map((c) => [c.id, c]));
@@ -128,7 +131,7 @@ export function buildModel(records: RecordSet, mirror: ReadonlyMap<string, Mirro
   });
 
   const policies = records.policies.map((policy) => ({ ...policy, crawlers: crawlers.filter((c) => selectsCrawler(policy, c)) }));
-  return { site, categories: records.categories, operators: records.operators, crawlers, policies, sources };
+  return { site, categories: records.categories, operators: records.operators, crawlers, policies, sources, log };
 }
 
 function lookup<K, V>(map: ReadonlyMap<K, V>, key: K, what: string): V {

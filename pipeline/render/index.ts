@@ -1,10 +1,26 @@
 import type { Model } from '../model/model.ts';
+import { renderChanges } from './changes.ts';
 import { renderCrawlers } from './crawlers.ts';
 import { renderData } from './data.ts';
 import { renderGroups } from './groups.ts';
 import { renderHome } from './home.ts';
+import { renderIpRanges } from './ip-ranges.ts';
 import type { RenderedFile } from './output.ts';
 import { renderPolicies } from './policies.ts';
+import { renderFeeds } from './feeds.ts';
+
+/** The feeds carry a build date, so they are rendered with the ledger's stamp like other dated files. */
+function renderFeedFiles(model: Model): RenderedFile[] {
+  return ['/feed.json', '/feed.xml'].map((path): RenderedFile => ({
+    path,
+    kind: 'feed',
+    body: (stamp) => {
+      const file = renderFeeds(model.site, model.log, stamp).find((f) => f.path === path);
+      if (!file || typeof file.body !== 'string') throw new Error(`feeds: ${path} not rendered`);
+      return file.body;
+    },
+  }));
+}
 
 /** Every file of dist/ except the ledger, which describes these. */
 export const RENDERERS: ReadonlyArray<(model: Model) => RenderedFile[]> = [
@@ -13,6 +29,9 @@ export const RENDERERS: ReadonlyArray<(model: Model) => RenderedFile[]> = [
   renderCrawlers,
   renderGroups,
   renderPolicies,
+  renderIpRanges,
+  renderChanges,
+  renderFeedFiles,
 ];
 
 export function renderAll(model: Model): RenderedFile[] {
@@ -28,6 +47,13 @@ export const OUTPUT_SCHEMAS: Readonly<Record<string, string>> = {
   category: 'outputs/category.schema.json',
   policy: 'outputs/policy.schema.json',
   ledger: 'outputs/documents.schema.json',
+  'ip-ranges': 'outputs/ip-ranges.schema.json',
+  'ip-ranges-all': 'outputs/ip-ranges-all.schema.json',
+  'ip-sources': 'outputs/ip-sources.schema.json',
+  status: 'outputs/status.schema.json',
+  changes: 'outputs/changes.schema.json',
+  'changes-log': 'outputs/changes-log.schema.json',
+  'feed:/feed.json': 'outputs/feed.schema.json',
 };
 
 export function schemaForFile(kind: string, path: string): string | undefined {

@@ -1,0 +1,71 @@
+import type { ChangeEvent, PrefixDelta } from './types.ts';
+
+/** What a change event can be derived from: the published facts of one build. */
+export interface PublishedState {
+  crawlers: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
+  sources: ReadonlyMap<string, { state: string; ipv4: readonly string[]; ipv6: readonly string[]; error: string | null }>;
+}
+
+export const EMPTY_STATE: PublishedState = { crawlers: new Map(), sources: new Map() };
+
+export type PendingEvent = Omit<ChangeEvent, 'cursor' | 'observed_at'>;
+
+/**
+ * Fields that follow from other facts (prefix counts follow the mirror, URLs the base URL):
+ * a change there is reported by its own event or is no change to the record.
+ */
+const DERIVED_FIELDS = new Set(['ipv4_prefix_count', 'ipv6_prefix_count', 'html_url', 'json_url', 'markdown_url', 'ip_ranges_endpoint']);
+
+function delta(from: readonly string[], to: readonly string[]): string[] {
+  const before = new Set(from);
+  return to.filter((prefix) => !before.has(prefix));
+}
+
+/** Only answering sources count as answering; never-fetched is neither. */
+const answering = (state: string | undefined) => state === 'ok';
+const failing = (state: string | undefined) => state === 'failed';
+
+/**
+ * The events that lead from one published state to the next, in a fixed order (sources,
+ * then crawlers; each by id) so that the same two states always give the same events.
+ */
+export function diffStates(before: PublishedState, after: PublishedState, urls: { crawler(slug: string): string; source(id: string): string }): PendingEvent[] {
+  const events: PendingEvent[] = [];
+  const sourceIds = [...new Set([...before.sources.keys(), ...after.sources.keys()])].sort();
+  for (const id of sourceIds) {
+    const old = before.sources.get(id);
+    const now = after.sources.get(id);
+    if (!now) continue; // a source row removed from sources.yaml: its crawlers' edits say so
+    const subject = { type: 'source' as const, id, url: urls.source(id) };
+    if (failing(now.state) && !failing(old?.state)) {
+      events.push({ kind: 'source.stopped-answering', subject, summary: `${id} did not answer usably; its last good prefixes are still served. ${now.error ?? ''}`.trim(), error: now.error ?? 'unknown error' });
+    }
+    if (answering(now.state) && !answering(old?.state)) {
+      events.push({ kind: 'source.started-answering', subject, summary: old?.state === 'failed' ? `${id} answers again.` : `${id} answered for the first time.` });
+    }
+    const added: PrefixDelta = { ipv4: delta(old?.ipv4 ?? [], now.ipv4), ipv6: delta(old?.ipv6 ?? [], now.ipv6) };
+    const removed: PrefixDelta = { ipv4: delta(now.ipv4, old?.ipv4 ?? []), ipv6: delta(now.ipv6, old?.ipv6 ?? []) };
+    const addedCount = added.ipv4.length + added.ipv6.length;
+    const removedCount = removed.ipv4.length + removed.ipv6.length;
+    if (addedCount + removedCount > 0) {
+      events.push({ kind: 'ranges.changed', subject, summary: `${id}: ${addedCount} prefix${addedCount === 1 ? '' : 'es'} added, ${removedCount} removed.`, added, removed });
+    }
+  }
+
+  const slugs = [...new Set([...before.crawlers.keys(), ...after.crawlers.keys()])].sort();
+  for (const slug of slugs) {
+    const old = before.crawlers.get(slug);
+    const now = after.crawlers.get(slug);
+    const subject = { type: 'crawler' as const, id: slug, url: urls.crawler(slug) };
+    const name = String((now ?? old)?.['name'] ?? slug);
+    if (!old && now) events.push({ kind: 'crawler.added', subject, summary: `${name} (${String(now['operator'])}) was added to the index.` });
+    else if (old && !now) events.push({ kind: 'crawler.withdrawn', subject, summary: `${name} was withdrawn from the index.` });
+    else if (old && now) {
+      const fields = [...new Set([...Object.keys(old), ...Object.keys(now)])]
+        .filter((field) => !DERIVED_FIELDS.has(field) && JSON.stringify(old[field]) !== JSON.stringify(now[field]))
+        .sort();
+      if (fields.length > 0) events.push({ kind: 'crawler.edited', subject, summary: `${name}: ${fields.join(', ')} changed.`, fields });
+    }
+  }
+  return events;
+}

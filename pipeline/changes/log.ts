@@ -1,0 +1,46 @@
+import type { ChangeEvent, EventLog } from './types.ts';
+import type { PendingEvent } from './diff.ts';
+
+export interface Retention {
+  /** At most this many events are kept. */
+  maxEvents: number;
+  /** Events observed longer ago than this are dropped. */
+  maxAgeDays: number;
+}
+
+// A client polling every six hours needs a few events per refresh; 2,000 events and 400 days
+// cover more than a year of real change while keeping /changes/log.json small.
+export const DEFAULT_RETENTION: Retention = { maxEvents: 2000, maxAgeDays: 400 };
+
+const identity = (event: PendingEvent | ChangeEvent) => JSON.stringify([event.kind, event.subject.id, event.added, event.removed, event.fields, event.error]);
+
+/**
+ * Records the events found by diffing against `base` (the commit the published tree came
+ * from). Re-running on the same base replaces the newest batch instead of appending it a
+ * second time, so a refresh that crashed before its commit never duplicates events; an
+ * event already in that batch keeps its observation time.
+ */
+export function recordBatch(log: EventLog, base: string, pending: readonly PendingEvent[], now: string, retention: Retention = DEFAULT_RETENTION): EventLog {
+  let events = log.events;
+  let start = log.head + 1;
+  let replaced: ChangeEvent[] = [];
+  if (log.last_base === base && log.last_batch_start !== null) {
+    start = log.last_batch_start;
+    replaced = events.filter((e) => e.cursor >= start);
+    events = events.filter((e) => e.cursor < start);
+  }
+  if (pending.length === 0 && replaced.length === 0) return retain(log, now, retention);
+  const seen = new Map(replaced.map((e) => [identity(e), e.observed_at]));
+  const batch = pending.map((event, index): ChangeEvent => ({ cursor: start + index, observed_at: seen.get(identity(event)) ?? now, ...event }));
+  const head = batch.length > 0 ? start + batch.length - 1 : start - 1;
+  return retain({ head, oldest: log.oldest, last_base: base, last_batch_start: batch.length > 0 ? start : null, events: [...events, ...batch] }, now, retention);
+}
+
+export function retain(log: EventLog, now: string, retention: Retention): EventLog {
+  const cutoff = Date.parse(now) - retention.maxAgeDays * 86_400_000;
+  let events = log.events.filter((e) => Date.parse(e.observed_at) >= cutoff);
+  if (events.length > retention.maxEvents) events = events.slice(events.length - retention.maxEvents);
+  const oldest = events[0]?.cursor ?? log.head + 1;
+  const lastBatchStart = log.last_batch_start !== null && log.last_batch_start >= oldest ? log.last_batch_start : null;
+  return { ...log, oldest, last_batch_start: lastBatchStart, events };
+}

@@ -1,0 +1,98 @@
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readMirrorState } from '../build/mirror-state.ts';
+import { checkRecords } from '../records/check.ts';
+import { readRecordFiles } from '../records/load.ts';
+import type { SourceFormat, SourceRow } from '../records/types.ts';
+import { BuildError } from '../build/build.ts';
+import { canonicalJson } from '../render/output.ts';
+import { acceptList, type MirrorEntry } from '../upstream/accept.ts';
+import { makeAttempt } from '../upstream/attempt.ts';
+import { sha256Hex, type FetchOptions } from '../upstream/fetch.ts';
+import { refreshSource } from '../upstream/refresh.ts';
+
+export const EXTENSIONS: Readonly<Record<SourceFormat, string>> = { 'prefix-json': 'json', 'prefix-json-html': 'html', text: 'txt', csv: 'csv' };
+const LOCAL_TYPES: Readonly<Record<SourceFormat, string>> = { 'prefix-json': 'application/json', 'prefix-json-html': 'text/html', text: 'text/plain', csv: 'text/csv' };
+
+export interface MirrorOptions {
+  root: string;
+  /** Read `<dir>/<source-id>.<ext>` instead of the network (offline import). */
+  upstreamDir?: string;
+  /** Fetch `<base>/<source-id>` instead of each operator's URL. */
+  upstreamBase?: string;
+  /** Refresh only these source ids. */
+  only?: readonly string[];
+  now: string;
+  fetch?: Omit<FetchOptions, 'validators'>;
+  log?: (line: string) => void;
+}
+
+export interface SourceOutcome {
+  id: string;
+  entry: MirrorEntry | undefined;
+  /** Whether what we publish for this source (prefixes, state, error) changed. */
+  changed: boolean;
+  skipped?: string;
+}
+
+/**
+ * What a refresh may commit. Attempts that change none of these (a new creationTime, a
+ * repeated identical failure, a later fetch time) are not written, so a refresh that found
+ * nothing new writes nothing and git log stays a record of real changes.
+ */
+function material(entry: MirrorEntry | undefined): string {
+  return entry ? JSON.stringify([entry.state, entry.ipv4, entry.ipv6, entry.error]) : 'none';
+}
+
+async function fromDirectory(source: SourceRow, previous: MirrorEntry | undefined, dir: string, now: string): Promise<MirrorEntry | null> {
+  const file = join(dir, `${source.id}.${EXTENSIONS[source.format]}`);
+  const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  if (bytes === null) return null;
+  const body = new Uint8Array(bytes);
+  const attempt = makeAttempt(source, {
+    kind: 'ok', bytes: body, sha256: sha256Hex(body), status: 200, etag: null, lastModified: null,
+    contentType: LOCAL_TYPES[source.format], finalUrl: source.url, attempts: 1,
+  }, 'upstream-dir');
+  return acceptList(previous, attempt, now);
+}
+
+/** Fetches every source (or a local copy of it), applies "last good wins", writes state/mirror. */
+export async function refreshMirror(options: MirrorOptions): Promise<SourceOutcome[]> {
+  const log = options.log ?? (() => {});
+  const checked = checkRecords(await readRecordFiles(join(options.root, 'records'), options.root));
+  if (!checked.ok) throw new BuildError(checked.problems);
+  const mirrorDir = join(options.root, 'state', 'mirror');
+  const previous = await readMirrorState(mirrorDir);
+  const unknown = (options.only ?? []).filter((id) => !checked.records.sources.some((s) => s.id === id));
+  if (unknown.length > 0) throw new Error(`unknown source id: ${unknown.join(', ')} (see records/sources.yaml)`);
+  const sources = checked.records.sources.filter((s) => !options.only || options.only.includes(s.id));
+
+  // Sources are independent; fetching them together keeps a refresh within a minute even
+  // when a few upstreams time out.
+  const outcomes = await Promise.all(sources.map(async (source): Promise<SourceOutcome> => {
+    const before = previous.get(source.id);
+    let entry: MirrorEntry | null;
+    if (options.upstreamDir) entry = await fromDirectory(source, before, options.upstreamDir, options.now);
+    else {
+      entry = await refreshSource(source, before, {
+        now: options.now,
+        fetchUrl: options.upstreamBase ? `${options.upstreamBase.replace(/\/+$/, '')}/${source.id}` : undefined,
+        fetch: options.fetch,
+      });
+    }
+    if (entry === null) return { id: source.id, entry: before, changed: false, skipped: 'no local copy' };
+    const changed = material(entry) !== material(before);
+    return { id: source.id, entry: changed ? entry : before, changed };
+  }));
+
+  await mkdir(mirrorDir, { recursive: true });
+  for (const outcome of outcomes) {
+    const entry = outcome.entry;
+    if (outcome.changed && entry) await writeFile(join(mirrorDir, `${outcome.id}.json`), canonicalJson(entry));
+    log(`${outcome.id}: ${outcome.skipped ?? (entry?.state ?? 'never-fetched')}${outcome.changed ? ' (changed)' : ''}${entry?.state === 'failed' ? `: ${entry.error}` : ''}`);
+  }
+  return outcomes;
+}

@@ -1,0 +1,140 @@
+import type { Model, SourceView } from '../model/model.ts';
+import { url } from '../model/model.ts';
+import type { StaleSource } from '../changes/page.ts';
+import { canonicalJson, type RenderedFile } from './output.ts';
+
+/** Why a source's prefixes may not be current, in words a WAF builder can act on. */
+function warning(source: SourceView): string | null {
+  const { mirror } = source;
+  if (mirror.state === 'failed') return `The last fetch failed (${mirror.error ?? 'unknown error'}); these are the last good prefixes, from ${mirror.last_success ?? 'an earlier fetch'}.`;
+  if (mirror.state === 'never-fetched') return 'This list has not been fetched yet; it holds no prefixes. Verify this operator by other means until it is.';
+  return null;
+}
+
+function provenance(source: SourceView) {
+  const { mirror } = source;
+  return {
+    upstream_url: source.url,
+    format: source.format,
+    via: mirror.state === 'never-fetched' ? null : mirror.via,
+    fetched_at: mirror.last_success,
+    upstream_created: mirror.upstream_created,
+    upstream_sha256: mirror.upstream_sha256,
+    last_attempt: mirror.last_attempt,
+    last_change: mirror.last_change,
+  };
+}
+
+export function sourceFile(model: Model, source: SourceView) {
+  return {
+    id: source.id,
+    operator: source.operator,
+    title: source.title,
+    crawlers: source.crawlers.map((slug) => ({ slug, json_url: url(model.site, `/crawler/${slug}.json`) })),
+    state: source.mirror.state,
+    warning: warning(source),
+    ipv4_count: source.mirror.ipv4.length,
+    ipv6_count: source.mirror.ipv6.length,
+    provenance: provenance(source),
+    ipv4: source.mirror.ipv4,
+    ipv6: source.mirror.ipv6,
+  };
+}
+
+export function staleSources(model: Model): StaleSource[] {
+  return model.sources.filter((s) => s.mirror.state === 'failed').map((s) => ({
+    id: s.id,
+    operator: s.operator,
+    state: s.mirror.state,
+    error: s.mirror.error,
+    last_success: s.mirror.last_success,
+    last_attempt: s.mirror.last_attempt,
+    endpoint: s.endpoint,
+  }));
+}
+
+
+function allText(model: Model): string {
+  const lines = [
+    `# ${model.site.name}: every operator-published crawler IP prefix, one CIDR per line.`,
+    `# Source: ${url(model.site, '/ip-ranges/all.json')} (grouped by source, with provenance). License: CC0-1.0.`,
+    '# A line "# source <id> ..." starts each source; a stale or never-fetched source says so.',
+  ];
+  for (const source of model.sources) {
+    const note = warning(source);
+    lines.push(`# source ${source.id} (${source.operator}) state=${source.mirror.state} ipv4=${source.mirror.ipv4.length} ipv6=${source.mirror.ipv6.length} upstream=${source.url}`);
+    if (note) lines.push(`# ${note}`);
+    lines.push(...source.mirror.ipv4, ...source.mirror.ipv6);
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function renderIpRanges(model: Model): RenderedFile[] {
+  const counts = (list: readonly SourceView[]) => ({
+    ipv4: list.reduce((n, s) => n + s.mirror.ipv4.length, 0),
+    ipv6: list.reduce((n, s) => n + s.mirror.ipv6.length, 0),
+  });
+  const total = counts(model.sources);
+  const ok = model.sources.filter((s) => s.mirror.state === 'ok').length;
+  const failed = model.sources.filter((s) => s.mirror.state === 'failed').length;
+  return [
+    ...model.sources.map((source): RenderedFile => ({ path: `/ip-ranges/${source.id}.json`, kind: 'ip-ranges', body: canonicalJson(sourceFile(model, source)) })),
+    {
+      path: '/ip-ranges/all.json',
+      kind: 'ip-ranges-all',
+      body: canonicalJson({
+        ipv4_count: total.ipv4,
+        ipv6_count: total.ipv6,
+        note: 'Counts are per source; a prefix published in two lists (Google lists several) is counted in each.',
+        stale_sources: staleSources(model).map((s) => s.id),
+        sources: model.sources.map((s) => ({ id: s.id, operator: s.operator, state: s.mirror.state, endpoint: s.endpoint, ipv4: s.mirror.ipv4, ipv6: s.mirror.ipv6 })),
+      }),
+    },
+    { path: '/ip-ranges/all.txt', kind: 'ip-ranges-text', body: allText(model) },
+    {
+      path: '/data/ip-sources.json',
+      kind: 'ip-sources',
+      body: canonicalJson({
+        count: model.sources.length,
+        refresh_interval_seconds: 21600,
+        sources: model.sources.map((s) => ({
+          id: s.id,
+          operator: s.operator,
+          title: s.title,
+          upstream_url: s.url,
+          format: s.format,
+          families: s.families,
+          crawlers: s.crawlers,
+          endpoint: s.endpoint,
+          state: s.mirror.state,
+          ipv4_count: s.mirror.ipv4.length,
+          ipv6_count: s.mirror.ipv6.length,
+        })),
+      }),
+    },
+    {
+      path: '/status.json',
+      kind: 'status',
+      body: (stamp) => canonicalJson({
+        sources_ok: ok,
+        sources_failed: failed,
+        sources_never_fetched: model.sources.length - ok - failed,
+        generated_at: stamp,
+        refresh_interval_seconds: 21600,
+        sources: model.sources.map((s) => ({
+          id: s.id,
+          operator: s.operator,
+          state: s.mirror.state,
+          last_attempt: s.mirror.last_attempt,
+          last_success: s.mirror.last_success,
+          last_change: s.mirror.last_change,
+          changed_at_last_attempt: s.mirror.last_change !== null && s.mirror.last_change === s.mirror.last_attempt,
+          error: s.mirror.error,
+          upstream_created: s.mirror.upstream_created,
+          findings: s.mirror.findings,
+          endpoint: s.endpoint,
+        })),
+      }),
+    },
+  ];
+}
