@@ -84,10 +84,11 @@ function siblingOf(path: string): { path: string; type: string } {
   return { path: '/documents.json', type: 'application/json' };
 }
 
-function linkHeader(site: SiteSettings, path: string, prefixed: boolean): string {
+function linkHeader(site: SiteSettings, path: string, prefixed: boolean, cursor: number): string {
   const sibling = siblingOf(path);
   const links = [
-    `<${site.base_url}/changes.json?since=0>; rel="related"; type="application/json"`,
+    // "What changed after the state this answer reflects": the feed from the current head.
+    `<${site.base_url}/changes.json?since=${cursor}>; rel="related"; type="application/json"`,
     `<${site.base_url}${sibling.path}>; rel="alternate"; type="${sibling.type}"`,
     `<${site.base_url}/openapi.json>; rel="service-desc"; type="application/openapi+json"`,
   ];
@@ -106,7 +107,8 @@ export function createHandler(options: HandlerOptions): Handler {
     }
     const path = resolved.path === '/' ? '/index.html' : resolved.path;
     const route = routeFor(path);
-    const headers: Record<string, string> = { ...base, link: linkHeader(site, path, resolved.prefixed) };
+    const cursor = (await publishedLogFrom(store))?.head ?? 0;
+    const headers: Record<string, string> = { ...base, link: linkHeader(site, path, resolved.prefixed, cursor) };
     const allow = (route?.methods ?? READ_METHODS).join(', ');
 
     if (request.method === 'OPTIONS') {
