@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { startServer } from '../pipeline/node/server.ts';
 import { load, table, type LoadResult } from './load.ts';
+import { toolFigures } from './tools.ts';
 
 const root = process.cwd();
 const seconds = Number(process.env['BENCH_SECONDS'] ?? '5');
@@ -37,3 +38,6 @@ process.stdout.write(`${bytes.length} bytes per 200 answer, 10 connections, ${se
 process.stdout.write(table(results) + '\n');
 await ours.close();
 bare.close();
+
+process.stdout.write('\ntools (fastest of several runs; ratio = baseline / ours, above 1 means ours is faster)\n');
+for (const f of toolFigures(root)) process.stdout.write(`${f.task.padEnd(62)} ours ${f.ours.padEnd(22)} baseline ${f.baseline.padEnd(44)} ${f.ratio}\n`);

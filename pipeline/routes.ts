@@ -1,3 +1,5 @@
+import { MCP_SERVERS, TOOLS } from './tools/registry/index.ts';
+
 // The one table of public paths. The endpoint map in /data/agents.json, the /api/v1 root
 // document, the home page's list and the 405 Allow header are all generated from it; later
 // surfaces (OpenAPI, sitemap, llms.txt) read it too. A path is written here once.
@@ -22,6 +24,8 @@ export interface Route {
   parameter?: PathParameter;
   /** document: bytes come from dist/ and the ledger; dynamic: computed per request. */
   source: 'document' | 'dynamic';
+  /** For dynamic routes answered by a tool, an MCP server or the A2A endpoint: which one. */
+  dispatch?: { kind: 'tool' | 'mcp' | 'a2a'; name: string };
 }
 
 const READ: readonly Method[] = ['GET', 'HEAD', 'OPTIONS'];
@@ -82,6 +86,23 @@ export const ROUTES: readonly Route[] = [
   doc('changes_log', '/changes/log.json', 'Every retained change event (what /changes.json pages through)'),
   doc('feed_json', '/feed.json', 'JSON Feed 1.1 of the newest changes'),
   doc('feed_rss', '/feed.xml', 'RSS 2.0 feed of the newest changes'),
+  doc('tools', '/tools/index.json', 'Index of the keyless tools and MCP servers (also at /tools/)'),
+  ...TOOLS.flatMap((tool): Route[] => tool.path === null ? [] : [
+    {
+      key: `tool_${tool.name}`, path: `/tools/${tool.path}`, type: 'application/json', returns: `${tool.title} (tool ${tool.name}); no parameters: its specification`,
+      methods: tool.postBody ? ['GET', 'HEAD', 'POST', 'OPTIONS'] : READ, statuses: tool.postBody ? [200, 304, 400, 405, 413] : [200, 304, 400, 405],
+      source: 'dynamic', dispatch: { kind: 'tool', name: tool.name },
+    },
+    doc(`tool_${tool.name}_spec`, `/tools/${tool.path}.json`, `Machine specification of ${tool.name}`),
+    doc(`tool_${tool.name}_form`, `/tools/${tool.path}.html`, `A form page for ${tool.name}`),
+  ]),
+  ...MCP_SERVERS.map((server): Route => ({
+    key: server.path.slice(1).replace(/\//g, '_'),
+    path: server.path, type: 'application/json', returns: `MCP server (JSON-RPC 2.0, Streamable HTTP): ${server.tools.join(', ')}`,
+    methods: ['POST'], statuses: [200, 400, 405, 413], source: 'dynamic', dispatch: { kind: 'mcp', name: server.path },
+  })),
+  { key: 'a2a', path: '/a2a', type: 'application/json', returns: 'Agent-to-agent endpoint (JSON-RPC 2.0, message/send)', methods: ['POST'], statuses: [200, 405, 413], source: 'dynamic', dispatch: { kind: 'a2a', name: 'a2a' } },
+  doc('agent_card', '/.well-known/agent-card.json', 'A2A agent card describing /a2a and its skills'),
   doc('documents', '/documents.json', 'Document ledger: path, bytes, ETag and Last-Modified of every document'),
   doc('documents_txt', '/documents.txt', 'Document ledger as tab-separated text'),
   { key: 'api_root', path: '/api/v1', type: 'application/json', returns: 'Root document of the v1 API: access, license, endpoints', methods: READ, statuses: [200, 304], source: 'dynamic' },

@@ -6,6 +6,11 @@ import { httpDate, notModified } from './conditional.ts';
 import { errorResponse, type ErrorDetail } from './errors.ts';
 import { changesPage, parseChangesQuery, type PublishedLog } from '../changes/page.ts';
 import { API_PREFIX, resolvePath } from './paths.ts';
+import { MCP_SERVERS, toolByName } from '../tools/registry/index.ts';
+import { callTool } from './tools-http.ts';
+import { toolDataFrom } from './tool-data.ts';
+import { handleMcp } from './mcp.ts';
+import { handleA2a } from './a2a.ts';
 import { sha256Hex32, type DocumentStore, type StoredDocument } from './store.ts';
 
 export type Handler = (request: Request) => Promise<Response>;
@@ -32,7 +37,12 @@ function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
 export interface HandlerOptions {
   store: DocumentStore;
   site: SiteSettings;
+  /** The client's address as the transport saw it (never from a request header a client can set). */
+  addressOf?: (request: Request) => string | null;
 }
+
+/** Paths that name another document: the tool index is a folder URL. */
+const ALIASES: Readonly<Record<string, string>> = { '/': '/index.html', '/tools': '/tools/index.json', '/tools/': '/tools/index.json' };
 
 const READ_METHODS: readonly Method[] = ['GET', 'HEAD', 'OPTIONS'];
 const CORS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'ETag, Last-Modified, Link, X-Cursor' };
@@ -67,6 +77,13 @@ async function publishedLogFrom(store: DocumentStore): Promise<PublishedLog | nu
 async function json(path: string, value: unknown, lastModified: string): Promise<StoredDocument> {
   const bytes = new TextEncoder().encode(canonicalJson(value));
   return { path, bytes, type: 'application/json', etag: await sha256Hex32(bytes), lastModified };
+}
+
+/** CORS on answers built elsewhere (MCP, A2A), without touching their own headers. */
+function withHeaders(response: Response, extra: Record<string, string>): Response {
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(extra)) if (!headers.has(name)) headers.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 function routeFor(path: string): Route | undefined {
@@ -105,7 +122,7 @@ export function createHandler(options: HandlerOptions): Handler {
     if (!resolved.ok) {
       return errorResponse(404, { code: 'not_found', message: `No document at this path (${resolved.reason}). Paths are listed at ${site.base_url}/api/v1.` }, base);
     }
-    const path = resolved.path === '/' ? '/index.html' : resolved.path;
+    const path = ALIASES[resolved.path] ?? resolved.path;
     const route = routeFor(path);
     const cursor = (await publishedLogFrom(store))?.head ?? 0;
     const headers: Record<string, string> = { ...base, link: linkHeader(site, path, resolved.prefixed, cursor) };
@@ -114,7 +131,7 @@ export function createHandler(options: HandlerOptions): Handler {
     if (request.method === 'OPTIONS') {
       return new Response(null, {
         status: 204,
-        headers: { ...headers, allow, 'access-control-allow-methods': allow, 'access-control-allow-headers': 'If-None-Match, If-Modified-Since, Content-Type, Accept', 'access-control-max-age': '86400' },
+        headers: { ...headers, allow, 'access-control-allow-methods': allow, 'access-control-allow-headers': 'If-None-Match, If-Modified-Since, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID, A2A-Version', 'access-control-max-age': '86400' },
       });
     }
     if (!(route?.methods ?? READ_METHODS).includes(request.method as Method)) {
@@ -123,7 +140,22 @@ export function createHandler(options: HandlerOptions): Handler {
 
     const dynamic = route && route.source === 'dynamic' ? DYNAMIC[route.key] : undefined;
     let document: StoredDocument | null;
-    if (dynamic) {
+    if (route?.dispatch) {
+      const data = await toolDataFrom(store);
+      if (!data) return errorResponse(503, { code: 'not_ready', message: 'The published tree lacks the documents the tools read; rebuild dist/.' }, headers);
+      const caller = { userAgent: request.headers.get('user-agent'), address: options.addressOf?.(request) ?? null };
+      const { kind, name } = route.dispatch;
+      if (kind === 'mcp') {
+        const server = MCP_SERVERS.find((s) => s.path === name)!;
+        return withHeaders(await handleMcp(request, server, { data, caller }), base);
+      }
+      if (kind === 'a2a') return withHeaders(await handleA2a(request, { data, caller }, site), base);
+      const tool = toolByName(name)!;
+      const result = await callTool({ tool, request, url, data, caller, generatedAt: await store.generatedAt(), headers });
+      if ('response' in result) return result.response;
+      document = result.document;
+      headers['cache-control'] = 'no-cache';
+    } else if (dynamic) {
       const result = await dynamic({ site, store, url });
       if ('error' in result) {
         const { status, ...detail } = result.error;
@@ -140,9 +172,9 @@ export function createHandler(options: HandlerOptions): Handler {
       'content-type': document.type,
       etag: `"${document.etag}"`,
       'last-modified': httpDate(document.lastModified),
-      'cache-control': 'public, max-age=300, must-revalidate',
+      'cache-control': headers['cache-control'] ?? 'public, max-age=300, must-revalidate',
     });
-    if (notModified(request, document.etag, document.lastModified)) return new Response(null, { status: 304, headers });
+    if (request.method !== 'POST' && notModified(request, document.etag, document.lastModified)) return new Response(null, { status: 304, headers });
     headers['content-length'] = String(document.bytes.length);
     if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
     return withKnownBody(new Response(streamOf(document.bytes), { status: 200, headers }), document.bytes);

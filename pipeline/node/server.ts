@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { createHandler } from '../http/handler.ts';
 import type { SiteSettings } from '../records/types.ts';
 import { describeErrors, validatorFor } from '../schema/ajv.ts';
-import { nodeListener } from './adapter.ts';
+import { addressOf, nodeListener } from './adapter.ts';
 import { snapshotStore } from './dist-snapshot.ts';
 
 export interface ServeOptions {
@@ -37,7 +37,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const log = options.log ?? (() => {});
   const site = await readSite(options.root);
   const store = await snapshotStore(options.distDir ?? join(options.root, 'dist'), { checkEveryMs: options.checkEveryMs, onReload: log });
-  const handler = createHandler({ store, site });
+  const handler = createHandler({ store, site, addressOf });
   let origin = 'http://localhost';
   const server = createServer(nodeListener(handler, () => origin));
   await new Promise<void>((resolve, reject) => {

@@ -37,7 +37,7 @@ Disallow: /</code></pre>
 }
 
 /** Markdown for models: the same facts as the page, as a flat list a model can quote. */
-function crawlerMarkdown(crawler: CrawlerView): string {
+export function crawlerMarkdown(crawler: CrawlerView): string {
   const lines = [
     `# ${crawler.name}`,
     '',

@@ -4,6 +4,8 @@ import { ROUTES } from '../routes.ts';
 import { html } from '../site/html.ts';
 import { page } from '../site/layout.ts';
 import { categoryCounts } from './data.ts';
+import { coverage } from './coverage.ts';
+import { STANCE_LABELS, VERIFICATION_LABELS } from '../model/labels.ts';
 import type { RenderedFile } from './output.ts';
 
 function homeHtml(model: Model): string {
@@ -19,6 +21,8 @@ function homeHtml(model: Model): string {
 <li><strong>Take the data:</strong> <a href="${link('/data/agents.json')}">JSON</a> or <a href="${link('/data/agents.csv')}">CSV</a>, CC0-1.0, no key.</li>
 <li><strong>Stay current cheaply:</strong> every document has a strong ETag; the <a href="${link('/documents.json')}">ledger</a> lists them all.</li>
 </ul>
+<h2>Coverage</h2>
+${coverageSection(model)}
 <h2>Policies</h2>
 <table>
 <thead><tr><th scope="col">Policy</th><th scope="col">Crawlers named</th><th scope="col">Files</th></tr></thead>
@@ -55,6 +59,22 @@ ${ROUTES.map((r) => html`<tr><td><code>${r.path}</code></td><td>${r.returns}</td
     alternates: [{ type: 'application/json', href: link('/data/agents.json') }],
     body, siteName: site.name, baseUrl: site.base_url, repository: site.repository,
   });
+}
+
+function coverageSection(model: Model) {
+  const report = coverage(model);
+  return html`<p>${report.crawlers} crawlers (${report.robots_only_tokens} of them robots.txt control tokens with no crawler of their own) from ${report.operators} operators; ${report.ip_sources.ok} of ${report.ip_sources.total} operator IP lists mirrored (${report.ip_sources.failed} stale, ${report.ip_sources.never_fetched} not fetched yet). As JSON: <a href="${url(model.site, '/data/coverage.json')}">coverage.json</a>.</p>
+<table>
+<caption>What operators say about robots.txt, and how their crawlers can be verified</caption>
+<thead><tr><th scope="col">robots.txt stance</th><th scope="col">Crawlers</th></tr></thead>
+<tbody>
+${Object.entries(report.by_stance).map(([stance, n]) => html`<tr><td>${STANCE_LABELS[stance as keyof typeof STANCE_LABELS]} (<code>${stance}</code>)</td><td>${n}</td></tr>
+`)}</tbody>
+<thead><tr><th scope="col">Verification</th><th scope="col">Crawlers</th></tr></thead>
+<tbody>
+${Object.entries(report.by_verification).map(([method, n]) => html`<tr><td>${VERIFICATION_LABELS[method as keyof typeof VERIFICATION_LABELS]} (<code>${method}</code>)</td><td>${n}</td></tr>
+`)}</tbody>
+</table>`;
 }
 
 export function renderHome(model: Model): RenderedFile[] {

@@ -8,6 +8,10 @@ import { renderIpRanges } from './ip-ranges.ts';
 import type { RenderedFile } from './output.ts';
 import { renderPolicies } from './policies.ts';
 import { renderFeeds } from './feeds.ts';
+import { renderTools } from './tools.ts';
+import { renderCoverage } from './coverage.ts';
+import { agentCard } from './agent-card.ts';
+import { canonicalJson } from './output.ts';
 
 /** The feeds carry a build date, so they are rendered with the ledger's stamp like other dated files. */
 function renderFeedFiles(model: Model): RenderedFile[] {
@@ -32,6 +36,9 @@ export const RENDERERS: ReadonlyArray<(model: Model) => RenderedFile[]> = [
   renderIpRanges,
   renderChanges,
   renderFeedFiles,
+  renderTools,
+  renderCoverage,
+  (model) => [{ path: '/.well-known/agent-card.json', kind: 'agent-card', body: canonicalJson(agentCard(model.site)) }],
 ];
 
 export function renderAll(model: Model): RenderedFile[] {
@@ -54,6 +61,10 @@ export const OUTPUT_SCHEMAS: Readonly<Record<string, string>> = {
   changes: 'outputs/changes.schema.json',
   'changes-log': 'outputs/changes-log.schema.json',
   'feed:/feed.json': 'outputs/feed.schema.json',
+  'tool-spec': 'outputs/tool-spec.schema.json',
+  'tool-index': 'outputs/tool-index.schema.json',
+  coverage: 'outputs/coverage.schema.json',
+  'agent-card': 'outputs/agent-card.schema.json',
 };
 
 export function schemaForFile(kind: string, path: string): string | undefined {

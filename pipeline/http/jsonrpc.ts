@@ -1,0 +1,74 @@
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { errorResponse } from './errors.ts';
+
+// JSON-RPC 2.0 plumbing shared by the MCP servers and the A2A endpoint.
+
+/** The largest JSON-RPC body read, on /mcp* and /a2a alike. */
+export const MAX_RPC_BODY_BYTES = 1024 * 1024;
+
+/** JSON-RPC 2.0 error codes (section 5.1) used here. */
+export const RPC = { parseError: -32700, invalidRequest: -32600, methodNotFound: -32601, invalidParams: -32602, internalError: -32603 } as const;
+
+export type RpcId = string | number | null;
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Strict UTF-8 (RFC 8259 section 8.1), then JSON; never throws. */
+export function parseJsonBody(bytes: Uint8Array, example: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  let text: string;
+  try {
+    text = strictUtf8.decode(bytes);
+  } catch {
+    return { ok: false, message: 'Parse error: the body is not valid UTF-8. Send one JSON-RPC 2.0 request as UTF-8 JSON.' };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false, message: `Parse error: the body is not valid JSON. Send one JSON-RPC 2.0 request, e.g. ${example}.` };
+  }
+}
+
+export function payloadTooLarge(limit = MAX_RPC_BODY_BYTES): Response {
+  return errorResponse(413, {
+    code: 'payload_too_large',
+    message: `The request body is larger than ${limit} bytes; send at most ${limit} bytes of JSON-RPC.`,
+    accepted: `a JSON-RPC 2.0 request of at most ${limit} bytes`,
+  });
+}
+
+export function rpcErrorResponse(httpStatus: number, id: RpcId, code: number, message: string, data?: unknown): Response {
+  const error = data === undefined ? { code, message } : { code, message, data };
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id, error }), {
+    status: httpStatus,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+  });
+}
+
+/** The id of a message when it is one a response may echo; null otherwise (JSON-RPC 2.0 section 5). */
+export function echoId(message: unknown): RpcId {
+  if (message === null || typeof message !== 'object' || Array.isArray(message)) return null;
+  const id = (message as Record<string, unknown>)['id'];
+  return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : null;
+}
+
+/**
+ * The JSON-RPC 2.0 envelope rules (section 4): the SDK transport reports every malformed
+ * message as a parse error, so the envelope is checked here first and answered -32600.
+ */
+export function envelopeProblem(message: unknown): string | null {
+  if (message === null || typeof message !== 'object' || Array.isArray(message)) return 'a JSON-RPC message must be an object';
+  const m = message as Record<string, unknown>;
+  if (m['jsonrpc'] !== '2.0') return '"jsonrpc" must be exactly "2.0"';
+  const id = m['id'];
+  if ('id' in m && !(typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)))) return '"id" must be a string or an integer';
+  if ('method' in m) {
+    if (typeof m['method'] !== 'string' || m['method'] === '') return '"method" must be a non-empty string';
+    const params = m['params'];
+    if ('params' in m && (params === null || typeof params !== 'object')) return '"params" must be an object';
+    const extra = Object.keys(m).filter((k) => !['jsonrpc', 'id', 'method', 'params'].includes(k));
+    if (extra.length > 0) return `unexpected member "${extra[0]}"; a request has jsonrpc, id, method and params`;
+    return null;
+  }
+  if ('result' in m || 'error' in m) return JSONRPCMessageSchema.safeParse(m).success ? null : 'a malformed JSON-RPC response';
+  return '"method" is missing';
+}

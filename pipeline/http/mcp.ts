@@ -1,0 +1,144 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { CallToolRequestSchema, InitializeRequestSchema, JSONRPCMessageSchema, ListToolsRequestSchema, PingRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { toolByName, type MCP_SERVERS, type ToolContext, type ToolDefinition } from '../tools/registry/index.ts';
+import { inputSchema, validateInput } from '../tools/registry/input.ts';
+import { readBody } from './body.ts';
+import { echoId, envelopeProblem, MAX_RPC_BODY_BYTES, parseJsonBody, payloadTooLarge, RPC, rpcErrorResponse, type RpcId } from './jsonrpc.ts';
+
+// The MCP servers of SPEC 4.6: stateless Streamable HTTP with JSON answers, so every POST
+// is complete in itself and any instance (or edge runtime) can answer it. The low-level
+// `Server` is used rather than McpServer so that the registry's JSON Schemas are sent as
+// they are instead of being rebuilt from zod.
+
+export type McpServerSpec = (typeof MCP_SERVERS)[number];
+
+const SERVER_VERSION = '1.0.0';
+
+
+/** An error the SDK's Protocol turns into a JSON-RPC error object with this code (McpError would prefix the message). */
+class RpcError extends Error {
+  constructor(readonly code: number, message: string, readonly data?: unknown) {
+    super(message);
+  }
+}
+
+function toolsOf(server: McpServerSpec): ToolDefinition[] {
+  return server.tools.map((name) => {
+    const tool = toolByName(name);
+    if (!tool) throw new Error(`MCP server ${server.path} names tool "${name}", which is not in the registry`);
+    return tool;
+  });
+}
+
+function describeTool(tool: ToolDefinition) {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: inputSchema(tool),
+    outputSchema: tool.outputSchema,
+    // Every tool reads the published index and changes nothing.
+    annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  };
+}
+
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid params';
+  return `${issue.path.length > 0 ? issue.path.join('.') : 'params'}: ${issue.message}`;
+}
+
+function callTool(server: McpServerSpec, tools: readonly ToolDefinition[], context: ToolContext, request: z.infer<typeof CallToolRequestSchema>) {
+  const { name, arguments: args } = request.params;
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) {
+    throw new RpcError(RPC.invalidParams, `Unknown tool "${name}". ${server.path} has: ${server.tools.join(', ')}.`, { field: 'name', accepted: server.tools });
+  }
+  const checked = validateInput(tool, args ?? {});
+  if (!checked.ok) {
+    throw new RpcError(RPC.invalidParams, `Invalid argument "${checked.field}" for ${tool.name}: ${checked.message} Accepted: ${checked.accepted}.`, { field: checked.field, accepted: checked.accepted });
+  }
+  let output: unknown;
+  let text: string;
+  try {
+    output = tool.run(checked.input, context);
+    text = tool.summarize(output);
+  } catch (error) {
+    // A fault in a tool is the tool's answer, not a transport failure (MCP "tool execution errors").
+    return { content: [{ type: 'text' as const, text: `${tool.name} failed on this input: ${(error as Error).message ?? String(error)}` }], isError: true };
+  }
+  return { content: [{ type: 'text' as const, text }], structuredContent: output as Record<string, unknown> };
+}
+
+function buildServer(server: McpServerSpec, context: ToolContext): Server {
+  const tools = toolsOf(server);
+  const mcp = new Server({ name: server.name, version: SERVER_VERSION }, { capabilities: { tools: {} }, instructions: server.description });
+  mcp.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(describeTool) }));
+  mcp.setRequestHandler(CallToolRequestSchema, (request) => callTool(server, tools, context, request));
+  return mcp;
+}
+
+// What the server answers. The SDK would answer any other method -32601 without naming these,
+// and would report params its schemas refuse as -32603 (initialize) or with a schema dump.
+const METHODS: Readonly<Record<string, { schema: z.ZodType; form: string }>> = {
+  initialize: { schema: InitializeRequestSchema, form: '{"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "...", "version": "..."}}' },
+  ping: { schema: PingRequestSchema, form: 'no params' },
+  'tools/list': { schema: ListToolsRequestSchema, form: 'no params (this server lists every tool on one page)' },
+  'tools/call': { schema: CallToolRequestSchema, form: '{"name": "<tool>", "arguments": {...}}' },
+};
+
+/** The answer to the first request this server cannot run: an unknown method or params its schema refuses. */
+function requestProblem(messages: readonly unknown[]): { id: RpcId; code: number; message: string; data?: unknown } | null {
+  for (const message of messages) {
+    const m = message as { id?: unknown; method?: unknown };
+    // Notifications and responses get no answer (JSON-RPC 2.0 section 4.1).
+    if (typeof m.method !== 'string' || !('id' in m)) continue;
+    const known = METHODS[m.method];
+    if (!known) {
+      return { id: echoId(message), code: RPC.methodNotFound, message: `Method not found: "${m.method}". This server answers ${Object.keys(METHODS).join(', ')}.`, data: { accepted: Object.keys(METHODS) } };
+    }
+    const parsed = known.schema.safeParse(message);
+    if (!parsed.success) {
+      return { id: echoId(message), code: RPC.invalidParams, message: `Invalid params for ${m.method} (${firstIssue(parsed.error)}). Accepted: ${known.form}.`, data: { accepted: known.form } };
+    }
+  }
+  return null;
+}
+
+/**
+ * One POST to an MCP server path. The SDK transport checks Accept and Content-Type (406,
+ * 415) and answers the protocol; this function adds what it lacks: the body limit (413),
+ * strict UTF-8, -32600 for malformed envelopes and -32602 for bad params.
+ */
+export async function handleMcp(request: Request, server: McpServerSpec, context: ToolContext): Promise<Response> {
+  const body = await readBody(request, MAX_RPC_BODY_BYTES);
+  if (!body.ok) return payloadTooLarge();
+  const parsed = parseJsonBody(body.bytes, '{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+  if (!parsed.ok) return rpcErrorResponse(400, null, RPC.parseError, parsed.message);
+
+  const messages = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
+  if (messages.length === 0) return rpcErrorResponse(400, null, RPC.invalidRequest, 'Invalid Request: an empty batch.');
+  for (const message of messages) {
+    const problem = envelopeProblem(message);
+    if (problem) return rpcErrorResponse(400, echoId(message), RPC.invalidRequest, `Invalid Request: ${problem}.`);
+    // What remains for the SDK's schema to refuse is the content of params.
+    if (!JSONRPCMessageSchema.safeParse(message).success) {
+      const params = (message as { params?: unknown }).params;
+      const why = Array.isArray(params) ? '"params" must be an object of named parameters, not an array' : '"params" does not fit the MCP schema of this message';
+      return rpcErrorResponse(200, echoId(message), RPC.invalidParams, `Invalid params: ${why}.`);
+    }
+  }
+  const problem = requestProblem(messages);
+  if (problem) return rpcErrorResponse(200, problem.id, problem.code, problem.message, problem.data);
+
+  const mcp = buildServer(server, context);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await mcp.connect(transport);
+  try {
+    return await transport.handleRequest(request, { parsedBody: parsed.value });
+  } finally {
+    await mcp.close();
+  }
+}

@@ -1,0 +1,29 @@
+import { buildToolData, TOOL_DOCUMENTS, type ToolDocuments } from '../tools/registry/data.ts';
+import type { PublishedPolicy, ToolData } from '../tools/registry/types.ts';
+import { POLICY_IDS } from '../records/types.ts';
+import type { DocumentStore } from './store.ts';
+
+let cached: { key: string; data: ToolData } | null = null;
+const decoder = new TextDecoder();
+
+/**
+ * The tools' view of the published tree, built once per set of document ETags: a rebuilt
+ * dist/ gives a new classifier and prefix index on the next call, and nothing is parsed twice.
+ */
+export async function toolDataFrom(store: DocumentStore): Promise<ToolData | null> {
+  const paths = [...TOOL_DOCUMENTS, ...POLICY_IDS.map((id) => `/policy/${id}.json`)];
+  const documents = await Promise.all(paths.map((path) => store.get(path)));
+  if (documents.some((d) => d === null)) return null;
+  const key = documents.map((d) => d!.etag).join(',');
+  if (cached?.key === key) return cached.data;
+  const json = (index: number) => JSON.parse(decoder.decode(documents[index]!.bytes)) as unknown;
+  const docs: ToolDocuments = {
+    agents: json(0) as ToolDocuments['agents'],
+    ipSources: json(1) as ToolDocuments['ipSources'],
+    ranges: json(2) as ToolDocuments['ranges'],
+    status: json(3) as ToolDocuments['status'],
+    policies: POLICY_IDS.map((_, i) => json(TOOL_DOCUMENTS.length + i) as PublishedPolicy),
+  };
+  cached = { key, data: buildToolData(docs) };
+  return cached.data;
+}

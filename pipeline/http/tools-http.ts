@@ -1,0 +1,58 @@
+import { canonicalJson } from '../render/output.ts';
+import { fromSearchParams, validateInput } from '../tools/registry/input.ts';
+import { toolSpec } from '../tools/registry/spec.ts';
+import type { Caller, ToolData, ToolDefinition } from '../tools/registry/types.ts';
+import { ROBOTS_BODY_LIMIT } from '../tools/registry/robots-tools.ts';
+import { errorResponse } from './errors.ts';
+import { readBody } from './body.ts';
+import { sha256Hex32, type StoredDocument } from './store.ts';
+
+export interface ToolCall {
+  tool: ToolDefinition;
+  request: Request;
+  url: URL;
+  data: ToolData;
+  caller: Caller;
+  generatedAt: string;
+  headers: Record<string, string>;
+}
+
+/** Parameters that steer the endpoint rather than the tool. */
+const CONTROL_PARAMS = new Set(['spec']);
+
+async function jsonDocument(path: string, value: unknown, lastModified: string): Promise<StoredDocument> {
+  const bytes = new TextEncoder().encode(canonicalJson(value));
+  return { path, bytes, type: 'application/json', etag: await sha256Hex32(bytes), lastModified };
+}
+
+/**
+ * GET /tools/<path>: no parameters at all → the tool's specification (200), unless the tool
+ * answers without input; ?spec=1 → the specification. POST (robots.txt tools): the raw body
+ * is the robots.txt. Bad input → 400 naming the field and the accepted form; an oversize body → 413.
+ */
+export async function callTool(call: ToolCall): Promise<{ document: StoredDocument } | { response: Response }> {
+  const { tool, request, url, data, caller, generatedAt, headers } = call;
+  const path = `/tools/${tool.path}`;
+  const params = fromSearchParams(url.searchParams);
+  const specWanted = url.searchParams.get('spec');
+  if (specWanted !== null && specWanted !== '1') {
+    return { response: errorResponse(400, { code: 'invalid_parameter', message: `spec=${JSON.stringify(specWanted)} is not understood.`, field: 'spec', accepted: 'spec=1 (returns the specification)' }, headers) };
+  }
+  const toolParams = Object.fromEntries(Object.entries(params).filter(([name]) => !CONTROL_PARAMS.has(name)));
+  const noInput = Object.keys(params).length === 0 && request.method !== 'POST';
+  if (specWanted === '1' || (noInput && !tool.runsWithoutParams)) {
+    return { document: await jsonDocument(path, toolSpec(data.baseUrl, tool), generatedAt) };
+  }
+  if (request.method === 'POST' && tool.postBody) {
+    if (tool.postBody in toolParams) {
+      return { response: errorResponse(400, { code: 'invalid_parameter', message: `${tool.postBody} is the POST body; do not also send it in the query string.`, field: tool.postBody, accepted: 'the raw robots.txt as the request body' }, headers) };
+    }
+    const body = await readBody(request, ROBOTS_BODY_LIMIT);
+    if (!body.ok) return { response: errorResponse(413, { code: 'payload_too_large', message: `The body is larger than ${ROBOTS_BODY_LIMIT} bytes.`, field: tool.postBody, accepted: `a robots.txt of at most ${ROBOTS_BODY_LIMIT} bytes` }, headers) };
+    toolParams[tool.postBody] = new TextDecoder().decode(body.bytes);
+  }
+  const checked = validateInput(tool, toolParams, 'query');
+  if (!checked.ok) return { response: errorResponse(400, { code: 'invalid_parameter', message: checked.message, field: checked.field, accepted: checked.accepted, documentation: `${data.baseUrl}${path}.json` }, headers) };
+  const output = tool.run(checked.input, { data, caller });
+  return { document: await jsonDocument(path, output, generatedAt) };
+}

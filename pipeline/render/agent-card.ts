@@ -1,0 +1,60 @@
+import type { SiteSettings } from '../records/types.ts';
+import { TOOLS, type ToolDefinition } from '../tools/registry/index.ts';
+
+// The A2A agent card (protocol 0.3, /.well-known/agent-card.json) for POST /a2a. Its skills
+// are the tool registry's tools; A2A_PROMPTS are the ones /a2a also reaches from plain
+// language, and each example below is a message /a2a answers as written.
+
+export const A2A_PROTOCOL_VERSION = '0.3.0';
+export const AGENT_VERSION = '1.0.0';
+
+/** Plain-language examples for the tools /a2a routes to without a data part. */
+export const A2A_PROMPTS: Readonly<Record<string, readonly string[]>> = {
+  classify_user_agent: ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.3; +https://openai.com/gptbot)', 'User-Agent: Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'],
+  verify_batch: ['Is 66.249.66.1 really Googlebot?', '20.171.206.10, 192.0.2.1 GPTBot'],
+  audit_ai_access: ['User-agent: GPTBot\nDisallow: /\n\nUser-agent: CCBot\nDisallow: /'],
+  whoami: ['Who am I?'],
+  crawler_markdown: ['What is PerplexityBot?'],
+};
+
+const PARAM_TAGS: Readonly<Record<string, string>> = {
+  robots_txt: 'robots.txt', ua: 'user-agent', ip: 'ip-verification', lines: 'access-log', crawler: 'crawler-record', policy: 'robots-policy',
+};
+
+function tagsOf(tool: ToolDefinition): string[] {
+  const tags = new Set(['crawlers', ...tool.params.map((p) => PARAM_TAGS[p.name]).filter((t): t is string => t !== undefined)]);
+  if (tool.params.length === 0) tags.add('no-input');
+  if (A2A_PROMPTS[tool.name]) tags.add('plain-language');
+  return [...tags];
+}
+
+/** A data part that calls this tool directly, as /a2a accepts it. */
+function dataExample(tool: ToolDefinition, input: unknown): string {
+  return JSON.stringify({ skill: tool.name, input });
+}
+
+export function agentCard(site: SiteSettings): unknown {
+  return {
+    protocolVersion: A2A_PROTOCOL_VERSION,
+    name: site.name,
+    description: 'Identifies web crawlers from User-Agent headers, verifies crawler IP addresses against operator-published ranges, and audits robots.txt files against every AI crawler in an open, keyless index. Send plain text (a User-Agent, IP addresses, a robots.txt, "who am I") or a data part {"skill": "<skill id>", "input": {...}}.',
+    url: `${site.base_url}/a2a`,
+    preferredTransport: 'JSONRPC',
+    provider: { organization: site.name, url: site.base_url },
+    version: AGENT_VERSION,
+    documentationUrl: `${site.base_url}/tools/`,
+    capabilities: { streaming: false, pushNotifications: false, stateTransitionHistory: false },
+    defaultInputModes: ['text/plain', 'application/json'],
+    defaultOutputModes: ['text/plain', 'application/json'],
+    skills: TOOLS.map((tool) => ({
+      id: tool.name,
+      name: tool.title,
+      description: tool.description,
+      tags: tagsOf(tool),
+      examples: [...(A2A_PROMPTS[tool.name] ?? []), ...tool.examples.map((e) => dataExample(tool, e.input))],
+      inputModes: ['text/plain', 'application/json'],
+      outputModes: ['text/plain', 'application/json'],
+    })),
+    supportsAuthenticatedExtendedCard: false,
+  };
+}

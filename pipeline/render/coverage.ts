@@ -1,0 +1,28 @@
+import type { Model } from '../model/model.ts';
+import { STANCES, VERIFICATION_METHODS } from '../records/types.ts';
+import { canonicalJson, type RenderedFile } from './output.ts';
+
+/** Counts that show at a glance what the index covers; the home page shows the same numbers. */
+export function coverage(model: Model) {
+  const count = <T extends string>(keys: readonly T[], of: (c: Model['crawlers'][number]) => T) =>
+    Object.fromEntries(keys.map((k) => [k, model.crawlers.filter((c) => of(c) === k).length])) as Record<T, number>;
+  return {
+    crawlers: model.crawlers.length,
+    operators: model.operators.length,
+    robots_only_tokens: model.crawlers.filter((c) => c.robots_only).length,
+    by_category: count(model.categories.map((c) => c.id), (c) => c.category),
+    by_stance: count(STANCES, (c) => c.respects_robots_txt),
+    by_verification: count(VERIFICATION_METHODS, (c) => c.verification_method),
+    ip_sources: {
+      total: model.sources.length,
+      ok: model.sources.filter((s) => s.mirror.state === 'ok').length,
+      failed: model.sources.filter((s) => s.mirror.state === 'failed').length,
+      never_fetched: model.sources.filter((s) => s.mirror.state === 'never-fetched').length,
+    },
+    policies: Object.fromEntries(model.policies.map((p) => [p.id, p.crawlers.length])),
+  };
+}
+
+export function renderCoverage(model: Model): RenderedFile[] {
+  return [{ path: '/data/coverage.json', kind: 'coverage', body: canonicalJson(coverage(model)) }];
+}

@@ -1,0 +1,43 @@
+import type { Model } from '../model/model.ts';
+import { html } from '../site/html.ts';
+import { page } from '../site/layout.ts';
+import { TOOLS } from '../tools/registry/index.ts';
+import { toolIndex, toolSpec } from '../tools/registry/spec.ts';
+import type { ToolDefinition } from '../tools/registry/types.ts';
+import { canonicalJson, type RenderedFile } from './output.ts';
+
+/** A form that calls the tool with GET, so it works with no script: the browser shows the JSON answer. */
+function toolForm(model: Model, tool: ToolDefinition & { path: string }): string {
+  const { site } = model;
+  const spec = toolSpec(site.base_url, tool);
+  const fields = tool.params.map((p) => {
+    const id = `f-${p.name}`;
+    const big = p.name === 'robots_txt' || p.name === 'ip' || p.name === 'lines';
+    return html`<p><label for="${id}"><strong>${p.name}</strong>${p.required ? ' (required)' : ''}</label><br>
+${big
+  ? html`<textarea id="${id}" name="${p.name}" rows="10" cols="80"${p.required ? html` required` : ''} aria-describedby="${id}-help">${p.example ?? ''}</textarea>`
+  : html`<input id="${id}" name="${p.name}" size="80" value="${p.example ?? (typeof p.default === 'string' ? p.default : '')}"${p.required ? html` required` : ''} aria-describedby="${id}-help">`}
+<br><span id="${id}-help" class="muted">${p.description} Accepted: ${p.accepted}</span></p>
+`;
+  });
+  const body = html`<h1>${tool.title}</h1>
+<p>${tool.description}</p>
+<form method="get" action="${site.base_url}/tools/${tool.path}">
+${fields}${tool.params.length === 0 ? html`<input type="hidden" name="s" value="form">` : ''}<p><button type="submit">Run ${tool.name}</button></p>
+</form>
+${tool.postBody ? html`<p>Large files: <code>curl --data-binary @robots.txt '${site.base_url}/tools/${tool.path}'</code> sends the file as the raw body.</p>` : ''}
+<p>Specification: <a href="${site.base_url}/tools/${tool.path}.json">${tool.path}.json</a>. Also on MCP: ${spec.mcp.map((u, i) => html`${i > 0 ? ', ' : ''}<code>${u}</code>`)}. All tools: <a href="${site.base_url}/tools/">/tools/</a>.</p>`;
+  return page({ title: tool.title, description: tool.description, canonical: `${site.base_url}/tools/${tool.path}.html`, body, siteName: site.name, baseUrl: site.base_url, repository: site.repository });
+}
+
+export function renderTools(model: Model): RenderedFile[] {
+  const base = model.site.base_url;
+  const withPath = TOOLS.filter((t): t is ToolDefinition & { path: string } => t.path !== null);
+  return [
+    { path: '/tools/index.json', kind: 'tool-index', body: canonicalJson(toolIndex(base)) },
+    ...withPath.flatMap((tool): RenderedFile[] => [
+      { path: `/tools/${tool.path}.json`, kind: 'tool-spec', body: canonicalJson(toolSpec(base, tool)) },
+      { path: `/tools/${tool.path}.html`, kind: 'tool-form', body: toolForm(model, tool) },
+    ]),
+  ];
+}

@@ -1,0 +1,219 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildClassifier, classify, compareCodeUnits, type Classification } from './classify.ts';
+import { HEURISTIC_LABEL, UA_LIMIT_BYTES, utf8Length } from './heuristic.ts';
+import { BROWSER_USER_AGENTS } from '../browser-user-agents.ts';
+import { fixtureCrawler, realCrawlers } from './test-support.ts';
+import type { CrawlerView } from '../../model/model.ts';
+
+const crawlers = realCrawlers();
+const classifier = buildClassifier(crawlers);
+const indexed = crawlers.filter((c) => c.user_agent_substring !== null);
+
+function slugOf(answer: Classification): string | null {
+  return answer.matched ? answer.crawler.slug : null;
+}
+
+/** The rule written the slow, obvious way: the classifier must give the same answers. */
+function naiveClassify(list: readonly CrawlerView[], ua: string): { slug: string; others: string[] } | null {
+  const withSub = list.filter((c) => c.user_agent_substring);
+  const carries = (c: CrawlerView, sub: string) => sub !== c.user_agent_substring && (c.user_agent_example ?? '').includes(sub);
+  const rest = withSub
+    .filter((c) => ua.includes(c.user_agent_substring!))
+    .map((c) => ({ c, sub: c.user_agent_substring!, start: ua.indexOf(c.user_agent_substring!) }))
+    .sort((a, b) => b.sub.length - a.sub.length || a.start - b.start || compareCodeUnits(a.c.slug, b.c.slug));
+  const order: string[] = [];
+  while (rest.length > 0) {
+    const i = rest.findIndex((x) => !rest.some((y) => y !== x && carries(y.c, x.sub) && !carries(x.c, y.sub)));
+    order.push(rest.splice(Math.max(i, 0), 1)[0]!.c.slug);
+  }
+  const [first, ...others] = order;
+  return first ? { slug: first, others } : null;
+}
+
+describe('classify: real records', () => {
+  it('leaves every browser User-Agent unmatched', () => {
+    const matched = BROWSER_USER_AGENTS.map((ua) => ({ ua, answer: classify(classifier, ua) })).filter((r) => r.answer.matched);
+    assert.deepEqual(
+      matched.map((r) => `${slugOf(r.answer)} <- ${r.ua}`),
+      [],
+      'browser headers must never be identified as crawlers',
+    );
+  });
+
+  it('classifies every record\'s own example as that record', () => {
+    const wrong = indexed
+      .filter((c) => c.user_agent_example !== null)
+      .map((c) => ({ slug: c.slug, got: slugOf(classify(classifier, c.user_agent_example!)) }))
+      .filter((r) => r.got !== r.slug);
+    assert.deepEqual(wrong, []);
+  });
+
+  it('picks Googlebot-Image over Googlebot and lists Googlebot as another match', () => {
+    assert.equal(slugOf(classify(classifier, 'Googlebot-Image/1.0')), 'googlebot-image');
+    const answer = classify(classifier, 'Mozilla/5.0 (compatible; Googlebot-Image/1.0; +http://www.google.com/bot.html) Googlebot/2.1');
+    assert.ok(answer.matched);
+    assert.equal(answer.crawler.slug, 'googlebot-image');
+    assert.equal(answer.matched_substring, 'Googlebot-Image');
+    assert.deepEqual(answer.other_matches, [{ slug: 'googlebot', matched_substring: 'Googlebot/' }]);
+  });
+
+  it('picks kakaotalk-scrap inside a header that also names facebookexternalhit', () => {
+    const answer = classify(classifier, 'facebookexternalhit/1.1;kakaotalk-scrap/1.0; +https://devtalk.kakao.com/t/scrap/33984');
+    assert.ok(answer.matched);
+    assert.equal(answer.crawler.slug, 'kakaotalk-scrap');
+    assert.deepEqual(answer.other_matches, [{ slug: 'facebookexternalhit', matched_substring: 'facebookexternalhit' }]);
+  });
+
+  it('answers with the record fields the tool promises, copied from the record', () => {
+    const answer = classify(classifier, 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)');
+    assert.ok(answer.matched);
+    const record = crawlers.find((c) => c.slug === 'gptbot')!;
+    assert.deepEqual(Object.keys(answer.crawler).sort(), [
+      'category', 'category_label', 'cost_of_blocking', 'html_url', 'json_url', 'name', 'operator', 'operator_slug',
+      'respects_robots_txt', 'respects_robots_txt_label', 'robots_token', 'slug', 'verification_label', 'verification_method',
+    ]);
+    for (const [key, value] of Object.entries(answer.crawler)) assert.equal(value, record[key as keyof CrawlerView], key);
+    assert.match(answer.note, /Any client can send any User-Agent/);
+  });
+
+  it('is case-sensitive: a lower-cased header is not the crawler', () => {
+    assert.equal(slugOf(classify(classifier, 'googlebot-image/1.0')), null);
+  });
+
+  it('agrees with the naive rule on every example, browser header and mixed header', () => {
+    const inputs = [
+      ...indexed.map((c) => c.user_agent_example ?? ''),
+      ...BROWSER_USER_AGENTS,
+      // Several crawlers in one header, in both orders.
+      ...indexed.slice(0, 40).map((c, i) => `${c.user_agent_example} ${indexed[(i * 7) % indexed.length]!.user_agent_substring}`),
+      ...indexed.slice(0, 40).map((c, i) => `${indexed[(i * 11) % indexed.length]!.user_agent_substring} ${c.user_agent_substring}`),
+    ].filter((ua) => ua !== '');
+    for (const ua of inputs) {
+      const answer = classify(classifier, ua);
+      const expected = naiveClassify(crawlers, ua);
+      assert.equal(slugOf(answer), expected?.slug ?? null, ua);
+      if (answer.matched) assert.deepEqual(answer.other_matches.map((o) => o.slug), expected!.others, ua);
+    }
+  });
+
+  it('gives the same answers whatever order the records are loaded in', () => {
+    const reversed = buildClassifier([...crawlers].reverse());
+    for (const c of indexed) {
+      const ua = `${c.user_agent_example} ${c.user_agent_substring}`;
+      assert.deepEqual(classify(reversed, ua), classify(classifier, ua));
+    }
+  });
+});
+
+describe('classify: ties', () => {
+  const fixtures = [
+    fixtureCrawler('alpha', { user_agent_substring: 'AaaaBot' }),
+    fixtureCrawler('beta', { user_agent_substring: 'BbbbBot' }),
+    fixtureCrawler('twin-b', { user_agent_substring: 'TwinBot' }),
+    fixtureCrawler('twin-a', { user_agent_substring: 'TwinBot' }),
+    fixtureCrawler('short', { user_agent_substring: 'Bot' }),
+  ];
+  const small = buildClassifier(fixtures);
+
+  it('breaks a length tie by the earlier occurrence in the header', () => {
+    const answer = classify(small, 'x BbbbBot/1 AaaaBot/2');
+    assert.ok(answer.matched);
+    assert.equal(answer.crawler.slug, 'beta');
+    assert.deepEqual(answer.other_matches, [
+      { slug: 'alpha', matched_substring: 'AaaaBot' },
+      { slug: 'short', matched_substring: 'Bot' },
+    ]);
+  });
+
+  it('breaks a shared substring by slug, independent of record order', () => {
+    for (const list of [fixtures, [...fixtures].reverse()]) {
+      const answer = classify(buildClassifier(list), 'TwinBot/1.0');
+      assert.ok(answer.matched);
+      assert.equal(answer.crawler.slug, 'twin-a');
+      assert.deepEqual(answer.other_matches.map((o) => o.slug), ['twin-b', 'short']);
+    }
+  });
+
+  it('ranks a record whose own example carries another\'s substring above it, even when shorter', () => {
+    const list = [
+      fixtureCrawler('famous-preview', { user_agent_substring: 'famousexternalhit', operator_slug: 'famous' }),
+      fixtureCrawler('tiny', { user_agent_substring: 'tiny-scrap', user_agent_example: 'famousexternalhit/1.1;tiny-scrap/1.0', operator_slug: 'other' }),
+    ];
+    const answer = classify(buildClassifier(list), 'famousexternalhit/1.1;tiny-scrap/1.0');
+    assert.ok(answer.matched);
+    assert.equal(answer.crawler.slug, 'tiny');
+    assert.deepEqual(answer.other_matches, [{ slug: 'famous-preview', matched_substring: 'famousexternalhit' }]);
+    // Without the example saying so, the longer substring wins (rule 3).
+    const plain = buildClassifier(list.map((c) => ({ ...c, user_agent_example: null })));
+    assert.equal(slugOf(classify(plain, 'famousexternalhit/1.1;tiny-scrap/1.0')), 'famous-preview');
+  });
+
+  it('lets two records that carry each other\'s substrings fall back to length', () => {
+    const list = [
+      fixtureCrawler('one', { user_agent_substring: 'OneBot', user_agent_example: 'OneBot TwoBotLonger' }),
+      fixtureCrawler('two', { user_agent_substring: 'TwoBotLonger', user_agent_example: 'TwoBotLonger OneBot' }),
+    ];
+    assert.equal(slugOf(classify(buildClassifier(list), 'OneBot TwoBotLonger')), 'two');
+  });
+
+  it('counts only crawlers that have a substring', () => {
+    const withRobotsOnly = buildClassifier([...fixtures, fixtureCrawler('control', { user_agent_substring: null, robots_only: true })]);
+    assert.equal(withRobotsOnly.size, fixtures.length);
+  });
+});
+
+describe('classify: unmatched answers are a labelled heuristic', () => {
+  it('labels an automated-looking header without identifying it', () => {
+    const answer = classify(classifier, 'curl/8.5.0');
+    assert.equal(answer.matched, false);
+    assert.ok(!answer.matched);
+    assert.equal(answer.heuristic.label, HEURISTIC_LABEL);
+    assert.equal(answer.heuristic.looks_automated, true);
+    assert.equal(typeof answer.heuristic.pattern, 'string');
+    assert.equal(answer.heuristic.matched_text, 'curl/8.5.0');
+    assert.match(answer.heuristic.note, /not an identification/);
+    assert.equal(answer.input_issue, null);
+    assert.equal('crawler' in answer, false);
+  });
+
+  it('says a browser header does not look automated', () => {
+    const answer = classify(classifier, BROWSER_USER_AGENTS[0]!);
+    assert.ok(!answer.matched);
+    assert.equal(answer.heuristic.looks_automated, false);
+    assert.equal(answer.heuristic.pattern, null);
+  });
+
+  it('never throws on input the HTTP layer should have refused', () => {
+    const cases: [unknown, string][] = [
+      ['', 'empty'],
+      ['   ', 'empty'],
+      ['Googlebot/2.1 ' + 'x'.repeat(UA_LIMIT_BYTES), 'too-long'],
+      // 3,000 characters but 9,000 bytes: the limit is in bytes.
+      ['Googlebot/2.1 ' + '€'.repeat(3000), 'too-long'],
+      ['Googlebot/2.1\u0000', 'control-characters'],
+      ['Googlebot/2.1\r\nX-Injected: 1', 'control-characters'],
+      [undefined, 'not-a-string'],
+      [42, 'not-a-string'],
+    ];
+    for (const [input, issue] of cases) {
+      // The type says string; the guard exists for callers that skipped validation.
+      const answer = classify(classifier, input as string);
+      assert.ok(!answer.matched, String(input).slice(0, 40));
+      assert.equal(answer.input_issue, issue);
+      assert.equal(answer.heuristic.looks_automated, false);
+    }
+  });
+
+  it('examines a header exactly at the limit, and a tab inside it', () => {
+    const ua = 'Googlebot/2.1\t' + 'x'.repeat(UA_LIMIT_BYTES - 14);
+    assert.equal(utf8Length(ua), UA_LIMIT_BYTES);
+    assert.equal(slugOf(classify(classifier, ua)), 'googlebot');
+  });
+
+  it('measures UTF-8 length like TextEncoder does', () => {
+    for (const s of ['', 'abc', 'é', '€', '🤖', 'a\ud800b', '\udc00', 'x🤖é€']) {
+      assert.equal(utf8Length(s), new TextEncoder().encode(s).length, JSON.stringify(s));
+    }
+  });
+});

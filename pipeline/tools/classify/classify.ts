@@ -1,0 +1,164 @@
+// Which crawler a User-Agent header names: the most specific matching record wins.
+//
+// Rule (stable, part of the tool's contract):
+//   1. Candidates are the crawlers whose user_agent_substring occurs in the header,
+//      case-sensitively (the substrings are written as operators send them).
+//   2. A record whose own user_agent_example contains another candidate's substring is more
+//      specific than that candidate: the data says its real header carries the other's token
+//      on purpose. Kakao's "facebookexternalhit/1.1;kakaotalk-scrap/1.0" is Kakao although
+//      "facebookexternalhit" is the longer substring; "AdsBot-Google-Mobile" beats
+//      "AdsBot-Google". (Two records embedding each other cancel out and fall to rule 3.)
+//   3. Otherwise the longest substring wins: "Googlebot-Image" beats "Googlebot/".
+//   4. Equal lengths: the one occurring first in the header wins, because product tokens are
+//      listed in decreasing order of significance (RFC 9110 section 10.1.5).
+//   5. Same substring at the same place (two records sharing it): the smaller slug, in
+//      code-unit order, so the answer never depends on the order records were loaded.
+// Every other candidate is listed in `other_matches`, ordered by the same rules.
+
+import type { CrawlerView } from '../../model/model.ts';
+import { buildMatcher, findAll, type SubstringMatcher } from './aho-corasick.ts';
+import { heuristicAnswer, inputIssue, unexamined, type Unmatched } from './heuristic.ts';
+
+/** The fields of a crawler record that a classification answer carries. */
+export interface ClassifiedCrawler {
+  slug: string;
+  name: string;
+  operator: string;
+  operator_slug: string;
+  category: CrawlerView['category'];
+  category_label: string;
+  robots_token: string;
+  respects_robots_txt: CrawlerView['respects_robots_txt'];
+  respects_robots_txt_label: string;
+  verification_method: CrawlerView['verification_method'];
+  verification_label: string;
+  cost_of_blocking: string;
+  json_url: string;
+  html_url: string;
+}
+
+export interface Matched {
+  matched: true;
+  crawler: ClassifiedCrawler;
+  matched_substring: string;
+  /** Other crawlers whose substring also occurs, most specific first. */
+  other_matches: { slug: string; matched_substring: string }[];
+  note: string;
+}
+
+export type Classification = Matched | Unmatched;
+
+export interface Classifier {
+  readonly matcher: SubstringMatcher;
+  /** Per matcher pattern, the crawlers carrying that substring, by slug. */
+  readonly crawlersOf: readonly (readonly ClassifiedCrawler[])[];
+  /** Per crawler slug, the other substrings its own example contains (rule 2). */
+  readonly embeds: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Number of crawlers with a substring (robots.txt-only tokens have none). */
+  readonly size: number;
+}
+
+export function buildClassifier(crawlers: readonly CrawlerView[]): Classifier {
+  const bySubstring = new Map<string, ClassifiedCrawler[]>();
+  let size = 0;
+  for (const crawler of crawlers) {
+    const substring = crawler.user_agent_substring;
+    if (substring === null || substring === '') continue;
+    const list = bySubstring.get(substring) ?? [];
+    list.push(project(crawler));
+    bySubstring.set(substring, list);
+    size++;
+  }
+  const substrings = [...bySubstring.keys()].sort(compareCodeUnits);
+  const matcher = buildMatcher(substrings);
+  const embeds = new Map<string, Set<string>>();
+  for (const crawler of crawlers) {
+    const own = crawler.user_agent_substring;
+    if (own === null || own === '' || crawler.user_agent_example === null) continue;
+    const found = findAll(matcher, crawler.user_agent_example).map((o) => substrings[o.pattern]!).filter((s) => s !== own);
+    if (found.length > 0) embeds.set(crawler.slug, new Set(found));
+  }
+  return {
+    matcher,
+    crawlersOf: substrings.map((s) => [...bySubstring.get(s)!].sort((a, b) => compareCodeUnits(a.slug, b.slug))),
+    embeds,
+    size,
+  };
+}
+
+interface Candidate {
+  crawler: ClassifiedCrawler;
+  substring: string;
+  start: number;
+}
+
+/** Rule 2: `a` is more specific than `b` when a's example carries b's substring and not the reverse. */
+function dominates(classifier: Classifier, a: Candidate, b: Candidate): boolean {
+  return (classifier.embeds.get(a.crawler.slug)?.has(b.substring) ?? false) && !(classifier.embeds.get(b.crawler.slug)?.has(a.substring) ?? false);
+}
+
+/** Candidates in answer order: rules 3-5 as a total order, then rule 2 lifts embedders over what they embed. */
+function rank(classifier: Classifier, candidates: Candidate[]): Candidate[] {
+  const rest = [...candidates].sort(
+    (a, b) => b.substring.length - a.substring.length || a.start - b.start || compareCodeUnits(a.crawler.slug, b.crawler.slug),
+  );
+  const ranked: Candidate[] = [];
+  while (rest.length > 0) {
+    // Candidates are a handful per header, so the quadratic pick costs nothing.
+    const next = rest.findIndex((c) => !rest.some((other) => other !== c && dominates(classifier, other, c)));
+    ranked.push(...rest.splice(next === -1 ? 0 : next, 1));
+  }
+  return ranked;
+}
+
+/** Never throws; input the HTTP layer should have refused is answered as unmatched and unexamined. */
+export function classify(classifier: Classifier, userAgent: string): Classification {
+  const issue = inputIssue(userAgent);
+  if (issue !== null) return unexamined(issue);
+
+  const candidates: Candidate[] = [];
+  for (const { pattern, start } of findAll(classifier.matcher, userAgent)) {
+    const substring = classifier.matcher.patterns[pattern]!;
+    for (const crawler of classifier.crawlersOf[pattern]!) candidates.push({ crawler, substring, start });
+  }
+  if (candidates.length === 0) return heuristicAnswer(userAgent);
+
+  const [best, ...others] = rank(classifier, candidates) as [Candidate, ...Candidate[]];
+  return {
+    matched: true,
+    crawler: { ...best.crawler },
+    matched_substring: best.substring,
+    other_matches: others.map((c) => ({ slug: c.crawler.slug, matched_substring: c.substring })),
+    note: `The header contains "${best.substring}", the user-agent substring of ${best.crawler.name} (${best.crawler.operator}). Any client can send any User-Agent; ${HOW_TO_TRUST[best.crawler.verification_method]}`,
+  };
+}
+
+const HOW_TO_TRUST: Record<CrawlerView['verification_method'], string> = {
+  'published-ranges': "whether the request really came from this crawler is decided by its address, checked against the operator's published IP prefixes (verify-crawler).",
+  'reverse-dns': "whether the request really came from this crawler is decided by its address, checked with forward-confirmed reverse DNS (verify-crawler gives the two lookups).",
+  none: 'the operator publishes no way to verify this crawler, so the header alone proves nothing.',
+};
+
+function project(c: CrawlerView): ClassifiedCrawler {
+  return {
+    slug: c.slug,
+    name: c.name,
+    operator: c.operator,
+    operator_slug: c.operator_slug,
+    category: c.category,
+    category_label: c.category_label,
+    robots_token: c.robots_token,
+    respects_robots_txt: c.respects_robots_txt,
+    respects_robots_txt_label: c.respects_robots_txt_label,
+    verification_method: c.verification_method,
+    verification_label: c.verification_label,
+    cost_of_blocking: c.cost_of_blocking,
+    json_url: c.json_url,
+    html_url: c.html_url,
+  };
+}
+
+/** Locale-independent order, so the tie-break is the same on every runtime. */
+export function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,40 @@
+import type { CrawlerView } from '../../model/model.ts';
+import { buildClassifier } from '../classify/index.ts';
+import { buildPrefixIndex } from '../verify/index.ts';
+import type { PublishedPolicy, SourceSummary, ToolData } from './types.ts';
+
+export interface ToolDocuments {
+  agents: { crawlers: CrawlerView[]; categories: { id: string; label: string; ai: boolean }[]; endpoints: Record<string, { url: string }> };
+  ipSources: { sources: { id: string; operator: string; crawlers: string[]; state: string; ipv4_count: number; ipv6_count: number; endpoint: string }[] };
+  ranges: { sources: { id: string; ipv4: string[]; ipv6: string[] }[] };
+  status: { sources: { id: string; last_success: string | null }[] };
+  policies: PublishedPolicy[];
+}
+
+/** The paths ToolData is built from; a change to any of their ETags means a rebuild. */
+export const TOOL_DOCUMENTS = ['/data/agents.json', '/data/ip-sources.json', '/ip-ranges/all.json', '/status.json'] as const;
+
+/** Builds the classifier and the prefix index once per published tree. Pure. */
+export function buildToolData(docs: ToolDocuments): ToolData {
+  const ranges = new Map(docs.ranges.sources.map((s) => [s.id, s]));
+  const fetched = new Map(docs.status.sources.map((s) => [s.id, s.last_success]));
+  const sources: SourceSummary[] = docs.ipSources.sources.map((s) => ({
+    id: s.id, operator: s.operator, crawlers: s.crawlers, state: s.state,
+    ipv4_count: s.ipv4_count, ipv6_count: s.ipv6_count, endpoint: s.endpoint, last_success: fetched.get(s.id) ?? null,
+  }));
+  const baseUrl = (docs.agents.endpoints['agents']?.url ?? '').replace(/\/data\/agents\.json$/, '');
+  return {
+    baseUrl,
+    crawlers: docs.agents.crawlers,
+    bySlug: new Map(docs.agents.crawlers.map((c) => [c.slug, c])),
+    aiCategories: new Set(docs.agents.categories.filter((c) => c.ai).map((c) => c.id)),
+    categories: docs.agents.categories.map(({ id, label, ai }) => ({ id, label, ai })),
+    policies: docs.policies,
+    sources,
+    classifier: buildClassifier(docs.agents.crawlers),
+    prefixes: buildPrefixIndex(sources.map((s) => ({
+      id: s.id, operator: s.operator, crawlers: s.crawlers,
+      mirror: { ipv4: ranges.get(s.id)?.ipv4 ?? [], ipv6: ranges.get(s.id)?.ipv6 ?? [], state: s.state, last_success: s.last_success },
+    }))),
+  };
+}

@@ -1,0 +1,93 @@
+import type { ParamSpec, ToolDefinition, ToolInput } from './types.ts';
+
+export type InputResult = { ok: true; input: ToolInput } | { ok: false; field: string; message: string; accepted: string };
+
+const encoder = new TextEncoder();
+
+/** JSON Schema of a tool's input, generated from its parameters (the MCP tools/list view). */
+export function inputSchema(tool: ToolDefinition): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  for (const param of tool.params) {
+    const text = { type: 'string', description: `${param.description} Accepted: ${param.accepted}`, ...(param.maxBytes ? { maxLength: param.maxBytes } : {}) };
+    properties[param.name] = param.kind === 'string'
+      ? { ...text, ...(param.default !== undefined ? { default: param.default } : {}) }
+      : {
+          description: `${param.description} Accepted: ${param.accepted}`,
+          anyOf: [
+            { type: 'array', items: { type: 'string' }, maxItems: param.maxItems },
+            { type: 'string', description: 'One string, split on commas' + (param.split === 'comma-or-space' ? ' and white space' : '') },
+          ],
+          ...(param.default !== undefined ? { default: param.default } : {}),
+        };
+  }
+  properties['s'] = { type: 'string', description: 'Optional attribution tag; it does not affect the answer.' };
+  return { type: 'object', properties, required: tool.params.filter((p) => p.required).map((p) => p.name), additionalProperties: false };
+}
+
+/**
+ * Where a list came from decides how it is read: query values (repeated or not) may each be
+ * comma-separated; in JSON (MCP, A2A) an array is taken item by item, since an item such as a
+ * log line may itself hold commas, and only a single string is split.
+ */
+export type InputSource = 'query' | 'json';
+
+function splitList(param: ParamSpec, value: string | readonly string[], source: InputSource): string[] {
+  const pattern = param.split === 'comma-or-space' ? /[\s,]+/ : param.split === 'comma' ? /,/ : null;
+  const values = typeof value === 'string' ? [value] : value;
+  const split = pattern !== null && (source === 'query' || typeof value === 'string');
+  return values.flatMap((v) => (split ? v.split(pattern) : [v])).map((v) => v.trim()).filter((v) => v !== '');
+}
+
+function check(param: ParamSpec, value: string | string[] | undefined, source: InputSource): { ok: true; value: string | string[] | undefined } | { ok: false; message: string } {
+  if (value === undefined) {
+    if (param.required) return { ok: false, message: `${param.name} is required.` };
+    return { ok: true, value: param.default };
+  }
+  if (param.kind === 'string') {
+    if (Array.isArray(value)) {
+      if (value.length !== 1) return { ok: false, message: `${param.name} was given ${value.length} times; give it once.` };
+      value = value[0]!;
+    }
+    if (param.required && value.trim() === '') return { ok: false, message: `${param.name} is empty.` };
+    if (param.maxBytes !== undefined && encoder.encode(value).length > param.maxBytes) return { ok: false, message: `${param.name} is larger than ${param.maxBytes} bytes.` };
+    return { ok: true, value };
+  }
+  const items = splitList(param, value, source);
+  if (items.length === 0) return param.required ? { ok: false, message: `${param.name} holds no item.` } : { ok: true, value: param.default };
+  if (param.maxItems !== undefined && items.length > param.maxItems) return { ok: false, message: `${param.name} has ${items.length} items; at most ${param.maxItems} per call.` };
+  return { ok: true, value: items };
+}
+
+/**
+ * Checks and normalises an input, from a query string or an MCP/A2A call alike. Unknown
+ * names are refused (so a misspelt parameter is not silently ignored), except `s`.
+ */
+export function validateInput(tool: ToolDefinition, raw: Record<string, unknown>, source: InputSource = 'json'): InputResult {
+  const known = new Set(tool.params.map((p) => p.name));
+  for (const name of Object.keys(raw)) {
+    if (name === 's' || known.has(name)) continue;
+    const accepted = tool.params.length === 0 ? 'no parameters (and the optional s)' : `${tool.params.map((p) => p.name).join(', ')} (and the optional s)`;
+    return { ok: false, field: name, message: `${tool.path ?? tool.name} has no parameter "${name}".`, accepted };
+  }
+  const input: ToolInput = {};
+  for (const param of tool.params) {
+    const given = raw[param.name];
+    if (given !== undefined && typeof given !== 'string' && !(Array.isArray(given) && given.every((v) => typeof v === 'string'))) {
+      return { ok: false, field: param.name, message: `${param.name} must be ${param.kind === 'list' ? 'a string or an array of strings' : 'a string'}.`, accepted: param.accepted };
+    }
+    const result = check(param, given as string | string[] | undefined, source);
+    if (!result.ok) return { ok: false, field: param.name, message: result.message, accepted: param.accepted };
+    input[param.name] = result.value;
+  }
+  return { ok: true, input };
+}
+
+/** Query parameters as the validator takes them: repeated names become lists. */
+export function fromSearchParams(params: URLSearchParams): Record<string, string | string[]> {
+  const raw: Record<string, string | string[]> = {};
+  for (const name of new Set(params.keys())) {
+    const values = params.getAll(name);
+    raw[name] = values.length === 1 ? values[0]! : values;
+  }
+  return raw;
+}

@@ -1,0 +1,89 @@
+import type { CrawlerView } from '../../model/model.ts';
+import type { Classifier } from '../classify/index.ts';
+import type { PrefixIndex } from '../verify/index.ts';
+
+// One registry of tools (DESIGN principle 2): every HTTP tool endpoint, its .json spec and
+// .html form, every MCP server's tools/list and tools/call, and the A2A skills come from it.
+
+/** A tool parameter. The input JSON Schema, the HTTP query parsing and the validation are all derived from it. */
+export interface ParamSpec {
+  name: string;
+  kind: 'string' | 'list';
+  required: boolean;
+  description: string;
+  /** The accepted form, quoted in every 400 about this parameter. */
+  accepted: string;
+  /** Strings: the largest accepted size in UTF-8 bytes. */
+  maxBytes?: number;
+  /** Lists: the most items per call. */
+  maxItems?: number;
+  /** Lists given as one string are split on this (commas; for addresses also white space). */
+  split?: 'comma' | 'comma-or-space';
+  default?: string | string[];
+  example?: string;
+}
+
+export interface PublishedPolicy {
+  id: string;
+  title: string;
+  directive: string;
+  rationale: string;
+  caveats: string[];
+  crawlers: { slug: string; robots_token: string; respects_robots_txt: string; note: string | null }[];
+}
+
+export interface SourceSummary {
+  id: string;
+  operator: string;
+  crawlers: string[];
+  state: string;
+  ipv4_count: number;
+  ipv6_count: number;
+  endpoint: string;
+  last_success: string | null;
+}
+
+/** Everything the tools read, built once per published tree from its documents. */
+export interface ToolData {
+  baseUrl: string;
+  crawlers: CrawlerView[];
+  bySlug: ReadonlyMap<string, CrawlerView>;
+  aiCategories: ReadonlySet<string>;
+  categories: { id: string; label: string; ai: boolean }[];
+  policies: PublishedPolicy[];
+  sources: SourceSummary[];
+  classifier: Classifier;
+  prefixes: PrefixIndex;
+}
+
+/** Who is calling, for whoami; filled by the transport, never from parameters. */
+export interface Caller {
+  userAgent: string | null;
+  address: string | null;
+}
+
+export interface ToolContext {
+  data: ToolData;
+  caller: Caller;
+}
+
+export type ToolInput = Record<string, string | string[] | undefined>;
+
+export interface ToolDefinition {
+  /** MCP tool name, e.g. classify_user_agent. */
+  name: string;
+  /** HTTP path segment under /tools/, e.g. classify-ua; null for MCP-only tools. */
+  path: string | null;
+  title: string;
+  description: string;
+  params: ParamSpec[];
+  /** The parameter a POST's raw body fills (robots.txt tools); absent when POST is not accepted. */
+  postBody?: string;
+  /** True when the tool answers for real with no parameters (example, whoami). */
+  runsWithoutParams?: boolean;
+  outputSchema: Record<string, unknown>;
+  examples: { description: string; input: ToolInput }[];
+  run(input: ToolInput, context: ToolContext): unknown;
+  /** A few sentences for a person or a model: the text part of MCP and A2A answers. */
+  summarize(output: unknown): string;
+}

@@ -1,0 +1,86 @@
+// One address typed by a person or taken from a log line, read strictly, with errors that
+// say what was expected. Never throws.
+//
+// Accepted: IPv4 dotted decimal (four parts, no leading zeros), IPv6 in any RFC 4291 text form
+// (compressed, full, with an embedded IPv4 tail). An IPv4-mapped IPv6 address
+// (::ffff:a.b.c.d, what a dual-stack socket reports for an IPv4 client) is looked up as the
+// IPv4 address it carries, and the answer says so.
+
+import ipaddr from 'ipaddr.js';
+
+export type Family = 'ipv4' | 'ipv6';
+
+export type AddressErrorCode = 'empty' | 'zone-id' | 'prefix-not-address' | 'port' | 'ipv4-parts' | 'ipv4-octet' | 'ipv4-leading-zero' | 'invalid-ipv6' | 'not-an-address' | 'over-limit';
+
+export interface ParsedAddress {
+  ok: true;
+  family: Family;
+  /** 4 or 16 bytes, network order. */
+  bytes: number[];
+  /** Canonical text: dotted decimal, or RFC 5952 for IPv6. */
+  canonical: string;
+  /** The input was an IPv4-mapped IPv6 address; `canonical` is the IPv4 address. */
+  ipv4Mapped: boolean;
+  /** ipaddr.js's name for the address block (unicast, private, loopback, linkLocal, ...). */
+  range: string;
+}
+
+export interface AddressProblem {
+  ok: false;
+  code: AddressErrorCode;
+  error: string;
+}
+
+const EXPECTED = 'expected one IPv4 address such as 192.0.2.1 or one IPv6 address such as 2001:db8::1';
+// Long enough for the longest IPv6 text form (45 characters) with room for stray spaces.
+const MAX_ADDRESS_CHARS = 64;
+
+export function parseAddress(input: string): ParsedAddress | AddressProblem {
+  if (typeof input !== 'string') return problem('not-an-address', `Not a string; ${EXPECTED}.`);
+  const text = input.trim();
+  if (text === '') return problem('empty', `Empty item; ${EXPECTED}.`);
+  if (text.length > MAX_ADDRESS_CHARS) return problem('not-an-address', `${text.length} characters is too long for an address; ${EXPECTED}.`);
+  const shown = JSON.stringify(text);
+
+  const zone = text.indexOf('%');
+  if (zone >= 0 && text.includes(':')) {
+    return problem(
+      'zone-id',
+      `${shown} carries an IPv6 zone identifier (${JSON.stringify(text.slice(zone))}), which names a network interface on one machine; no published range can contain it. Send the address without it.`,
+    );
+  }
+  if (text.includes('/')) return problem('prefix-not-address', `${shown} is a prefix (CIDR), not one address; ${EXPECTED}.`);
+  if (/^\[.*\](:\d+)?$/.test(text) || /^\d+\.\d+\.\d+\.\d+:\d+$/.test(text)) {
+    return problem('port', `${shown} looks like an address with brackets or a port; send the address alone.`);
+  }
+
+  if (text.includes(':')) {
+    if (!ipaddr.IPv6.isValid(text)) return problem('invalid-ipv6', `${shown} is not a valid IPv6 address; ${EXPECTED}.`);
+    const v6 = ipaddr.IPv6.parse(text);
+    if (v6.isIPv4MappedAddress()) {
+      const v4 = v6.toIPv4Address();
+      return { ok: true, family: 'ipv4', bytes: v4.toByteArray(), canonical: v4.toString(), ipv4Mapped: true, range: v4.range() };
+    }
+    return { ok: true, family: 'ipv6', bytes: v6.toByteArray(), canonical: v6.toRFC5952String(), ipv4Mapped: false, range: v6.range() };
+  }
+
+  if (/^[0-9.]+$/.test(text)) {
+    const parts = text.split('.');
+    if (parts.length !== 4 || parts.some((p) => p === '')) {
+      return problem('ipv4-parts', `${shown} has ${parts.filter((p) => p !== '').length} numbers; an IPv4 address is four decimal numbers separated by dots (a.b.c.d).`);
+    }
+    const over = parts.find((p) => Number(p) > 255);
+    if (over !== undefined) return problem('ipv4-octet', `${shown}: ${over} is over 255; each part of an IPv4 address is 0 to 255.`);
+    // ipaddr.js would read 010 as octal 8; people mean ten. Refuse rather than guess.
+    if (parts.some((p) => p.length > 1 && p.startsWith('0'))) {
+      return problem('ipv4-leading-zero', `${shown} has a part with a leading zero, which some software reads as octal; write each part without leading zeros.`);
+    }
+    const v4 = ipaddr.IPv4.parse(text);
+    return { ok: true, family: 'ipv4', bytes: v4.toByteArray(), canonical: v4.toString(), ipv4Mapped: false, range: v4.range() };
+  }
+  return problem('not-an-address', `${shown} is not an IP address; ${EXPECTED}.`);
+}
+
+function problem(code: AddressErrorCode, error: string): AddressProblem {
+  return { ok: false, code, error };
+}

@@ -1,0 +1,203 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildPrefixIndex } from './prefix-index.ts';
+import { MAX_ADDRESSES_PER_CALL, resolveClaim, verifyBatch, type BatchItem, type CheckedAddress } from './verify-batch.ts';
+import { parseAddressList } from './address-list.ts';
+import { howToVerify } from './how-to-verify.ts';
+import { fixtureCrawlers, fixtureSources, referenceSources } from './test-support.ts';
+import { realCrawlers } from '../classify/test-support.ts';
+
+const crawlers = fixtureCrawlers();
+const index = buildPrefixIndex(fixtureSources());
+
+function checked(item: BatchItem | undefined): CheckedAddress {
+  assert.ok(item?.valid, item && !item.valid ? `${item.input}: ${item.error}` : 'missing item');
+  return item;
+}
+
+function verdicts(addresses: string[], claim?: string): (string | null)[] {
+  return verifyBatch(index, crawlers, addresses, claim).results.map((r) => (r.valid ? r.verdict : `invalid:${r.code}`));
+}
+
+describe('resolveClaim', () => {
+  it('reads a robots.txt token case-insensitively, a slug, or a whole header', () => {
+    const token = resolveClaim(crawlers, 'acmebot');
+    assert.ok(token.resolved);
+    assert.equal(token.by, 'robots-token');
+    assert.equal(token.crawler.slug, 'acmebot');
+    const slug = resolveClaim(crawlers, 'acme-dns');
+    assert.ok(slug.resolved);
+    assert.equal(slug.by, 'slug');
+    const header = resolveClaim(crawlers, 'Mozilla/5.0 (compatible; OtherBot/2.0; +https://other.example/bot)');
+    assert.ok(header.resolved);
+    assert.equal(header.by, 'user-agent');
+    assert.equal(header.crawler.slug, 'otherbot');
+  });
+
+  it('says a robots.txt control token is not a crawler', () => {
+    const claim = resolveClaim(crawlers, 'Acme-Extended');
+    assert.ok(claim.resolved);
+    assert.match(claim.note ?? '', /control token/);
+  });
+
+  it('reports an unknown or unusable claim without throwing', () => {
+    for (const input of ['SomeoneElseBot/1.0', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/131.0.0.0', '', 'x'.repeat(10000), 'Acme\nBot']) {
+      const claim = resolveClaim(crawlers, input);
+      assert.equal(claim.resolved, false, input.slice(0, 30));
+      assert.ok(claim.note.length > 0);
+    }
+  });
+});
+
+describe('verifyBatch: fixture', () => {
+  it('without a claim, answers where each address is and who publishes it', () => {
+    const answer = verifyBatch(index, crawlers, ['192.0.2.130', '198.18.0.1']);
+    assert.equal(answer.claim, null);
+    const first = checked(answer.results[0]);
+    assert.equal(first.verdict, null);
+    assert.deepEqual(first.matches.map((m) => [m.prefix, m.source, m.operator, m.operator_name, m.crawlers]), [
+      ['192.0.2.128/26', 'other-lists', 'other', 'OTHER', ['otherbot']],
+      ['192.0.2.0/24', 'acme-main', 'acme', 'ACME', ['acmebot']],
+      ['192.0.2.0/24', 'acme-user', 'acme', 'ACME', ['acme-user']],
+    ]);
+    assert.match(first.explanation, /192\.0\.2\.128\/26 in OTHER's list other-lists \(OtherBot\)/);
+    assert.match(checked(answer.results[1]).explanation, /no operator-published range/);
+    assert.deepEqual(answer.summary, { valid: 2, invalid: 0, in_published_ranges: 1, verdicts: null });
+  });
+
+  it('genuine: in a list of the claimed crawler, even where other lists overlap', () => {
+    assert.deepEqual(verdicts(['198.51.100.200', '192.0.2.130', '2001:db8:1::9', '::ffff:192.0.2.1'], 'AcmeBot'), ['genuine', 'genuine', 'genuine', 'genuine']);
+    const item = checked(verifyBatch(index, crawlers, ['192.0.2.130'], 'AcmeBot').results[0]);
+    assert.match(item.explanation, /192\.0\.2\.0\/24, which ACME publishes for AcmeBot \(list acme-main\)/);
+  });
+
+  it('operator-range: the operator\'s address, but a list of another of its crawlers', () => {
+    assert.deepEqual(verdicts(['203.0.113.7', '203.0.113.200'], 'AcmeBot/1.0'), ['operator-range', 'operator-range']);
+    const item = checked(verifyBatch(index, crawlers, ['203.0.113.7'], 'AcmeBot').results[0]);
+    assert.match(item.explanation, /list acme-user, published for Acme-User/);
+  });
+
+  it('other-operator: names the operator whose range it is', () => {
+    assert.deepEqual(verdicts(['10.1.2.3', '2001:db8:ffff::1'], 'AcmeBot'), ['other-operator', 'other-operator']);
+    const item = checked(verifyBatch(index, crawlers, ['10.1.2.3'], 'AcmeBot').results[0]);
+    assert.match(item.explanation, /published by OTHER, not by ACME/);
+  });
+
+  it('not-in-published-ranges: says how the claim can be checked instead', () => {
+    const ranges = checked(verifyBatch(index, crawlers, ['198.18.0.1'], 'AcmeBot').results[0]);
+    assert.equal(ranges.verdict, 'not-in-published-ranges');
+    assert.equal(ranges.how_to_verify?.method, 'published-ranges');
+    assert.equal(ranges.caveat, null);
+
+    const dns = checked(verifyBatch(index, crawlers, ['198.18.0.1'], 'AcmeDNSBot').results[0]);
+    assert.equal(dns.verdict, 'not-in-published-ranges');
+    assert.deepEqual(dns.how_to_verify?.commands, ['host 198.18.0.1', 'host <hostname>']);
+    assert.deepEqual(dns.how_to_verify?.hostnames, ['crawl.acme.example', 'acme.example']);
+    assert.match(dns.how_to_verify?.steps[0] ?? '', /ending in \.crawl\.acme\.example or \.acme\.example/);
+
+    const none = checked(verifyBatch(index, crawlers, ['198.18.0.1'], 'AcmeQuiet').results[0]);
+    assert.equal(none.verdict, 'not-in-published-ranges');
+    assert.match(none.how_to_verify?.steps[0] ?? '', /publishes no verification method/);
+  });
+
+  it('a reverse-DNS crawler in its own operator\'s published range is operator-range', () => {
+    assert.deepEqual(verdicts(['192.0.2.1'], 'AcmeDNSBot'), ['operator-range']);
+  });
+
+  it('unknown-claim: still reports where the address is', () => {
+    const item = checked(verifyBatch(index, crawlers, ['192.0.2.1'], 'NobodyBot/1.0').results[0]);
+    assert.equal(item.verdict, 'unknown-claim');
+    assert.equal(item.matches.length, 2);
+  });
+
+  it('warns when the claimed crawler\'s list is missing or stale', () => {
+    const stale = buildPrefixIndex(fixtureSources().map((s) => (s.id === 'acme-main' ? { ...s, mirror: { ...s.mirror, state: 'failed', last_success: '2026-01-01T00:00:00Z' } } : s)));
+    const item = checked(verifyBatch(stale, crawlers, ['198.18.0.1'], 'AcmeBot').results[0]);
+    assert.match(item.caveat ?? '', /acme-main failed its last refresh \(the last good copy from 2026-01-01T00:00:00Z was used\)/);
+    const empty = buildPrefixIndex(fixtureSources().filter((s) => s.id !== 'acme-main'));
+    assert.match(checked(verifyBatch(empty, crawlers, ['198.18.0.1'], 'AcmeBot').results[0]).caveat ?? '', /holds no copy of list acme-main/);
+  });
+
+  it('reports each invalid item on its own line, among valid ones', () => {
+    const { items } = parseAddressList('192.0.2.1, 999.1.1.1 1.2.3\nfe80::1%eth0,,text 2001:db8:1::1');
+    const answer = verifyBatch(index, crawlers, items, 'AcmeBot');
+    assert.deepEqual(
+      answer.results.map((r) => (r.valid ? r.verdict : r.code)),
+      ['genuine', 'ipv4-octet', 'ipv4-parts', 'zone-id', 'empty', 'not-an-address', 'genuine'],
+    );
+    assert.deepEqual(answer.summary, {
+      valid: 2,
+      invalid: 5,
+      in_published_ranges: 2,
+      verdicts: { genuine: 2, 'operator-range': 0, 'other-operator': 0, 'not-in-published-ranges': 0, 'unknown-claim': 0 },
+    });
+  });
+
+  it('checks 500 addresses in one call, and refuses the ones beyond per item', () => {
+    const addresses = Array.from({ length: 502 }, (_, i) => `192.0.2.${i % 256}`);
+    const answer = verifyBatch(index, crawlers, addresses, 'AcmeBot');
+    assert.equal(answer.received, 502);
+    assert.equal(answer.checked, MAX_ADDRESSES_PER_CALL);
+    assert.equal(answer.results.length, 502);
+    assert.equal(answer.results.slice(0, 500).filter((r) => r.valid && r.verdict === 'genuine').length, 500);
+    assert.deepEqual(answer.results.slice(500).map((r) => (r.valid ? 'valid' : r.code)), ['over-limit', 'over-limit']);
+  });
+
+  it('is deterministic: same call, same answer, whatever the record order', () => {
+    const addresses = ['192.0.2.130', '203.0.113.7', 'nope', '2001:db8:1::1', '10.0.0.1'];
+    const a = verifyBatch(index, crawlers, addresses, 'AcmeBot');
+    assert.deepEqual(verifyBatch(index, crawlers, addresses, 'AcmeBot'), a);
+    assert.deepEqual(verifyBatch(buildPrefixIndex(fixtureSources()), [...crawlers].reverse(), addresses, 'AcmeBot'), a);
+    assert.equal(JSON.stringify(a), JSON.stringify(verifyBatch(index, crawlers, addresses, 'AcmeBot')));
+  });
+});
+
+describe('howToVerify', () => {
+  it('uses a placeholder without an address', () => {
+    const dns = crawlers.find((c) => c.slug === 'acme-dns')!;
+    assert.deepEqual(howToVerify(dns).commands, ['host <ip>', 'host <hostname>']);
+  });
+
+  it('adds the DNS steps when a range-verified crawler also documents hostnames', () => {
+    const both = { ...crawlers.find((c) => c.slug === 'acmebot')!, reverse_dns_hostnames: ['acme.example'] };
+    const how = howToVerify(both, '192.0.2.1');
+    assert.equal(how.method, 'published-ranges');
+    assert.deepEqual(how.commands, ['host 192.0.2.1', 'host <hostname>']);
+    assert.match(how.steps[0]!, /acme-main/);
+  });
+});
+
+const reference = referenceSources();
+describe('verifyBatch: real records and the operators\' reference lists', { skip: reference === null ? 'reference data absent' : false }, () => {
+  const real = realCrawlers();
+  const realIndex = buildPrefixIndex(reference ?? []);
+  const firstAddressOf = (sourceId: string) => {
+    const source = reference!.find((s) => s.id === sourceId)!;
+    return source.mirror.ipv4[0]!.split('/')[0]!;
+  };
+
+  it('GPTBot from an address in OpenAI\'s GPTBot list is genuine; from Googlebot\'s, another operator', () => {
+    const gptbot = firstAddressOf('openai-gptbot');
+    const googlebot = firstAddressOf('google-googlebot');
+    const answer = verifyBatch(realIndex, real, [gptbot, googlebot], 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)');
+    assert.equal(answer.claim?.crawler?.slug, 'gptbot');
+    const [own, other] = answer.results.map(checked);
+    assert.equal(own!.verdict, 'genuine');
+    assert.equal(other!.verdict, 'other-operator');
+    assert.match(other!.explanation, /published by Google/);
+  });
+
+  it('GPTBot from an address of another OpenAI list is operator-range', () => {
+    const gptbotList = new Set(reference!.find((s) => s.id === 'openai-gptbot')!.mirror.ipv4);
+    const candidate = reference!.find((s) => s.id === 'openai-chatgpt-user')!.mirror.ipv4.find((p) => !gptbotList.has(p))!;
+    const item = checked(verifyBatch(realIndex, real, [candidate.split('/')[0]!], 'GPTBot').results[0]);
+    assert.equal(item.verdict, 'operator-range', item.explanation);
+  });
+
+  it('a reverse-DNS crawler outside every list gets the two host commands with its hostnames', () => {
+    const item = checked(verifyBatch(realIndex, real, ['198.18.0.1'], 'YandexBot').results[0]);
+    assert.equal(item.verdict, 'not-in-published-ranges');
+    assert.deepEqual(item.how_to_verify?.commands, ['host 198.18.0.1', 'host <hostname>']);
+    assert.ok((item.how_to_verify?.hostnames ?? []).length > 0);
+  });
+});

@@ -1,0 +1,261 @@
+// verify-crawler: up to 500 addresses checked against every operator-published prefix, and,
+// given a claimed crawler (a token such as "GPTBot" or a whole User-Agent header), a verdict
+// per address on whether the claim holds. Pure and deterministic; never throws.
+
+import type { CrawlerView } from '../../model/model.ts';
+import { buildClassifier, classify, compareCodeUnits, type Classifier } from '../classify/classify.ts';
+import { inputIssue } from '../classify/heuristic.ts';
+import { howToVerify, type HowToVerify } from './how-to-verify.ts';
+import { lookup, type PrefixIndex } from './prefix-index.ts';
+import type { FoundAddress, InvalidAddress, PrefixMatch } from './sources.ts';
+
+/** SPEC section 8: ip values per call. */
+export const MAX_ADDRESSES_PER_CALL = 500;
+
+export type Verdict = 'genuine' | 'operator-range' | 'other-operator' | 'not-in-published-ranges' | 'unknown-claim';
+
+export const VERDICTS: readonly Verdict[] = ['genuine', 'operator-range', 'other-operator', 'not-in-published-ranges', 'unknown-claim'];
+
+export interface ClaimedCrawler {
+  slug: string;
+  name: string;
+  operator: string;
+  operator_slug: string;
+  robots_token: string;
+  robots_only: boolean;
+  verification_method: CrawlerView['verification_method'];
+  verification_label: string;
+  ip_sources: string[];
+  reverse_dns_hostnames: string[];
+}
+
+export type Claim =
+  | { input: string; resolved: true; by: 'robots-token' | 'slug' | 'user-agent'; crawler: ClaimedCrawler; note: string | null }
+  | { input: string; resolved: false; by: null; crawler: null; note: string };
+
+export interface BatchMatch extends PrefixMatch {
+  operator_name: string;
+}
+
+export interface CheckedAddress extends Omit<FoundAddress, 'matches'> {
+  matches: BatchMatch[];
+  /** Null without a claim. */
+  verdict: Verdict | null;
+  explanation: string;
+  /** Set when our copy of a list the verdict depends on is stale or missing. */
+  caveat: string | null;
+  /** Set with the `not-in-published-ranges` verdict: how else the claim can be checked. */
+  how_to_verify: HowToVerify | null;
+}
+
+export type BatchItem = InvalidAddress | CheckedAddress;
+
+export interface BatchAnswer {
+  claim: Claim | null;
+  received: number;
+  checked: number;
+  limit: number;
+  results: BatchItem[];
+  summary: {
+    valid: number;
+    invalid: number;
+    in_published_ranges: number;
+    /** Null without a claim. */
+    verdicts: Record<Verdict, number> | null;
+  };
+}
+
+interface Context {
+  classifier: Classifier;
+  bySlug: Map<string, CrawlerView>;
+  byToken: Map<string, CrawlerView>;
+  operatorNames: Map<string, string>;
+}
+
+// The crawler list is the model's and lives as long as it; build the lookups once per list.
+const contexts = new WeakMap<readonly CrawlerView[], Context>();
+
+function contextFor(crawlers: readonly CrawlerView[]): Context {
+  let context = contexts.get(crawlers);
+  if (context === undefined) {
+    const sorted = [...crawlers].sort((a, b) => compareCodeUnits(a.slug, b.slug));
+    const byToken = new Map<string, CrawlerView>();
+    // Sorted by slug and first wins, so a token shared by two records resolves the same way every time.
+    for (const c of sorted) if (!byToken.has(c.robots_token.toLowerCase())) byToken.set(c.robots_token.toLowerCase(), c);
+    context = {
+      classifier: buildClassifier(crawlers),
+      bySlug: new Map(sorted.map((c) => [c.slug, c])),
+      byToken,
+      operatorNames: new Map(sorted.map((c) => [c.operator_slug, c.operator])),
+    };
+    contexts.set(crawlers, context);
+  }
+  return context;
+}
+
+/**
+ * The crawler a claim names. A robots.txt token (case-insensitive, RFC 9309 section 2.2.1) or a
+ * slug is tried first, since "Googlebot" alone holds no user-agent substring; anything else is
+ * read as a User-Agent header by the classifier.
+ */
+export function resolveClaim(crawlers: readonly CrawlerView[], claimed: string): Claim {
+  const context = contextFor(crawlers);
+  const issue = inputIssue(claimed);
+  if (issue !== null) {
+    const input = typeof claimed === 'string' ? claimed.slice(0, 200) : '';
+    return { input, resolved: false, by: null, crawler: null, note: `The claimed user agent was not examined (${issue}).` };
+  }
+  const text = claimed.trim();
+  let by: 'robots-token' | 'slug' | 'user-agent' = 'robots-token';
+  let record = context.byToken.get(text.toLowerCase());
+  if (record === undefined) {
+    by = 'slug';
+    record = context.bySlug.get(text);
+  }
+  if (record === undefined) {
+    const answer = classify(context.classifier, claimed);
+    if (answer.matched) {
+      by = 'user-agent';
+      record = context.bySlug.get(answer.crawler.slug);
+    }
+  }
+  if (record === undefined) {
+    return {
+      input: claimed,
+      resolved: false,
+      by: null,
+      crawler: null,
+      note: 'Neither a robots.txt token, a slug nor a User-Agent substring of any crawler in the index; the addresses are still checked against every published list.',
+    };
+  }
+  const note = record.robots_only
+    ? `${record.robots_token} is a robots.txt control token, not a crawler of its own: no request carries it in a User-Agent header.`
+    : null;
+  return { input: claimed, resolved: true, by, crawler: claimedCrawler(record), note };
+}
+
+/**
+ * Pass the model's own crawler array: the classifier and lookups built from it are cached per
+ * array (a WeakMap), so a freshly filtered copy on every call would rebuild them each time.
+ */
+export function verifyBatch(index: PrefixIndex, crawlers: readonly CrawlerView[], addresses: readonly string[], claimedUa?: string): BatchAnswer {
+  const context = contextFor(crawlers);
+  const claim = claimedUa === undefined ? null : resolveClaim(crawlers, claimedUa);
+  const results: BatchItem[] = addresses.map((input, i): BatchItem => {
+    if (i >= MAX_ADDRESSES_PER_CALL) {
+      return { valid: false, input, code: 'over-limit', error: `Only the first ${MAX_ADDRESSES_PER_CALL} addresses of a call are checked; send the rest in another call.` };
+    }
+    const found = lookup(index, input);
+    if (!found.valid) return found;
+    const matches = found.matches.map((m) => ({ ...m, operator_name: context.operatorNames.get(m.operator) ?? m.operator }));
+    return { ...found, matches, ...judge(index, context, claim, found.address, matches) };
+  });
+
+  const checked = results.filter((r): r is CheckedAddress => r.valid);
+  let verdicts: Record<Verdict, number> | null = null;
+  if (claim !== null) {
+    verdicts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
+    for (const r of checked) if (r.verdict !== null) verdicts[r.verdict]++;
+  }
+  return {
+    claim,
+    received: addresses.length,
+    checked: Math.min(addresses.length, MAX_ADDRESSES_PER_CALL),
+    limit: MAX_ADDRESSES_PER_CALL,
+    results,
+    summary: {
+      valid: checked.length,
+      invalid: results.length - checked.length,
+      in_published_ranges: checked.filter((r) => r.matches.length > 0).length,
+      verdicts,
+    },
+  };
+}
+
+type Judgement = Pick<CheckedAddress, 'verdict' | 'explanation' | 'caveat' | 'how_to_verify'>;
+
+function judge(index: PrefixIndex, context: Context, claim: Claim | null, address: string, matches: readonly BatchMatch[]): Judgement {
+  const where = describeMatches(context, matches);
+  if (claim === null) return { verdict: null, explanation: where, caveat: null, how_to_verify: null };
+  if (!claim.resolved) {
+    return { verdict: 'unknown-claim', explanation: `The claimed user agent names no crawler in the index. ${where}`, caveat: null, how_to_verify: null };
+  }
+  const claimed = claim.crawler;
+  const own = matches.find((m) => m.crawlers.includes(claimed.slug));
+  if (own !== undefined) {
+    return {
+      verdict: 'genuine',
+      explanation: `${address} is in ${own.prefix}, which ${own.operator_name} publishes for ${claimed.name} (list ${own.source}).`,
+      caveat: null,
+      how_to_verify: null,
+    };
+  }
+  const sameOperator = matches.find((m) => m.operator === claimed.operator_slug);
+  if (sameOperator !== undefined) {
+    return {
+      verdict: 'operator-range',
+      explanation: `${address} is in ${sameOperator.prefix}, a range of ${sameOperator.operator_name} (list ${sameOperator.source}, published for ${crawlerNames(context, sameOperator.crawlers)}), but not one published for ${claimed.name}. The address is ${claimed.operator}'s; the crawler named is not the one that list covers.`,
+      caveat: null,
+      how_to_verify: null,
+    };
+  }
+  if (matches.length > 0) {
+    const others = unique(matches.map((m) => m.operator_name));
+    return {
+      verdict: 'other-operator',
+      explanation: `${address} is in a range published by ${others.join(', ')}, not by ${claimed.operator}: the request claims to be ${claimed.name} but comes from another operator's crawler addresses. ${where}`,
+      caveat: null,
+      how_to_verify: null,
+    };
+  }
+  const how = howToVerify(claimed, address);
+  const explanation =
+    claimed.verification_method === 'published-ranges'
+      ? `${address} is in none of the ranges ${claimed.operator} publishes for ${claimed.name}, nor in any other published list: it is not one of ${claimed.name}'s addresses.`
+      : claimed.verification_method === 'reverse-dns'
+        ? `${address} is in no published range. ${claimed.operator} publishes no IP list for ${claimed.name}; it is verified by forward-confirmed reverse DNS (see how_to_verify).`
+        : `${address} is in no published range, and ${claimed.operator} publishes no verification method for ${claimed.name}: nothing can confirm or refute the claim.`;
+  return { verdict: 'not-in-published-ranges', explanation, caveat: staleness(index, claimed), how_to_verify: how };
+}
+
+/** Whether our copies of the claimed crawler's lists can be trusted to rule it out. */
+function staleness(index: PrefixIndex, claimed: ClaimedCrawler): string | null {
+  if (claimed.verification_method !== 'published-ranges') return null;
+  const problems = claimed.ip_sources.flatMap((id) => {
+    const source = index.sources.find((s) => s.id === id);
+    if (source === undefined || source.ipv4_count + source.ipv6_count === 0) return [`this service holds no copy of list ${id}`];
+    if (source.state !== null && source.state !== 'ok') return [`list ${id} failed its last refresh (the last good copy${source.last_success ? ` from ${source.last_success}` : ''} was used)`];
+    return [];
+  });
+  if (claimed.ip_sources.length === 0) problems.push(`no list of ${claimed.name}'s prefixes is mirrored here`);
+  return problems.length === 0 ? null : `The verdict may be wrong: ${problems.join('; ')}.`;
+}
+
+function describeMatches(context: Context, matches: readonly BatchMatch[]): string {
+  if (matches.length === 0) return 'The address is in no operator-published range.';
+  const parts = matches.map((m) => `${m.prefix} in ${m.operator_name}'s list ${m.source} (${crawlerNames(context, m.crawlers)})`);
+  return `The address is in ${parts.join('; ')}.`;
+}
+
+function crawlerNames(context: Context, slugs: readonly string[]): string {
+  return slugs.length === 0 ? 'no crawler named' : slugs.map((s) => context.bySlug.get(s)?.name ?? s).join(', ');
+}
+
+function unique(items: readonly string[]): string[] {
+  return [...new Set(items)];
+}
+
+function claimedCrawler(c: CrawlerView): ClaimedCrawler {
+  return {
+    slug: c.slug,
+    name: c.name,
+    operator: c.operator,
+    operator_slug: c.operator_slug,
+    robots_token: c.robots_token,
+    robots_only: c.robots_only,
+    verification_method: c.verification_method,
+    verification_label: c.verification_label,
+    ip_sources: [...c.ip_sources],
+    reverse_dns_hostnames: [...c.reverse_dns_hostnames],
+  };
+}

@@ -1,0 +1,316 @@
+import { strict as assert } from 'node:assert';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { build } from '../pipeline/build/build.ts';
+import { handleMcp } from '../pipeline/http/mcp.ts';
+import { toolDataFrom } from '../pipeline/http/tool-data.ts';
+import { snapshotStore } from '../pipeline/node/dist-snapshot.ts';
+import { startServer, type RunningServer } from '../pipeline/node/server.ts';
+import { validatorFor } from '../pipeline/schema/ajv.ts';
+import { MCP_SERVERS, toolByName, type ToolData } from '../pipeline/tools/registry/index.ts';
+import { inputSchema } from '../pipeline/tools/registry/input.ts';
+import { tempProject } from './support/project.ts';
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+const validateError = validatorFor('outputs/error.schema.json');
+const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+let project: Awaited<ReturnType<typeof tempProject>>;
+let server: RunningServer;
+let data: ToolData;
+
+before(async () => {
+  project = await tempProject('mini');
+  await build({ root: project.root, now: '2026-01-01T00:00:00Z' });
+  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', checkEveryMs: 0 });
+  const loaded = await toolDataFrom(await snapshotStore(join(project.root, 'dist'), { checkEveryMs: 0 }));
+  assert.ok(loaded, 'the mini build holds the documents the tools read');
+  data = loaded;
+});
+after(async () => {
+  await server.close();
+  await project.dispose();
+});
+
+async function connect(path: string): Promise<Client> {
+  const client = new Client({ name: 'crawler-index-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(server.url + path)));
+  return client;
+}
+
+/** A thrown McpError, with its JSON-RPC code. */
+async function rejection(promise: Promise<unknown>): Promise<McpError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof McpError, `an McpError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail('expected the call to be refused');
+}
+
+describe('MCP over Streamable HTTP with the SDK client', () => {
+  for (const spec of MCP_SERVERS) {
+    test(`${spec.path}: tools/list is the registry's list, every example call answers with text and valid structuredContent`, async () => {
+      const client = await connect(spec.path);
+      try {
+        assert.equal(client.getServerVersion()?.name, spec.name);
+        const { tools } = await client.listTools();
+        assert.deepEqual(tools.map((t) => t.name), [...spec.tools]);
+        for (const listed of tools) {
+          const tool = toolByName(listed.name)!;
+          assert.equal(listed.title, tool.title);
+          assert.equal(listed.description, tool.description);
+          assert.deepEqual(listed.inputSchema, inputSchema(tool));
+          assert.deepEqual(listed.outputSchema, tool.outputSchema);
+
+          const example = tool.examples[0];
+          assert.ok(example, `${tool.name} has an example`);
+          const result = await client.callTool({ name: tool.name, arguments: example.input });
+          assert.notEqual(result.isError, true, `${tool.name}: ${JSON.stringify(result.content)}`);
+          const content = result.content as { type: string; text?: string }[];
+          assert.equal(content.length, 1);
+          assert.equal(content[0]!.type, 'text');
+          assert.ok((content[0]!.text ?? '').length > 0, `${tool.name} summary is not empty`);
+          assert.ok(result.structuredContent, `${tool.name} returns structuredContent`);
+          const validate = ajv.compile(tool.outputSchema);
+          assert.ok(validate(result.structuredContent), `${tool.name}: ${JSON.stringify(validate.errors)}`);
+          // The text part is the tool's own summary of the structured answer.
+          assert.equal(content[0]!.text, tool.summarize(result.structuredContent));
+        }
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
+  test('bad arguments → -32602 naming the field and its accepted form', async () => {
+    const client = await connect('/mcp');
+    try {
+      const missing = await rejection(client.callTool({ name: 'classify_user_agent', arguments: {} }));
+      assert.equal(missing.code, -32602);
+      assert.match(missing.message, /"ua"/);
+      assert.match(missing.message, /Accepted: a User-Agent header value/);
+      assert.deepEqual((missing.data as { field: string }).field, 'ua');
+
+      const unknown = await rejection(client.callTool({ name: 'classify_user_agent', arguments: { ua: 'GPTBot/1.0', user_agent: 'x' } }));
+      assert.equal(unknown.code, -32602);
+      assert.match(unknown.message, /"user_agent"/);
+
+      const wrongType = await rejection(client.callTool({ name: 'classify_user_agent', arguments: { ua: 42 } }));
+      assert.equal(wrongType.code, -32602);
+      assert.match(wrongType.message, /ua must be a string/);
+    } finally {
+      await client.close();
+    }
+    const netcheck = await connect('/mcp/netcheck');
+    try {
+      const tooMany = await rejection(netcheck.callTool({ name: 'verify_batch', arguments: { ip: Array.from({ length: 501 }, (_, i) => `192.0.2.${i % 256}`) } }));
+      assert.equal(tooMany.code, -32602);
+      assert.match(tooMany.message, /"ip"/);
+      assert.match(tooMany.message, /at most 500/);
+    } finally {
+      await netcheck.close();
+    }
+  });
+
+  test('an unknown tool, or a tool of another server → -32602 naming this server\'s tools', async () => {
+    const client = await connect('/mcp');
+    try {
+      for (const name of ['no_such_tool', 'lint_robots_txt']) {
+        const error = await rejection(client.callTool({ name, arguments: {} }));
+        assert.equal(error.code, -32602);
+        assert.match(error.message, new RegExp(`Unknown tool "${name}"`));
+        assert.match(error.message, /classify_user_agent, whoami, example/);
+      }
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('whoami answers about the calling request', async () => {
+    const client = await connect('/mcp');
+    try {
+      const result = await client.callTool({ name: 'whoami', arguments: {} });
+      const output = result.structuredContent as { address: string | null; user_agent: string | null };
+      assert.equal(output.address, '127.0.0.1');
+      assert.ok(output.user_agent !== null && output.user_agent.length > 0);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+interface RpcAnswer {
+  status: number;
+  contentType: string | null;
+  body: { jsonrpc?: string; id?: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } } | null;
+  text: string;
+}
+
+async function post(path: string, body: BodyInit, headers: Record<string, string> = JSON_HEADERS): Promise<RpcAnswer> {
+  const response = await fetch(server.url + path, { method: 'POST', headers, body, ...(body instanceof ReadableStream ? { duplex: 'half' } : {}) } as RequestInit);
+  const text = await response.text();
+  let parsed: RpcAnswer['body'] = null;
+  try {
+    parsed = JSON.parse(text) as RpcAnswer['body'];
+  } catch {
+    parsed = null;
+  }
+  return { status: response.status, contentType: response.headers.get('content-type'), body: parsed, text };
+}
+
+function assertRpcError(answer: RpcAnswer, code: number, status: number): { code: number; message: string; data?: unknown } {
+  assert.equal(answer.status, status, answer.text);
+  assert.equal(answer.contentType, 'application/json');
+  assert.equal(answer.body?.jsonrpc, '2.0');
+  assert.ok(answer.body?.error, answer.text);
+  assert.equal(answer.body.error.code, code, answer.text);
+  return answer.body.error;
+}
+
+/** Deterministic bytes that are neither UTF-8 nor JSON (a linear congruential sequence). */
+function noise(length: number): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(length);
+  let state = 12345;
+  for (let i = 0; i < length; i++) {
+    state = (state * 1103515245 + 12345) >>> 0;
+    bytes[i] = state >>> 24;
+  }
+  return bytes;
+}
+
+describe('raw JSON-RPC on /mcp', () => {
+  test('tools/list with fetch', async () => {
+    const answer = await post('/mcp', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+    assert.equal(answer.status, 200);
+    assert.equal(answer.body?.id, 1);
+    assert.deepEqual((answer.body?.result as { tools: { name: string }[] }).tools.map((t) => t.name), ['classify_user_agent', 'whoami', 'example']);
+  });
+
+  test('a body that is not JSON → -32700', async () => {
+    for (const body of ['{', '', 'tools/list', '{"jsonrpc":"2.0",']) {
+      const error = assertRpcError(await post('/mcp', body), -32700, 400);
+      assert.match(error.message, /Parse error/);
+    }
+  });
+
+  test('invalid UTF-8 and random bytes → -32700, not a 5xx', async () => {
+    const invalidUtf8 = new Uint8Array([0x7b, 0x22, 0x6a, 0xc3, 0x28, 0x22, 0x3a, 0x31, 0x7d]); // {"j\xc3(":1}
+    assert.match(assertRpcError(await post('/mcp', invalidUtf8), -32700, 400).message, /UTF-8/);
+    assertRpcError(await post('/mcp', noise(4096)), -32700, 400);
+  });
+
+  test('not a JSON-RPC 2.0 request → -32600', async () => {
+    for (const body of ['{"jsonrpc":"1.0"}', '{"jsonrpc":"1.0","id":1,"method":"tools/list"}', '{"jsonrpc":"2.0","id":1}', '{"jsonrpc":"2.0","id":1,"method":7}', '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}', '{"jsonrpc":"2.0","id":1,"method":"ping","params":"x"}', '[]', '42', '"text"', 'null']) {
+      const answer = await post('/mcp', body);
+      assertRpcError(answer, -32600, 400);
+      assert.match(answer.body!.error!.message, /Invalid Request/, body);
+    }
+    // The id is echoed when it is one.
+    assert.equal((await post('/mcp', '{"jsonrpc":"2.0","id":9,"method":"ping","extra":true}')).body?.id, 9);
+  });
+
+  test('an unknown method → -32601 naming the methods', async () => {
+    const answer = await post('/mcp', JSON.stringify({ jsonrpc: '2.0', id: 'a', method: 'resources/list' }));
+    const error = assertRpcError(answer, -32601, 200);
+    assert.equal(answer.body?.id, 'a');
+    assert.match(error.message, /tools\/list, tools\/call/);
+  });
+
+  test('invalid params → -32602', async () => {
+    const cases: [unknown, RegExp][] = [
+      [{ name: 'classify_user_agent', arguments: { ua: '' } }, /"ua".*ua is empty/],
+      [{ name: 'classify_user_agent', arguments: 'ua=x' }, /arguments/],
+      [{ arguments: {} }, /name/],
+      [[1, 2], /not an array/],
+    ];
+    for (const [params, pattern] of cases) {
+      const answer = await post('/mcp', JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params }));
+      const error = assertRpcError(answer, -32602, 200);
+      assert.match(error.message, pattern);
+      assert.equal(answer.body?.id, 5);
+    }
+    assertRpcError(await post('/mcp', JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'initialize', params: {} })), -32602, 200);
+  });
+
+  test('notifications are accepted without an answer', async () => {
+    const answer = await post('/mcp', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    assert.equal(answer.status, 202);
+  });
+
+  test('a body over 1 MiB → 413 with the JSON error shape, declared or streamed', async () => {
+    const big = new Uint8Array(2 * 1024 * 1024).fill(0x20);
+    const declared = await post('/mcp', big);
+    assert.equal(declared.status, 413);
+    assert.ok(validateError(declared.body), JSON.stringify(validateError.errors));
+    assert.equal((declared.body as unknown as { error: { code: string } }).error.code, 'payload_too_large');
+
+    // No Content-Length: the limit is enforced while reading.
+    const chunk = new Uint8Array(64 * 1024).fill(0x20);
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 2 * 1024 * 1024) return controller.close();
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const streamed = await post('/mcp', stream);
+    assert.equal(streamed.status, 413);
+    assert.ok(validateError(streamed.body));
+
+    // Exactly at the limit is still read (and is then not JSON-RPC).
+    const atLimit = new Uint8Array(1024 * 1024).fill(0x20);
+    atLimit.set(new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"method":"ping"}'));
+    const answer = await post('/mcp', atLimit);
+    assert.equal(answer.status, 200, answer.text);
+    assert.deepEqual(answer.body?.result, {});
+  });
+
+  test('the transport\'s own header checks still apply (406, 415), and GET is 405 with Allow: POST', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    assert.equal((await post('/mcp', body, { 'content-type': 'application/json', accept: 'application/json' })).status, 406);
+    assert.equal((await post('/mcp', body, { 'content-type': 'text/plain', accept: JSON_HEADERS.accept })).status, 415);
+    const get = await fetch(server.url + '/mcp');
+    assert.equal(get.status, 405);
+    assert.equal(get.headers.get('allow'), 'POST');
+    await get.arrayBuffer();
+  });
+
+  test('every MCP path answers tools/list with its own tools', async () => {
+    for (const spec of MCP_SERVERS) {
+      const answer = await post(spec.path, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+      assert.equal(answer.status, 200, spec.path);
+      assert.deepEqual((answer.body?.result as { tools: { name: string }[] }).tools.map((t) => t.name), [...spec.tools]);
+    }
+  });
+});
+
+describe('handleMcp in process', () => {
+  const spec = MCP_SERVERS.find((s) => s.path === '/mcp')!;
+  const call = (context: Parameters<typeof handleMcp>[2], name: string, args: Record<string, unknown>) =>
+    handleMcp(new Request('http://localhost/mcp', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }) }), spec, context);
+
+  test('a tool that throws answers isError with a text saying so, HTTP 200', async () => {
+    // Data broken on purpose: no classifier, so classify_user_agent throws inside the tool.
+    const broken = { data: { ...data, classifier: undefined as unknown as ToolData['classifier'] }, caller: { userAgent: null, address: null } };
+    const response = await call(broken, 'classify_user_agent', { ua: 'GPTBot/1.0' });
+    assert.equal(response.status, 200);
+    const body = (await response.json()) as { result: { isError: boolean; content: { type: string; text: string }[]; structuredContent?: unknown } };
+    assert.equal(body.result.isError, true);
+    assert.match(body.result.content[0]!.text, /classify_user_agent failed on this input/);
+    assert.equal(body.result.structuredContent, undefined);
+  });
+
+  test('with intact data the same call succeeds', async () => {
+    const response = await call({ data, caller: { userAgent: null, address: null } }, 'classify_user_agent', { ua: 'GPTBot/1.0' });
+    const body = (await response.json()) as { result: { isError?: boolean; structuredContent: { matched: boolean } } };
+    assert.notEqual(body.result.isError, true);
+    assert.equal(body.result.structuredContent.matched, true);
+  });
+});

@@ -1,0 +1,125 @@
+import { strict as assert } from 'node:assert';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { parse } from 'yaml';
+import { describeErrors, validatorFor } from '../pipeline/schema/ajv.ts';
+import { REPO } from './support/project.ts';
+
+// records/excluded.yaml accounts for every name in the peers' AI list (ai.robots.txt) that the
+// index does not carry. A name counts as indexed when it equals a crawler record's robots_token,
+// ignoring case, as robots.txt matching does. Each check runs on the real data and on a small
+// hand-made case that proves it can fail.
+
+interface Excluded {
+  name: string;
+  reason: string;
+  note: string;
+}
+
+const EXCLUDED_FILE = join(REPO, 'records', 'excluded.yaml');
+const CRAWLERS_DIR = join(REPO, 'records', 'crawlers');
+// The peers' list lives next to the repository, not in it; the checks that need it skip without it.
+const PEERS_FILE = join(REPO, '..', 'shared', 'reference-data', 'peers', 'ai-robots-txt-robots.json');
+
+const excluded = parse(readFileSync(EXCLUDED_FILE, 'utf8')) as Excluded[];
+const crawlers = readdirSync(CRAWLERS_DIR)
+  .filter((name) => name.endsWith('.yaml'))
+  .map((name) => parse(readFileSync(join(CRAWLERS_DIR, name), 'utf8')) as { slug: string; robots_token: string });
+const tokens = new Set(crawlers.map((c) => c.robots_token.toLowerCase()));
+const slugs = new Set(crawlers.map((c) => c.slug));
+const peerNames = (): string[] => Object.keys(JSON.parse(readFileSync(PEERS_FILE, 'utf8')) as Record<string, unknown>);
+
+const isIndexed = (name: string, indexed: ReadonlySet<string>) => indexed.has(name.toLowerCase());
+
+/** Peer names that are neither indexed nor listed in excluded.yaml. */
+function unaccounted(peers: readonly string[], indexed: ReadonlySet<string>, list: readonly Excluded[]): string[] {
+  const listed = new Set(list.map((e) => e.name));
+  return peers.filter((name) => !isIndexed(name, indexed) && !listed.has(name));
+}
+
+/** Excluded names that a crawler record carries after all. */
+function wronglyExcluded(list: readonly Excluded[], indexed: ReadonlySet<string>): string[] {
+  return list.filter((e) => isIndexed(e.name, indexed)).map((e) => e.name);
+}
+
+/** merged-into reasons whose slug has no crawler record. */
+function missingMergeTargets(list: readonly Excluded[], known: ReadonlySet<string>): string[] {
+  return list
+    .filter((e) => e.reason.startsWith('merged-into:') && !known.has(e.reason.slice('merged-into:'.length)))
+    .map((e) => `${e.name} -> ${e.reason}`);
+}
+
+/** Names listed twice, and the first name out of code-unit order. */
+function orderProblems(list: readonly Excluded[]): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  list.forEach((e, i) => {
+    if (seen.has(e.name)) problems.push(`duplicate: ${e.name}`);
+    seen.add(e.name);
+    const previous = list[i - 1];
+    if (previous !== undefined && !(previous.name < e.name) && previous.name !== e.name) problems.push(`out of order: ${previous.name} before ${e.name}`);
+  });
+  return problems;
+}
+
+const entry = (name: string, reason = 'no-operator-docs'): Excluded => ({ name, reason, note: 'A hand-made entry for this test.' });
+
+test('excluded.yaml matches its schema', () => {
+  const validate = validatorFor('records/excluded.schema.json');
+  assert.ok(validate(excluded), JSON.stringify(describeErrors(validate.errors)));
+});
+
+test('the schema rejects an unknown reason, a missing note and an extra field', () => {
+  const validate = validatorFor('records/excluded.schema.json');
+  assert.equal(validate([{ name: 'X', reason: 'gone', note: 'A hand-made entry for this test.' }]), false);
+  assert.equal(validate([{ name: 'X', reason: 'defunct' }]), false);
+  assert.equal(validate([{ ...entry('X'), extra: true }]), false);
+  assert.equal(validate([entry('X', 'merged-into:Not A Slug')]), false);
+  assert.ok(validate([entry('X', 'merged-into:gptbot')]));
+});
+
+test('every peer name is indexed or excluded, and every excluded name is a peer name', (t) => {
+  if (!existsSync(PEERS_FILE)) {
+    t.skip('the peers\' list (../shared/reference-data) is not present');
+    return;
+  }
+  const peers = peerNames();
+  assert.deepEqual(unaccounted(peers, tokens, excluded), []);
+  const known = new Set(peers);
+  assert.deepEqual(excluded.filter((e) => !known.has(e.name)).map((e) => e.name), []);
+});
+
+test('unaccounted: a peer name missing from both the index and the list is reported', () => {
+  const indexed = new Set(['gptbot']);
+  assert.deepEqual(unaccounted(['GPTBot', 'gptbot', 'NewBot', 'OldBot'], indexed, [entry('OldBot')]), ['NewBot']);
+  assert.deepEqual(unaccounted(['GPTBOT'], indexed, []), [], 'indexing ignores case');
+  assert.deepEqual(unaccounted(['oldbot'], indexed, [entry('OldBot')]), ['oldbot'], 'the list must spell the name as the peers do');
+});
+
+test('no excluded name is indexed', () => {
+  assert.deepEqual(wronglyExcluded(excluded, tokens), []);
+});
+
+test('wronglyExcluded: an excluded name that a record carries, in any case, is reported', () => {
+  const indexed = new Set(['gptbot', 'meta-externalagent']);
+  assert.deepEqual(wronglyExcluded([entry('Meta-ExternalAgent'), entry('NewBot'), entry('GPTBot')], indexed), ['Meta-ExternalAgent', 'GPTBot']);
+});
+
+test('every merged-into slug has a crawler record', () => {
+  assert.deepEqual(missingMergeTargets(excluded, slugs), []);
+});
+
+test('missingMergeTargets: a merge into a slug without a record is reported', () => {
+  const known = new Set(['gptbot']);
+  assert.deepEqual(missingMergeTargets([entry('GPT-Bot', 'merged-into:gptbot'), entry('Ghost', 'merged-into:ghost'), entry('Other')], known), ['Ghost -> merged-into:ghost']);
+});
+
+test('excluded.yaml lists each name once, sorted by name in code-unit order', () => {
+  assert.deepEqual(orderProblems(excluded), []);
+});
+
+test('orderProblems: a duplicate and an out-of-order name are reported', () => {
+  assert.deepEqual(orderProblems([entry('B'), entry('A'), entry('A')]), ['out of order: B before A', 'duplicate: A']);
+  assert.deepEqual(orderProblems([entry('Z'), entry('a')]), [], 'upper case sorts before lower case');
+});

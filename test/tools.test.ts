@@ -1,0 +1,193 @@
+import { strict as assert } from 'node:assert';
+import { after, before, describe, test } from 'node:test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { build } from '../pipeline/build/build.ts';
+import { startServer, type RunningServer } from '../pipeline/node/server.ts';
+import { validatorFor } from '../pipeline/schema/ajv.ts';
+import { TOOLS } from '../pipeline/tools/registry/index.ts';
+import { seededRandom } from '../pipeline/tools/robots/random.ts';
+import { raw } from './support/http.ts';
+import { tempProject } from './support/project.ts';
+
+// The tool endpoints over a real socket, against the repository's own records and mirror,
+// so verify-crawler sees real operator prefixes.
+let project: Awaited<ReturnType<typeof tempProject>>;
+let server: RunningServer;
+const spec = validatorFor('outputs/tool-spec.schema.json');
+const error = validatorFor('outputs/error.schema.json');
+const outputs = new Ajv2020({ strict: false, allErrors: true });
+const HTTP_TOOLS = TOOLS.filter((t) => t.path !== null);
+
+before(async () => {
+  project = await tempProject('repo');
+  await build({ root: project.root, now: '2026-01-01T00:00:00Z' });
+  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', checkEveryMs: 0 });
+});
+after(async () => {
+  await server.close();
+  await project.dispose();
+});
+
+const get = (path: string, headers: Record<string, string> = {}) => raw(server.url, path, { headers });
+const json = <T = Record<string, unknown>>(text: string) => JSON.parse(text) as T;
+function assertError(response: { status: number; text: string }, status: number, field?: string) {
+  assert.equal(response.status, status, response.text);
+  const body = json<{ error: { field?: string; accepted?: string } }>(response.text);
+  assert.ok(error(body), JSON.stringify(error.errors));
+  if (field) assert.equal(body.error.field, field, response.text);
+  if (status === 400) assert.ok((body.error.accepted ?? '').length > 3, 'names the accepted form');
+}
+
+describe('every tool endpoint', () => {
+  test('no parameters → 200 with its specification (example and whoami answer for real); ?spec=1 → specification', async () => {
+    for (const tool of HTTP_TOOLS) {
+      const bare = await get(`/tools/${tool.path}`);
+      assert.equal(bare.status, 200, tool.name);
+      const body = json(bare.text);
+      if (tool.runsWithoutParams) assert.equal(body['name'], undefined, `${tool.name} answers for real`);
+      else assert.ok(spec(body), `${tool.name}: ${JSON.stringify(spec.errors)}`);
+      const explicit = json((await get(`/tools/${tool.path}?spec=1`)).text);
+      assert.ok(spec(explicit), tool.name);
+      assert.equal(explicit['name'], tool.name);
+      assert.equal((await get(`/tools/${tool.path}.json`)).text, (await get(`/tools/${tool.path}?spec=1`)).text, `${tool.name}: the static spec equals the live one`);
+      const form = await get(`/tools/${tool.path}.html`);
+      assert.equal(form.status, 200);
+      assert.match(form.text, new RegExp(`<form method="get" action="[^"]*/tools/${tool.path}">`));
+    }
+  });
+
+  test('each documented example answers 200 with output matching the tool\'s output schema; s changes nothing', async () => {
+    for (const tool of HTTP_TOOLS) {
+      const validate = outputs.compile(tool.outputSchema);
+      for (const example of tool.examples) {
+        const params = new URLSearchParams();
+        for (const [name, value] of Object.entries(example.input)) for (const v of Array.isArray(value) ? value : [value ?? '']) params.append(name, v);
+        const path = `/tools/${tool.path}?${params.toString() || 's=test'}`;
+        const response = await get(path, { 'user-agent': 'crawler-index-test' });
+        assert.equal(response.status, 200, `${tool.name}: ${response.text.slice(0, 300)}`);
+        const body = json(response.text);
+        assert.ok(validate(body), `${tool.name}: ${JSON.stringify(validate.errors)}`);
+        const tagged = await get(`${path}&s=campaign`, { 'user-agent': 'crawler-index-test' });
+        assert.equal(tagged.text, response.text, `${tool.name}: s does not affect the answer`);
+        assert.equal((await get(path, { 'user-agent': 'crawler-index-test', 'if-none-match': response.headers['etag']! })).status, 304);
+      }
+    }
+  });
+
+  test('unknown parameters, repeated single parameters and a bad spec value → 400 naming the field', async () => {
+    assertError(await get('/tools/classify-ua?ua=x&useragent=y'), 400, 'useragent');
+    assertError(await get('/tools/classify-ua?ua=a&ua=b'), 400, 'ua');
+    assertError(await get('/tools/robots-lint?spec=2'), 400, 'spec');
+    assertError(await get('/tools/example?foo=1'), 400, 'foo');
+  });
+
+  test('a method the tool does not take → 405 with Allow', async () => {
+    const response = await raw(server.url, '/tools/classify-ua?ua=x', { method: 'POST', body: 'x' });
+    assertError(response, 405);
+    assert.equal(response.headers['allow'], 'GET, HEAD, OPTIONS');
+    assert.equal((await raw(server.url, '/tools/robots-lint', { method: 'PUT', body: 'x' })).headers['allow'], 'GET, HEAD, POST, OPTIONS');
+  });
+});
+
+describe('robots.txt tools', () => {
+  const file = 'User-agent: *\nDisallow: /private\n\nUser-agent: GPTBot\nAllow: /public\nDisallow: /\n\nUser-agent: GPTbott\nDisallow: /\n';
+  test('robots-allowed: per path verdict with the deciding line; GET and POST agree', async () => {
+    const query = `ua=GPTBot&path=/public/a,/private/b&path=/other`;
+    const viaGet = await get(`/tools/robots-allowed?robots_txt=${encodeURIComponent(file)}&${query}`);
+    const viaPost = await raw(server.url, `/tools/robots-allowed?${query}`, { method: 'POST', body: file });
+    assert.equal(viaPost.status, 200, viaPost.text);
+    assert.equal(viaPost.text, viaGet.text);
+    const body = json<{ results: { path: string; allowed: boolean; deciding: { line: number; text: string } | null }[] }>(viaGet.text);
+    assert.deepEqual(body.results.map((r) => [r.path, r.allowed, r.deciding?.line, r.deciding?.text]), [
+      ['/public/a', true, 5, 'Allow: /public'], ['/private/b', false, 6, 'Disallow: /'], ['/other', false, 6, 'Disallow: /'],
+    ]);
+  });
+  test('robots-allowed: 200 paths are fine, 201 are refused; ua and robots_txt are required', async () => {
+    const paths = (n: number) => Array.from({ length: n }, (_, i) => `/p${i}`).join(',');
+    assert.equal((await raw(server.url, `/tools/robots-allowed?ua=GPTBot&path=${paths(200)}`, { method: 'POST', body: file })).status, 200);
+    assertError(await raw(server.url, `/tools/robots-allowed?ua=GPTBot&path=${paths(201)}`, { method: 'POST', body: file }), 400, 'path');
+    assertError(await raw(server.url, '/tools/robots-allowed?path=/', { method: 'POST', body: file }), 400, 'ua');
+    assertError(await get('/tools/robots-allowed?ua=GPTBot'), 400, 'robots_txt');
+    assertError(await raw(server.url, `/tools/robots-allowed?ua=GPTBot&robots_txt=x`, { method: 'POST', body: file }), 400, 'robots_txt');
+  });
+  test('POST bodies over the limit → 413', async () => {
+    assertError(await raw(server.url, '/tools/robots-lint', { method: 'POST', body: 'Disallow: /x\n'.repeat(50_000) }), 413, 'robots_txt');
+  });
+  test('ai-access: blocked and allowed AI crawlers, unknown tokens with a suggestion, obedience split', async () => {
+    const response = await raw(server.url, '/tools/ai-access', { method: 'POST', body: file });
+    const body = json<{ blocked: { slug: string }[]; unknown_tokens: { token: string; did_you_mean: string | null }[]; obedience: { blocked_and_documented: string[] } }>(response.text);
+    assert.ok(body.blocked.some((b) => b.slug === 'gptbot'));
+    assert.ok(body.obedience.blocked_and_documented.includes('gptbot'));
+    assert.deepEqual(body.unknown_tokens.map((t) => [t.token, t.did_you_mean]), [['GPTbott', 'GPTBot']]);
+  });
+  test('robots-lint: a misspelt directive is found with its line and fix', async () => {
+    const body = json<{ findings: { line: number; code: string; fix: string }[] }>((await get(`/tools/robots-lint?robots_txt=${encodeURIComponent('User-agent: *\nDissallow: /x\n')}`)).text);
+    const finding = body.findings.find((f) => f.line === 2);
+    assert.ok(finding, JSON.stringify(body));
+    assert.match(finding.fix, /Disallow/);
+  });
+});
+
+describe('crawler and network tools', () => {
+  test('classify-ua: identifies GPTBot; a browser is unmatched with a labelled heuristic; bad headers → 400', async () => {
+    const gpt = json<{ matched: boolean; crawler: { slug: string } }>((await get(`/tools/classify-ua?ua=${encodeURIComponent('Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.3; +https://openai.com/gptbot')}`)).text);
+    assert.deepEqual([gpt.matched, gpt.crawler.slug], [true, 'gptbot']);
+    const browser = json<{ matched: boolean; heuristic: { label: string } }>((await get(`/tools/classify-ua?ua=${encodeURIComponent('Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0')}`)).text);
+    assert.equal(browser.matched, false);
+    assert.match(browser.heuristic.label, /not an identification/);
+    assertError(await get('/tools/classify-ua?ua='), 400, 'ua');
+    assertError(await get(`/tools/classify-ua?ua=${'x'.repeat(9000)}`), 400, 'ua');
+  });
+  test('verify-crawler: genuine, other operator and no range in one call; invalid items reported per item; 501 addresses → 400', async () => {
+    const mirror = json<{ ipv4: string[] }>((await get('/ip-ranges/openai-gptbot.json')).text);
+    const inside = mirror.ipv4[0]!.split('/')[0]!;
+    const google = json<{ ipv4: string[] }>((await get('/ip-ranges/google-googlebot.json')).text).ipv4[0]!.split('/')[0]!;
+    const response = await get(`/tools/verify-crawler?ip=${inside},${google}%20192.0.2.1&ip=999.1.1.1&ua=GPTBot`);
+    assert.equal(response.status, 200, response.text);
+    const body = json<{ results: { input: string; valid: boolean; verdict?: string }[] }>(response.text);
+    assert.deepEqual(body.results.map((r) => [r.input, r.valid, r.verdict ?? null]), [
+      [inside, true, 'genuine'], [google, true, 'other-operator'], ['192.0.2.1', true, 'not-in-published-ranges'], ['999.1.1.1', false, null],
+    ]);
+    const many = Array.from({ length: 501 }, (_, i) => `10.0.${Math.floor(i / 250)}.${i % 250}`).join(',');
+    assertError(await get(`/tools/verify-crawler?ip=${many}`), 400, 'ip');
+    assert.equal((await get(`/tools/verify-crawler?ip=${many.split(',').slice(0, 500).join(',')}`)).status, 200);
+  });
+  test('verification-methods: one crawler, or the whole tally with any parameter', async () => {
+    const one = json<{ matched: number; crawlers: { slug: string; method: string }[] }>((await get('/tools/verification-methods?crawler=googlebot')).text);
+    assert.equal(one.crawlers[0]?.slug, 'googlebot');
+    const all = json<{ matched: number; tally: Record<string, number> }>((await get('/tools/verification-methods?s=x')).text);
+    assert.ok(all.matched > 100);
+    assert.equal(all.tally['published-ranges']! + all.tally['reverse-dns']! + all.tally['none']!, all.matched);
+  });
+  test('whoami: the User-Agent and loopback address of this very request; no invented history', async () => {
+    const body = json<{ user_agent: string; address: string; recognised: { slug: string } | null; seen_before: { known: boolean } }>((await get('/tools/whoami', { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' })).text);
+    assert.equal(body.user_agent, 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)');
+    assert.equal(body.address, '127.0.0.1');
+    assert.equal(body.recognised?.slug, 'googlebot');
+    assert.equal(body.seen_before.known, false);
+  });
+  test('the tool index lists every tool and MCP server', async () => {
+    for (const path of ['/tools/', '/tools', '/tools/index.json']) {
+      const body = json<{ tools: { name: string }[] }>((await get(path)).text);
+      assert.deepEqual(body.tools.map((t) => t.name), TOOLS.map((t) => t.name), path);
+    }
+  });
+});
+
+test('random bytes, invalid UTF-8 and huge values never produce a 5xx', async () => {
+  const random = seededRandom(7);
+  for (let i = 0; i < 120; i++) {
+    const tool = HTTP_TOOLS[i % HTTP_TOOLS.length]!;
+    const length = random.int(3000);
+    const bytes = Buffer.from(Array.from({ length }, () => random.int(256)));
+    const value = [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+    const name = tool.params[0]?.name ?? 'x';
+    const response = await get(`/tools/${tool.path}?${name}=${value}`);
+    assert.ok(response.status < 500, `${tool.name}: ${response.status} ${response.text.slice(0, 200)}`);
+    if (tool.postBody) {
+      const posted = await raw(server.url, `/tools/${tool.path}?ua=GPTBot`, { method: 'POST', body: bytes });
+      assert.ok(posted.status < 500, `${tool.name} POST: ${posted.status}`);
+    }
+  }
+});
+
