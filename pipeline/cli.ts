@@ -73,7 +73,7 @@ export function program(): Command {
       } catch (error) {
         if (!(error instanceof BuildError)) throw error;
         for (const problem of error.problems) process.stdout.write(`${formatProblem(problem)}\n`);
-        progress(`refresh: stopped, ${error.problems.length} problem${error.problems.length === 1 ? '' : 's'}; dist/ and state/ left as they were`);
+        progress(`refresh: stopped, ${error.problems.length} problem${error.problems.length === 1 ? '' : 's'}; dist/ left as it was`);
         process.exitCode = 1;
       }
     });

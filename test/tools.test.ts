@@ -52,7 +52,7 @@ describe('every tool endpoint', () => {
       assert.equal((await get(`/tools/${tool.path}.json`)).text, (await get(`/tools/${tool.path}?spec=1`)).text, `${tool.name}: the static spec equals the live one`);
       const form = await get(`/tools/${tool.path}.html`);
       assert.equal(form.status, 200);
-      assert.match(form.text, new RegExp(`<form method="get" action="[^"]*/tools/${tool.path}">`));
+      assert.match(form.text, new RegExp(`<form method="get" action="${tool.path}">`), 'the form posts to the tool, relative to the page');
     }
   });
 
@@ -191,3 +191,20 @@ test('random bytes, invalid UTF-8 and huge values never produce a 5xx', async ()
   }
 });
 
+
+test('every route of the route table answers with CORS and the Link header (SPEC 4.4 rule 5)', async () => {
+  const { ROUTES } = await import('../pipeline/routes.ts');
+  const values: Record<string, string> = { slug: 'gptbot', policy: 'block-all-ai', source: 'openai-gptbot' };
+  const operatorOrCategory = (path: string) => (path.startsWith('/operator/') ? 'openai' : path.startsWith('/category/') ? 'ai-training' : undefined);
+  for (const route of ROUTES) {
+    const path = route.parameter ? route.path.replace(`{${route.parameter.name}}`, operatorOrCategory(route.path) ?? values[route.parameter.name]!) : route.path;
+    const post = route.methods.includes('POST') && !route.methods.includes('GET');
+    const response = post
+      ? await raw(server.url, path, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' })
+      : await get(path);
+    assert.ok(response.status < 500, `${path}: ${response.status}`);
+    assert.equal(response.headers['access-control-allow-origin'], '*', path);
+    assert.match(response.headers['link'] ?? '', /rel="related"/, path);
+    assert.match(response.headers['link'] ?? '', /rel="service-desc"/, path);
+  }
+});

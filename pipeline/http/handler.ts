@@ -147,9 +147,9 @@ export function createHandler(options: HandlerOptions): Handler {
       const { kind, name } = route.dispatch;
       if (kind === 'mcp') {
         const server = MCP_SERVERS.find((s) => s.path === name)!;
-        return withHeaders(await handleMcp(request, server, { data, caller }), base);
+        return withHeaders(await handleMcp(request, server, { data, caller }), headers);
       }
-      if (kind === 'a2a') return withHeaders(await handleA2a(request, { data, caller }, site), base);
+      if (kind === 'a2a') return withHeaders(await handleA2a(request, { data, caller }, site), headers);
       const tool = toolByName(name)!;
       const result = await callTool({ tool, request, url, data, caller, generatedAt: await store.generatedAt(), headers });
       if ('response' in result) return result.response;

@@ -1,6 +1,6 @@
 import { contentTypeOf } from '../routes.ts';
 import { canonicalJson, type RenderedFile } from '../render/output.ts';
-import { compareText } from '../records/load.ts';
+import { compareText } from '../util/compare.ts';
 import { etagOf } from './etag.ts';
 
 export interface LedgerEntry {

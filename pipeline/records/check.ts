@@ -3,6 +3,7 @@ import { checkProductTokens } from './checks/product-token.ts';
 import { checkReferences } from './checks/references.ts';
 import { checkUnique } from './checks/unique.ts';
 import { checkUserAgents } from './checks/user-agents.ts';
+import { checkSpecificSubstrings } from './checks/specific-substring.ts';
 import { toRecordSet, type LoadedFiles } from './load.ts';
 import type { Problem, RecordFile, RecordSet } from './types.ts';
 
@@ -19,6 +20,7 @@ export function semanticProblems(records: RecordSet, files: readonly RecordFile[
     ...checkReferences(records, files),
     ...checkProductTokens(records),
     ...checkUserAgents(records),
+    ...checkSpecificSubstrings(records),
   ];
 }
 

@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { parse } from 'yaml';
 import type { Problem, RecordFile, RecordSchemaName, RecordSet } from './types.ts';
+import { compareText } from '../util/compare.ts';
 
 const SINGLE_FILES: ReadonlyArray<[string, RecordSchemaName]> = [
   ['site.yaml', 'site'],
@@ -67,9 +68,4 @@ export function toRecordSet(files: readonly RecordFile[]): RecordSet {
     policies: single('policies'),
     sources: [...single<RecordSet['sources']>('sources')].sort((a, b) => compareText(a.id, b.id)),
   };
-}
-
-/** Code-unit order, independent of the machine's locale, so builds are byte-identical everywhere. */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

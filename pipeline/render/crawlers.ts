@@ -27,7 +27,7 @@ ${crawler.user_agent_example === null ? '' : html`<dt>Example User-Agent</dt><dd
 <pre><code>User-agent: ${crawler.robots_token}
 Disallow: /</code></pre>
 <p>Also as <a href="${crawler.json_url}">JSON</a> and <a href="${crawler.markdown_url}">Markdown</a>.</p>`;
-  return page({
+  return page({ path: `/crawler/${crawler.slug}.html`,
     title: `${crawler.name} (${crawler.operator})`,
     description: `${crawler.name}: robots.txt token, user agent, verification and cost of blocking.`,
     canonical: crawler.html_url,

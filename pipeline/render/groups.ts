@@ -1,6 +1,6 @@
 import type { Model } from '../model/model.ts';
 import { url } from '../model/model.ts';
-import { compareText } from '../records/load.ts';
+import { compareText } from '../util/compare.ts';
 import { categoryCounts } from './data.ts';
 import { canonicalJson, type RenderedFile } from './output.ts';
 

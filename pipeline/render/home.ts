@@ -52,7 +52,7 @@ ${ROUTES.map((r) => html`<tr><td><code>${r.path}</code></td><td>${r.returns}</td
 `)}</tbody>
 </table>
 <p>Every path is also served under <code>/api/v1/</code>. Source and issues: <a href="${site.repository}">${site.repository}</a>.</p>`;
-  return page({
+  return page({ path: '/index.html',
     title: 'Index of web crawlers',
     description: `Open index of ${model.crawlers.length} web crawlers: robots.txt tokens, user agents, verification, ready-made robots.txt policies.`,
     canonical: link('/index.html'),

@@ -1,4 +1,4 @@
-import { compareText } from '../records/load.ts';
+import { compareText } from '../util/compare.ts';
 
 /** Escapes every character that is special in JavaScript, PCRE or RE2 patterns, and `/` for literals. */
 export function escapeRegex(text: string): string {

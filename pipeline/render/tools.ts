@@ -27,7 +27,7 @@ ${fields}${tool.params.length === 0 ? html`<input type="hidden" name="s" value="
 </form>
 ${tool.postBody ? html`<p>Large files: <code>curl --data-binary @robots.txt '${site.base_url}/tools/${tool.path}'</code> sends the file as the raw body.</p>` : ''}
 <p>Specification: <a href="${site.base_url}/tools/${tool.path}.json">${tool.path}.json</a>. Also on MCP: ${spec.mcp.map((u, i) => html`${i > 0 ? ', ' : ''}<code>${u}</code>`)}. All tools: <a href="${site.base_url}/tools/">/tools/</a>.</p>`;
-  return page({ title: tool.title, description: tool.description, canonical: `${site.base_url}/tools/${tool.path}.html`, body, siteName: site.name, baseUrl: site.base_url, repository: site.repository });
+  return page({ path: `/tools/${tool.path}.html`, title: tool.title, description: tool.description, canonical: `${site.base_url}/tools/${tool.path}.html`, body, siteName: site.name, baseUrl: site.base_url, repository: site.repository });
 }
 
 export function renderTools(model: Model): RenderedFile[] {

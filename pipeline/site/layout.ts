@@ -1,4 +1,5 @@
 import { html, Markup } from './html.ts';
+import { escapeRegex } from '../render/regex.ts';
 
 const STYLE = `
 :root{color-scheme:light dark;--fg:#1a1a1a;--bg:#fff;--muted:#555;--line:#ddd;--accent:#0b57d0;--code:#f4f4f4}
@@ -13,6 +14,7 @@ header nav a{margin-right:1rem}
 h1{font-size:1.8rem;line-height:1.2}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;background:var(--code);border-radius:4px}
 code{padding:.05rem .3rem}
+pre code{padding:0;background:none}
 pre{padding:.75rem;overflow-x:auto}
 table{border-collapse:collapse;width:100%;margin:1rem 0}
 th,td{border-bottom:1px solid var(--line);padding:.4rem .5rem;text-align:left;vertical-align:top}
@@ -23,7 +25,28 @@ dt{font-weight:600}dd{margin:0}
 footer{border-top:1px solid var(--line);color:var(--muted);font-size:.9rem}
 `;
 
+/** The path of `to` as seen from the folder of `from` (both site paths starting with /). */
+export function relativePath(from: string, to: string): string {
+  const fromDirs = from.split('/').slice(1, -1);
+  const toParts = to.split('/').slice(1);
+  let shared = 0;
+  while (shared < fromDirs.length && shared < toParts.length - 1 && fromDirs[shared] === toParts[shared]) shared++;
+  const up = fromDirs.length - shared;
+  return '../'.repeat(up) + toParts.slice(shared).join('/') || './';
+}
+
+/**
+ * Links and form targets inside the site become relative, so the pages work wherever the tree
+ * is served (the local server, a static host under a sub-path) while canonical and alternate
+ * <link> elements stay absolute.
+ */
+export function relativizeLinks(page: string, baseUrl: string, pagePath: string): string {
+  return page.replace(new RegExp(`(<(?:a|form)\\b[^>]*?\\s(?:href|action)=")${escapeRegex(baseUrl)}(/[^"]*)"`, 'g'), (_m, head: string, target: string) => `${head}${relativePath(pagePath, target)}"`);
+}
+
 export interface PageOptions {
+  /** The page's own path in the site, for relative links. */
+  path: string;
   title: string;
   description: string;
   canonical: string;
@@ -35,7 +58,7 @@ export interface PageOptions {
 }
 
 export function page(options: PageOptions): string {
-  return html`<!doctype html>
+  return relativizeLinks(html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -55,5 +78,5 @@ ${options.body}
 <footer><p>${options.siteName} is an independent, non-commercial project, not affiliated with the operators it documents. Data is CC0-1.0. Categories and cost of blocking are our assessment; other facts cite each operator's own documentation.</p></footer>
 </body>
 </html>
-`.text;
+`.text, options.baseUrl, options.path);
 }

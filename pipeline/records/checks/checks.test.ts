@@ -8,6 +8,7 @@ import { checkProductTokens, isProductToken, strictPrefix } from './product-toke
 import { checkReferences } from './references.ts';
 import { checkUnique } from './unique.ts';
 import { checkUserAgents } from './user-agents.ts';
+import { checkSpecificSubstrings } from './specific-substring.ts';
 
 // Each check is proved against the frozen fixture: clean as it is, and failing once the
 // data is broken on purpose in exactly the way the check exists to catch.
@@ -95,4 +96,14 @@ test('schema: every error of a file is reported with its JSON path, not just the
   assert.ok(paths.some((p) => /unknown field "extra"/.test(p)), paths.join('\n'));
   assert.ok(paths.some((p) => /robots_txt_evidence/.test(p)), 'disputed needs evidence');
   assert.ok(problems.every((p) => p.file === 'records/crawlers/x.yaml'));
+});
+
+test('specific substrings: generic words and very short strings are refused, whatever their case', () => {
+  const records = copy();
+  crawler(records, 'gptbot').user_agent_substring = 'Bot';
+  crawler(records, 'mj12bot').user_agent_substring = 'Spider/';
+  crawler(records, 'perplexitybot').user_agent_substring = 'LCC';
+  const problems = checkSpecificSubstrings(records);
+  assert.deepEqual(problems.map((p) => p.file).sort(), ['records/crawlers/gptbot.yaml', 'records/crawlers/mj12bot.yaml', 'records/crawlers/perplexitybot.yaml']);
+  assert.deepEqual(checkSpecificSubstrings(clean), []);
 });

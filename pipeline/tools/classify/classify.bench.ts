@@ -5,7 +5,8 @@
 
 import { isbot } from 'isbot';
 import { findAll } from './aho-corasick.ts';
-import { buildClassifier, classify, compareCodeUnits } from './classify.ts';
+import { buildClassifier, classify } from './classify.ts';
+import { compareText } from '../../util/compare.ts';
 import { realCrawlers } from './test-support.ts';
 import { BROWSER_USER_AGENTS } from '../browser-user-agents.ts';
 
@@ -38,7 +39,7 @@ export function benchClassify(count = 20000): ClassifyBenchResult[] {
   const naive = (ua: string) => {
     const best = withSubstring
       .filter((c) => ua.includes(c.user_agent_substring!))
-      .sort((a, b) => b.user_agent_substring!.length - a.user_agent_substring!.length || compareCodeUnits(a.slug, b.slug))[0];
+      .sort((a, b) => b.user_agent_substring!.length - a.user_agent_substring!.length || compareText(a.slug, b.slug))[0];
     return best !== undefined || isbot(ua);
   };
   // Warm everything up so that nothing pays for JIT compilation inside its figure.

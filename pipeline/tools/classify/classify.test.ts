@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildClassifier, classify, compareCodeUnits, type Classification } from './classify.ts';
+import { buildClassifier, classify, type Classification } from './classify.ts';
+import { compareText } from '../../util/compare.ts';
 import { HEURISTIC_LABEL, UA_LIMIT_BYTES, utf8Length } from './heuristic.ts';
 import { BROWSER_USER_AGENTS } from '../browser-user-agents.ts';
 import { fixtureCrawler, realCrawlers } from './test-support.ts';
@@ -21,7 +22,7 @@ function naiveClassify(list: readonly CrawlerView[], ua: string): { slug: string
   const rest = withSub
     .filter((c) => ua.includes(c.user_agent_substring!))
     .map((c) => ({ c, sub: c.user_agent_substring!, start: ua.indexOf(c.user_agent_substring!) }))
-    .sort((a, b) => b.sub.length - a.sub.length || a.start - b.start || compareCodeUnits(a.c.slug, b.c.slug));
+    .sort((a, b) => b.sub.length - a.sub.length || a.start - b.start || compareText(a.c.slug, b.c.slug));
   const order: string[] = [];
   while (rest.length > 0) {
     const i = rest.findIndex((x) => !rest.some((y) => y !== x && carries(y.c, x.sub) && !carries(x.c, y.sub)));

@@ -18,6 +18,7 @@
 import type { CrawlerView } from '../../model/model.ts';
 import { buildMatcher, findAll, type SubstringMatcher } from './aho-corasick.ts';
 import { heuristicAnswer, inputIssue, unexamined, type Unmatched } from './heuristic.ts';
+import { compareText } from '../../util/compare.ts';
 
 /** The fields of a crawler record that a classification answer carries. */
 export interface ClassifiedCrawler {
@@ -69,7 +70,7 @@ export function buildClassifier(crawlers: readonly CrawlerView[]): Classifier {
     bySubstring.set(substring, list);
     size++;
   }
-  const substrings = [...bySubstring.keys()].sort(compareCodeUnits);
+  const substrings = [...bySubstring.keys()].sort(compareText);
   const matcher = buildMatcher(substrings);
   const embeds = new Map<string, Set<string>>();
   for (const crawler of crawlers) {
@@ -80,7 +81,7 @@ export function buildClassifier(crawlers: readonly CrawlerView[]): Classifier {
   }
   return {
     matcher,
-    crawlersOf: substrings.map((s) => [...bySubstring.get(s)!].sort((a, b) => compareCodeUnits(a.slug, b.slug))),
+    crawlersOf: substrings.map((s) => [...bySubstring.get(s)!].sort((a, b) => compareText(a.slug, b.slug))),
     embeds,
     size,
   };
@@ -100,7 +101,7 @@ function dominates(classifier: Classifier, a: Candidate, b: Candidate): boolean 
 /** Candidates in answer order: rules 3-5 as a total order, then rule 2 lifts embedders over what they embed. */
 function rank(classifier: Classifier, candidates: Candidate[]): Candidate[] {
   const rest = [...candidates].sort(
-    (a, b) => b.substring.length - a.substring.length || a.start - b.start || compareCodeUnits(a.crawler.slug, b.crawler.slug),
+    (a, b) => b.substring.length - a.substring.length || a.start - b.start || compareText(a.crawler.slug, b.crawler.slug),
   );
   const ranked: Candidate[] = [];
   while (rest.length > 0) {
@@ -156,9 +157,4 @@ function project(c: CrawlerView): ClassifiedCrawler {
     json_url: c.json_url,
     html_url: c.html_url,
   };
-}
-
-/** Locale-independent order, so the tie-break is the same on every runtime. */
-export function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

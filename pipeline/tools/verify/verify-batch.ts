@@ -3,7 +3,8 @@
 // per address on whether the claim holds. Pure and deterministic; never throws.
 
 import type { CrawlerView } from '../../model/model.ts';
-import { buildClassifier, classify, compareCodeUnits, type Classifier } from '../classify/classify.ts';
+import { buildClassifier, classify, type Classifier } from '../classify/classify.ts';
+import { compareText } from '../../util/compare.ts';
 import { inputIssue } from '../classify/heuristic.ts';
 import { howToVerify, type HowToVerify } from './how-to-verify.ts';
 import { lookup, type PrefixIndex } from './prefix-index.ts';
@@ -78,7 +79,7 @@ const contexts = new WeakMap<readonly CrawlerView[], Context>();
 function contextFor(crawlers: readonly CrawlerView[]): Context {
   let context = contexts.get(crawlers);
   if (context === undefined) {
-    const sorted = [...crawlers].sort((a, b) => compareCodeUnits(a.slug, b.slug));
+    const sorted = [...crawlers].sort((a, b) => compareText(a.slug, b.slug));
     const byToken = new Map<string, CrawlerView>();
     // Sorted by slug and first wins, so a token shared by two records resolves the same way every time.
     for (const c of sorted) if (!byToken.has(c.robots_token.toLowerCase())) byToken.set(c.robots_token.toLowerCase(), c);
