@@ -11,7 +11,7 @@ export function realCrawlers(): CrawlerView[] {
   return doc.crawlers;
 }
 
-export const PEERS_PATH = '/work/shared/reference-data/peers/crawler-user-agents.json';
+export const PEERS_PATH = new URL('../../../../shared/reference-data/peers/crawler-user-agents.json', import.meta.url).pathname;
 
 export interface PeerEntry {
   pattern: string;

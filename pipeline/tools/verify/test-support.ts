@@ -12,7 +12,7 @@ import type { Random } from '../robots/random.ts';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 export const MIRROR_DIR = `${repo}state/mirror`;
-export const REFERENCE_DIR = '/work/shared/reference-data/upstream';
+export const REFERENCE_DIR = new URL('../../../../shared/reference-data/upstream', import.meta.url).pathname;
 
 /**
  * A hand-built index small enough to reason about:
