@@ -8,6 +8,7 @@ import { evaluateMany, parseRobotsTxt } from '../pipeline/tools/robots/index.ts'
 import { benchFile } from '../pipeline/tools/robots/robots.bench.ts';
 import { benchVerify } from '../pipeline/tools/verify/verify.bench.ts';
 import { BROWSER_USER_AGENTS } from '../pipeline/tools/browser-user-agents.ts';
+import { fastest } from './figure.ts';
 
 // robots-parser is CommonJS whose typings declare an ES default export; require it as it is.
 const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: string, text: string) => { isAllowed(url: string, ua?: string): boolean | undefined };
@@ -19,15 +20,6 @@ export interface Figure {
   ratio: string;
 }
 
-function best(runs: number, fn: () => void): number {
-  let fastest = Infinity;
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    fn();
-    fastest = Math.min(fastest, performance.now() - start);
-  }
-  return fastest;
-}
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
@@ -36,8 +28,8 @@ export function toolFigures(root: string): Figure[] {
 
   const file = benchFile();
   const paths = Array.from({ length: 200 }, (_, i) => `/section${i % 40}/page${i}.html?x=${i}`);
-  const ours = best(5, () => evaluateMany(parseRobotsTxt(file), 'GPTBot', paths));
-  const theirs = best(5, () => {
+  const ours = fastest(5, () => evaluateMany(parseRobotsTxt(file), 'GPTBot', paths));
+  const theirs = fastest(5, () => {
     const robots = robotsParser('https://example.org/robots.txt', file);
     for (const path of paths) robots.isAllowed(`https://example.org${path}`, 'GPTBot');
   });
@@ -47,8 +39,8 @@ export function toolFigures(root: string): Figure[] {
   const classifier = buildClassifier(agents.crawlers);
   const headers = [...agents.crawlers.flatMap((c) => (c.user_agent_example ? [c.user_agent_example] : [])), ...BROWSER_USER_AGENTS];
   const batch = Array.from({ length: 20_000 }, (_, i) => headers[i % headers.length]!);
-  const classified = best(3, () => { for (const ua of batch) classify(classifier, ua); });
-  const isbotOnly = best(3, () => { for (const ua of batch) isbot(ua); });
+  const classified = fastest(3, () => { for (const ua of batch) classify(classifier, ua); });
+  const isbotOnly = fastest(3, () => { for (const ua of batch) isbot(ua); });
   figures.push({ task: `classify 20,000 User-Agents (crawler examples and browsers)`, ours: `${ms(classified)} (full answer)`, baseline: `${ms(isbotOnly)} (isbot's regex, yes/no only)`, ratio: `${(isbotOnly / classified).toFixed(2)}x` });
 
   for (const result of benchVerify(20)) {

@@ -9,21 +9,9 @@ import { buildClassifier, classify } from './classify.ts';
 import { compareText } from '../../util/compare.ts';
 import { realCrawlers } from './test-support.ts';
 import { BROWSER_USER_AGENTS } from '../browser-user-agents.ts';
+import { time, type BenchFigure } from '../../../bench/figure.ts';
 
-export interface ClassifyBenchResult {
-  name: string;
-  ms: number;
-  baseline_ms: number;
-  note: string;
-}
-
-function time(fn: () => void): number {
-  const start = performance.now();
-  fn();
-  return performance.now() - start;
-}
-
-export function benchClassify(count = 20000): ClassifyBenchResult[] {
+export function benchClassify(count = 20000): BenchFigure[] {
   const crawlers = realCrawlers();
   const examples = crawlers.flatMap((c) => (c.user_agent_example ? [c.user_agent_example] : []));
   const pool = [...examples, ...BROWSER_USER_AGENTS, ...BROWSER_USER_AGENTS];

@@ -7,13 +7,7 @@ import { evaluate, evaluateMany } from './evaluate.ts';
 import { lintRobotsTxt } from './lint.ts';
 import { parseRobotsTxt, PARSE_LIMIT_BYTES } from './parse.ts';
 import { seededRandom } from './random.ts';
-
-export interface RobotsBenchResult {
-  name: string;
-  ms: number;
-  baseline_ms: number;
-  note: string;
-}
+import { time, type BenchFigure } from '../../../bench/figure.ts';
 
 /** A deterministic file just under the limit: many groups, wildcards, anchors, a big `*` group. */
 export function benchFile(): string {
@@ -34,13 +28,7 @@ export function benchFile(): string {
   return lines.join('\n') + '\n';
 }
 
-function time(fn: () => void): number {
-  const start = performance.now();
-  fn();
-  return performance.now() - start;
-}
-
-export function benchRobots(): RobotsBenchResult[] {
+export function benchRobots(): BenchFigure[] {
   const text = benchFile();
   const rnd = seededRandom(7);
   const paths = Array.from({ length: 200 }, (_, i) => `/${rnd.pick(['p', 'a', 'private'])}${rnd.int(4000)}/x/b${i}c.html?s${i}=1`);

@@ -9,21 +9,9 @@ import { buildLinearIndex, linearScan } from './linear-scan.ts';
 import { parsePrefix } from './prefix.ts';
 import { mirrorSources, randomAddresses, referenceSources } from './test-support.ts';
 import { seededRandom } from '../robots/random.ts';
+import { time, type BenchFigure } from '../../../bench/figure.ts';
 
-export interface VerifyBenchResult {
-  name: string;
-  ms: number;
-  baseline_ms: number;
-  note: string;
-}
-
-function time(fn: () => void): number {
-  const start = performance.now();
-  fn();
-  return performance.now() - start;
-}
-
-export function benchVerify(batches = 20): VerifyBenchResult[] {
+export function benchVerify(batches = 20): BenchFigure[] {
   const mirror = mirrorSources();
   const sources = mirror ?? referenceSources();
   if (sources === null) return [];
