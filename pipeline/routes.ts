@@ -38,6 +38,7 @@ export const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.md': 'text/markdown; charset=utf-8',
   '.xml': 'application/xml',
   '.yaml': 'application/yaml',
+  '.css': 'text/css; charset=utf-8',
 };
 
 // Documents whose media type is more specific than their extension's.

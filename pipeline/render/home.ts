@@ -2,7 +2,7 @@ import type { Model } from '../model/model.ts';
 import { url } from '../model/model.ts';
 import { ROUTES } from '../routes.ts';
 import { html } from '../site/html.ts';
-import { page } from '../site/layout.ts';
+import { page, STYLE } from '../site/layout.ts';
 import { categoryCounts } from './data.ts';
 import { coverage } from './coverage.ts';
 import { STANCE_LABELS, VERIFICATION_LABELS } from '../model/labels.ts';
@@ -78,5 +78,8 @@ ${Object.entries(report.by_verification).map(([method, n]) => html`<tr><td>${VER
 }
 
 export function renderHome(model: Model): RenderedFile[] {
-  return [{ path: '/index.html', kind: 'page', body: homeHtml(model) }];
+  return [
+    { path: '/index.html', kind: 'page', body: homeHtml(model) },
+    { path: '/site.css', kind: 'asset', body: STYLE.trimStart() },
+  ];
 }

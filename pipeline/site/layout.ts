@@ -1,7 +1,8 @@
-import { html, Markup } from './html.ts';
+import { html, type Markup } from './html.ts';
 import { escapeRegex } from '../render/regex.ts';
 
-const STYLE = `
+/** The one style sheet, served at /site.css so browsers fetch it once for every page. */
+export const STYLE = `
 :root{color-scheme:light dark;--fg:#1a1a1a;--bg:#fff;--muted:#555;--line:#ddd;--accent:#0b57d0;--code:#f4f4f4}
 @media (prefers-color-scheme:dark){:root{--fg:#eee;--bg:#141414;--muted:#aaa;--line:#333;--accent:#8ab4f8;--code:#222}}
 *{box-sizing:border-box}
@@ -67,7 +68,7 @@ export function page(options: PageOptions): string {
 <meta name="description" content="${options.description}">
 <link rel="canonical" href="${options.canonical}">
 ${(options.alternates ?? []).map((alt) => html`<link rel="alternate" type="${alt.type}" href="${alt.href}">
-`)}<style>${new Markup(STYLE)}</style>
+`)}<link rel="stylesheet" href="${relativePath(options.path, '/site.css')}">
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
