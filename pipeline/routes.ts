@@ -24,6 +24,10 @@ export interface Route {
   parameter?: PathParameter;
   /** document: bytes come from dist/ and the ledger; dynamic: computed per request. */
   source: 'document' | 'dynamic';
+  /** Query parameters of a dynamic path (tools describe theirs in the tool registry). */
+  query?: readonly { name: string; description: string; schema: Record<string, unknown> }[];
+  /** The output schema (schemas/outputs/<name>.schema.json) every JSON answer of this path satisfies. */
+  schema?: string;
   /** For dynamic routes answered by a tool, an MCP server or the A2A endpoint: which one. */
   dispatch?: { kind: 'tool' | 'mcp' | 'a2a'; name: string };
 }
@@ -54,8 +58,8 @@ export function contentTypeOf(path: string): string {
   return CONTENT_TYPES[extension] ?? 'application/octet-stream';
 }
 
-const doc = (key: string, path: string, returns: string, parameter?: PathParameter): Route => ({
-  key, path, returns, parameter, type: contentTypeOf(path), methods: READ,
+const doc = (key: string, path: string, returns: string, parameter?: PathParameter, schema?: string): Route => ({
+  key, path, returns, parameter, schema, type: contentTypeOf(path), methods: READ,
   statuses: parameter ? [200, 304, 404] : [200, 304],
   source: 'document',
 });
@@ -68,33 +72,37 @@ const SOURCE: PathParameter = { name: 'source', values_from: '/data/ip-sources.j
 
 export const ROUTES: readonly Route[] = [
   doc('home', '/index.html', 'Home page: what the index is and how to use it'),
-  doc('agents', '/data/agents.json', 'Crawler list: every crawler record, categories, policies, endpoint map'),
+  doc('agents', '/data/agents.json', 'Crawler list: every crawler record, categories, policies, endpoint map', undefined, 'agents'),
   doc('agents_csv', '/data/agents.csv', 'Crawler table as CSV (RFC 4180, header row)'),
-  doc('ua_regex', '/data/ua-regex.json', 'Pre-escaped user-agent regex alternations: all, ai_only, by_category'),
-  doc('crawler', '/crawler/{slug}.json', 'One crawler record', CRAWLER),
+  doc('ua_regex', '/data/ua-regex.json', 'Pre-escaped user-agent regex alternations: all, ai_only, by_category', undefined, 'ua-regex'),
+  doc('crawler', '/crawler/{slug}.json', 'One crawler record', CRAWLER, 'crawler'),
   doc('crawler_html', '/crawler/{slug}.html', 'One crawler record as a page for people', CRAWLER),
   doc('crawler_markdown', '/crawler/{slug}.md', 'One crawler record as Markdown for models', CRAWLER),
-  doc('operator', '/operator/{slug}.json', 'An operator and its crawlers', OPERATOR),
-  doc('category', '/category/{slug}.json', 'A category and its crawlers', CATEGORY),
-  doc('policy', '/policy/{policy}.json', 'A robots.txt policy: rule, rationale, caveats, crawlers it names', POLICY),
+  doc('operator', '/operator/{slug}.json', 'An operator and its crawlers', OPERATOR, 'operator'),
+  doc('category', '/category/{slug}.json', 'A category and its crawlers', CATEGORY, 'category'),
+  doc('policy', '/policy/{policy}.json', 'A robots.txt policy: rule, rationale, caveats, crawlers it names', POLICY, 'policy'),
   doc('robots', '/robots/{policy}.txt', 'A robots.txt fragment ready to append', POLICY),
-  doc('ip_sources', '/data/ip-sources.json', 'Which operators publish IP prefix lists, where, and the state of our mirror of each'),
-  doc('ip_ranges_all', '/ip-ranges/all.json', 'Every mirrored prefix, grouped by source, with stale sources named'),
+  doc('ip_sources', '/data/ip-sources.json', 'Which operators publish IP prefix lists, where, and the state of our mirror of each', undefined, 'ip-sources'),
+  doc('ip_ranges_all', '/ip-ranges/all.json', 'Every mirrored prefix, grouped by source, with stale sources named', undefined, 'ip-ranges-all'),
   doc('ip_ranges_text', '/ip-ranges/all.txt', 'Every mirrored prefix, one CIDR per line, # comment lines between sources'),
-  doc('ip_ranges', '/ip-ranges/{source}.json', 'One operator list: ipv4, ipv6, counts, provenance, state', SOURCE),
-  doc('status', '/status.json', 'Upstream status: per-source state, last attempt, last success, last change, error'),
-  { key: 'changes', path: '/changes.json', type: 'application/json', returns: 'Change feed page: events after a cursor or time, oldest first (since, limit)', methods: READ, statuses: [200, 304, 400], source: 'dynamic' },
-  doc('changes_log', '/changes/log.json', 'Every retained change event (what /changes.json pages through)'),
-  doc('feed_json', '/feed.json', 'JSON Feed 1.1 of the newest changes'),
+  doc('ip_ranges', '/ip-ranges/{source}.json', 'One operator list: ipv4, ipv6, counts, provenance, state', SOURCE, 'ip-ranges'),
+  doc('status', '/status.json', 'Upstream status: per-source state, last attempt, last success, last change, error', undefined, 'status'),
+  { key: 'changes', path: '/changes.json', schema: 'changes', query: [
+    { name: 'since', description: 'A cursor from an earlier response, or an ISO 8601 timestamp with a time zone (or a date). Omitted: from the oldest retained event. Anything else is a 400.', schema: { type: 'string', examples: ['42', '2026-11-22T06:00:00Z'] } },
+    { name: 'limit', description: 'Events per page.', schema: { type: 'integer', minimum: 1, maximum: 400, default: 100 } },
+  ], type: 'application/json', returns: 'Change feed page: events after a cursor or time, oldest first (since, limit)', methods: READ, statuses: [200, 304, 400], source: 'dynamic' },
+  doc('changes_log', '/changes/log.json', 'Every retained change event (what /changes.json pages through)', undefined, 'changes-log'),
+  doc('feed_json', '/feed.json', 'JSON Feed 1.1 of the newest changes', undefined, 'feed'),
   doc('feed_rss', '/feed.xml', 'RSS 2.0 feed of the newest changes'),
-  doc('tools', '/tools/index.json', 'Index of the keyless tools and MCP servers (also at /tools/)'),
+  doc('coverage', '/data/coverage.json', 'Counts per category, robots.txt stance and verification method; crawlers named per policy', undefined, 'coverage'),
+  doc('tools', '/tools/index.json', 'Index of the keyless tools and MCP servers (also at /tools/)', undefined, 'tool-index'),
   ...TOOLS.flatMap((tool): Route[] => tool.path === null ? [] : [
     {
       key: `tool_${tool.name}`, path: `/tools/${tool.path}`, type: 'application/json', returns: `${tool.title} (tool ${tool.name}); no parameters: its specification`,
       methods: tool.postBody ? ['GET', 'HEAD', 'POST', 'OPTIONS'] : READ, statuses: tool.postBody ? [200, 304, 400, 405, 413] : [200, 304, 400, 405],
       source: 'dynamic', dispatch: { kind: 'tool', name: tool.name },
     },
-    doc(`tool_${tool.name}_spec`, `/tools/${tool.path}.json`, `Machine specification of ${tool.name}`),
+    doc(`tool_${tool.name}_spec`, `/tools/${tool.path}.json`, `Machine specification of ${tool.name}`, undefined, 'tool-spec'),
     doc(`tool_${tool.name}_form`, `/tools/${tool.path}.html`, `A form page for ${tool.name}`),
   ]),
   ...MCP_SERVERS.map((server): Route => ({
@@ -103,15 +111,16 @@ export const ROUTES: readonly Route[] = [
     methods: ['POST'], statuses: [200, 400, 405, 413], source: 'dynamic', dispatch: { kind: 'mcp', name: server.path },
   })),
   { key: 'a2a', path: '/a2a', type: 'application/json', returns: 'Agent-to-agent endpoint (JSON-RPC 2.0, message/send)', methods: ['POST'], statuses: [200, 405, 413], source: 'dynamic', dispatch: { kind: 'a2a', name: 'a2a' } },
-  doc('agent_card', '/.well-known/agent-card.json', 'A2A agent card describing /a2a and its skills'),
-  doc('documents', '/documents.json', 'Document ledger: path, bytes, ETag and Last-Modified of every document'),
+  doc('agent_card', '/.well-known/agent-card.json', 'A2A agent card describing /a2a and its skills', undefined, 'agent-card'),
+  doc('openapi', '/openapi.json', 'OpenAPI 3.1 description of every path, generated from this table', undefined, 'openapi'),
+  doc('documents', '/documents.json', 'Document ledger: path, bytes, ETag and Last-Modified of every document', undefined, 'documents'),
   doc('documents_txt', '/documents.txt', 'Document ledger as tab-separated text'),
   { key: 'api_root', path: '/api/v1', type: 'application/json', returns: 'Root document of the v1 API: access, license, endpoints', methods: READ, statuses: [200, 304], source: 'dynamic' },
 ];
 
-/** The parameterised paths with the example value a client would substitute. */
-export function isTemplate(route: Route): boolean {
-  return route.parameter !== undefined;
+/** The route a concrete path belongs to, if any. */
+export function findRoute(path: string): Route | undefined {
+  return ROUTES.find((route) => matchRoute(route, path) !== undefined);
 }
 
 /** Matches a concrete path against a route's pattern; returns the parameter value or null. */

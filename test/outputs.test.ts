@@ -7,7 +7,7 @@ import type { Ledger } from '../pipeline/ledger/ledger.ts';
 import { etagOf } from '../pipeline/ledger/etag.ts';
 import type { CrawlerView } from '../pipeline/model/model.ts';
 import { SPEC_FIELDS } from '../pipeline/render/data.ts';
-import { schemaForFile } from '../pipeline/render/index.ts';
+import { findRoute } from '../pipeline/routes.ts';
 import { describeErrors, validatorFor } from '../pipeline/schema/ajv.ts';
 import { BROWSER_USER_AGENTS } from '../pipeline/tools/browser-user-agents.ts';
 import { parseCsv } from './support/csv.ts';
@@ -35,10 +35,10 @@ test('the committed dist/ is exactly what the build makes from the committed rec
 test('every JSON document in dist/ satisfies its output schema', () => {
   let checked = 0;
   for (const entry of [...ledger.documents, { path: '/documents.json', kind: 'ledger' }]) {
-    const schema = schemaForFile(entry.kind, entry.path);
     if (!entry.path.endsWith('.json')) continue;
-    assert.ok(schema, `${entry.path} (kind ${entry.kind}) has an output schema`);
-    const validate = validatorFor(schema);
+    const schema = findRoute(entry.path)?.schema;
+    assert.ok(schema, `${entry.path} has a route naming its output schema`);
+    const validate = validatorFor(`outputs/${schema}.schema.json`);
     assert.ok(validate(JSON.parse(text(entry.path))), `${entry.path}: ${JSON.stringify(describeErrors(validate.errors))}`);
     checked++;
   }

@@ -6,8 +6,9 @@ import { buildModel, type Model } from '../model/model.ts';
 import { checkRecords, formatProblem } from '../records/check.ts';
 import { readRecordFiles } from '../records/load.ts';
 import type { Problem } from '../records/types.ts';
-import { renderAll, schemaForFile } from '../render/index.ts';
-import { describeErrors, validatorFor } from '../schema/ajv.ts';
+import { renderAll } from '../render/index.ts';
+import { findRoute } from '../routes.ts';
+import { describeErrors, readSchemas, validatorFor } from '../schema/ajv.ts';
 import { readMirrorState } from './mirror-state.ts';
 import { readBase } from '../changes/git-base.ts';
 import { diffStates } from '../changes/diff.ts';
@@ -40,13 +41,17 @@ export class BuildError extends Error {
   }
 }
 
-/** Every rendered JSON document must satisfy its output schema before anything is written. */
+/**
+ * Every rendered JSON document must satisfy the schema its route promises before anything is
+ * written; a JSON document with no route (so no promised shape) is a fault too.
+ */
 function outputProblems(files: readonly { path: string; kind: string; bytes: Uint8Array }[]): Problem[] {
   const decoder = new TextDecoder();
   return files.flatMap((file) => {
-    const schema = schemaForFile(file.kind, file.path);
-    if (!schema) return [];
-    const validate = validatorFor(schema);
+    if (!file.path.endsWith('.json')) return [];
+    const schema = findRoute(file.path)?.schema;
+    if (!schema) return [{ file: `dist${file.path}`, path: '/', message: 'no route in pipeline/routes.ts names an output schema for this JSON document' }];
+    const validate = validatorFor(`outputs/${schema}.schema.json`);
     return validate(JSON.parse(decoder.decode(file.bytes))) ? [] : describeErrors(validate.errors).map((e) => ({ file: `dist${file.path}`, ...e }));
   });
 }
@@ -64,7 +69,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const mirror = await readMirrorState(join(options.root, 'state', 'mirror'));
   const eventsPath = join(options.root, 'state', 'events.json');
   let events = await readEventLog(eventsPath);
-  const draft = buildModel(records, mirror, events);
+  const draft = buildModel(records, mirror, events, readSchemas());
   // Change events come from what the last commit published, so they survive a rebuild that
   // was never committed and are not repeated by one that is run again (recordBatch).
   const base = await readBase(options.root, distDir);

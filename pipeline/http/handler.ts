@@ -1,6 +1,6 @@
 import { canonicalJson } from '../render/output.ts';
 import type { SiteSettings } from '../records/types.ts';
-import { contentTypeOf, matchRoute, ROUTES, type Method, type Route } from '../routes.ts';
+import { contentTypeOf, findRoute, matchRoute, type Method, type Route } from '../routes.ts';
 import { apiRootDocument } from './api-root.ts';
 import { httpDate, notModified } from './conditional.ts';
 import { errorResponse, type ErrorDetail } from './errors.ts';
@@ -86,9 +86,6 @@ function withHeaders(response: Response, extra: Record<string, string>): Respons
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
-function routeFor(path: string): Route | undefined {
-  return ROUTES.find((route) => matchRoute(route, path) !== undefined);
-}
 
 /** The other forms of the same content, for the Link header (SPEC 4.4 rule 5). */
 function siblingOf(path: string): { path: string; type: string } {
@@ -96,7 +93,7 @@ function siblingOf(path: string): { path: string; type: string } {
   const extension = /\.[a-z]+$/.exec(path)?.[0] ?? '';
   for (const other of swaps[extension] ?? []) {
     const candidate = path.slice(0, -extension.length) + other;
-    if (routeFor(candidate)) return { path: candidate, type: contentTypeOf(candidate) };
+    if (findRoute(candidate)) return { path: candidate, type: contentTypeOf(candidate) };
   }
   return { path: '/documents.json', type: 'application/json' };
 }
@@ -123,7 +120,7 @@ export function createHandler(options: HandlerOptions): Handler {
       return errorResponse(404, { code: 'not_found', message: `No document at this path (${resolved.reason}). Paths are listed at ${site.base_url}/api/v1.` }, base);
     }
     const path = ALIASES[resolved.path] ?? resolved.path;
-    const route = routeFor(path);
+    const route = findRoute(path);
     const cursor = (await publishedLogFrom(store))?.head ?? 0;
     const headers: Record<string, string> = { ...base, link: linkHeader(site, path, resolved.prefixed, cursor) };
     const allow = (route?.methods ?? READ_METHODS).join(', ');

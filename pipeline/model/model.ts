@@ -57,6 +57,8 @@ export interface Model {
   sources: SourceView[];
   /** The change events recorded so far, including this build's. */
   log: EventLog;
+  /** The JSON Schemas, by path under schemas/: the published contract (OpenAPI embeds them). */
+  schemas: ReadonlyMap<string, Record<string, unknown>>;
 }
 
 export function url(site: SiteSettings, path: string): string {
@@ -80,7 +82,7 @@ export function selectsCrawler(policy: PolicyRecord, crawler: CrawlerView): bool
   return true;
 }
 
-export function buildModel(records: RecordSet, mirror: ReadonlyMap<string, MirrorEntry>, log: EventLog = EMPTY_LOG): Model {
+export function buildModel(records: RecordSet, mirror: ReadonlyMap<string, MirrorEntry>, log: EventLog = EMPTY_LOG, schemas: ReadonlyMap<string, Record<string, unknown>> = new Map()): Model {
   const { site } = records;
   const operators = new Map(records.operators.map((o) => [o.slug, o]));
   const categories = new Map(records.categories.map((c) => [c.id, c]));
@@ -131,7 +133,7 @@ export function buildModel(records: RecordSet, mirror: ReadonlyMap<string, Mirro
   });
 
   const policies = records.policies.map((policy) => ({ ...policy, crawlers: crawlers.filter((c) => selectsCrawler(policy, c)) }));
-  return { site, categories: records.categories, operators: records.operators, crawlers, policies, sources, log };
+  return { site, categories: records.categories, operators: records.operators, crawlers, policies, sources, log, schemas };
 }
 
 function lookup<K, V>(map: ReadonlyMap<K, V>, key: K, what: string): V {

@@ -11,6 +11,7 @@ import { renderFeeds } from './feeds.ts';
 import { renderTools } from './tools.ts';
 import { renderCoverage } from './coverage.ts';
 import { agentCard } from './agent-card.ts';
+import { renderOpenApi } from './openapi.ts';
 import { canonicalJson } from './output.ts';
 
 /** The feeds carry a build date, so they are rendered with the ledger's stamp like other dated files. */
@@ -38,35 +39,10 @@ export const RENDERERS: ReadonlyArray<(model: Model) => RenderedFile[]> = [
   renderFeedFiles,
   renderTools,
   renderCoverage,
+  renderOpenApi,
   (model) => [{ path: '/.well-known/agent-card.json', kind: 'agent-card', body: canonicalJson(agentCard(model.site)) }],
 ];
 
 export function renderAll(model: Model): RenderedFile[] {
   return RENDERERS.flatMap((render) => render(model));
-}
-
-/** The output schema each JSON kind must satisfy; the build and the tests both use this table. */
-export const OUTPUT_SCHEMAS: Readonly<Record<string, string>> = {
-  'data:/data/agents.json': 'outputs/agents.schema.json',
-  'data:/data/ua-regex.json': 'outputs/ua-regex.schema.json',
-  crawler: 'outputs/crawler.schema.json',
-  operator: 'outputs/operator.schema.json',
-  category: 'outputs/category.schema.json',
-  policy: 'outputs/policy.schema.json',
-  ledger: 'outputs/documents.schema.json',
-  'ip-ranges': 'outputs/ip-ranges.schema.json',
-  'ip-ranges-all': 'outputs/ip-ranges-all.schema.json',
-  'ip-sources': 'outputs/ip-sources.schema.json',
-  status: 'outputs/status.schema.json',
-  changes: 'outputs/changes.schema.json',
-  'changes-log': 'outputs/changes-log.schema.json',
-  'feed:/feed.json': 'outputs/feed.schema.json',
-  'tool-spec': 'outputs/tool-spec.schema.json',
-  'tool-index': 'outputs/tool-index.schema.json',
-  coverage: 'outputs/coverage.schema.json',
-  'agent-card': 'outputs/agent-card.schema.json',
-};
-
-export function schemaForFile(kind: string, path: string): string | undefined {
-  return OUTPUT_SCHEMAS[`${kind}:${path}`] ?? OUTPUT_SCHEMAS[kind];
 }
