@@ -189,7 +189,7 @@ describe('not found', () => {
     }
   });
   test('every response carries CORS and the Link header, errors included', async () => {
-    for (const [path, method] of [['/nope', 'GET'], ['/data/agents.json', 'DELETE'], ['/data/agents.json', 'OPTIONS']] as const) {
+    for (const [path, method] of [['/nope', 'GET'], ['/%2e%2e/package.json', 'GET'], ['/data/agents.json', 'DELETE'], ['/data/agents.json', 'OPTIONS']] as const) {
       const response = await raw(server.url, path, { method });
       assert.equal(response.headers['access-control-allow-origin'], '*', path);
       assert.match(response.headers['link'] ?? '', /rel="related"/, `${method} ${path}`);

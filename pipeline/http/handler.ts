@@ -116,12 +116,12 @@ export function createHandler(options: HandlerOptions): Handler {
     const url = new URL(request.url);
     const resolved = resolvePath(url.pathname);
     const base = { ...CORS };
+    const cursor = (await publishedLogFrom(store))?.head ?? 0;
     if (!resolved.ok) {
-      return errorResponse(404, { code: 'not_found', message: `No document at this path (${resolved.reason}). Paths are listed at ${site.base_url}/api/v1.` }, base);
+      return errorResponse(404, { code: 'not_found', message: `No document at this path (${resolved.reason}). Paths are listed at ${site.base_url}/api/v1.` }, { ...base, link: linkHeader(site, '/index.html', false, cursor) });
     }
     const path = ALIASES[resolved.path] ?? resolved.path;
     const route = findRoute(path);
-    const cursor = (await publishedLogFrom(store))?.head ?? 0;
     const headers: Record<string, string> = { ...base, link: linkHeader(site, path, resolved.prefixed, cursor) };
     const allow = (route?.methods ?? READ_METHODS).join(', ');
 
