@@ -87,3 +87,15 @@ test('a write that fails half-way leaves the old tree whole and no staging folde
   assert.deepEqual(changedPaths(before, await readTree(dist)), []);
   assert.deepEqual((await readdir(project.root)).filter((name) => name.startsWith('.dist-')), []);
 });
+
+test('a corrupt previous ledger is reported, and every document is then dated now', async (t) => {
+  const project = await tempProject();
+  t.after(() => project.dispose());
+  await build({ root: project.root, now: T0 });
+  await writeFile(join(project.root, 'dist', 'documents.json'), '{"half": ');
+  const lines: string[] = [];
+  await build({ root: project.root, now: T1, log: (line) => lines.push(line) });
+  assert.ok(lines.some((l) => /warning: the previous documents\.json is not valid JSON/.test(l)), lines.join('\n'));
+  const ledger = JSON.parse(await readFile(join(project.root, 'dist', 'documents.json'), 'utf8')) as { documents: { last_modified: string }[] };
+  assert.ok(ledger.documents.every((d) => d.last_modified === T1));
+});

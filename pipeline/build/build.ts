@@ -84,7 +84,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   log(`model: ${model.crawlers.length} crawlers, ${model.operators.length} operators, ${model.sources.length} sources, change cursor ${events.head}`);
 
   const previousText = await readFile(join(distDir, LEDGER_JSON), 'utf8').catch(() => null);
-  const previous = parsePreviousLedger(previousText);
+  const { entries: previous, warning } = parsePreviousLedger(previousText);
+  if (warning) log(`warning: ${warning}`);
   const stamped = stampFiles(renderAll(model), previous, now);
   const ledger = buildLedger(stamped, now);
   const encoder = new TextEncoder();

@@ -84,14 +84,16 @@ export function ledgerText(ledger: Ledger, siteName: string): string {
   return lines.join('\n') + '\n';
 }
 
-/** Reads a previous documents.json; anything unreadable means "no previous build", never a crash. */
-export function parsePreviousLedger(text: string | null): Map<string, LedgerEntry> {
-  if (text === null) return new Map();
+/**
+ * Reads a previous documents.json. An unreadable one means "no previous build" (every file is
+ * then dated now), and the warning says so rather than losing the dates silently.
+ */
+export function parsePreviousLedger(text: string | null): { entries: Map<string, LedgerEntry>; warning: string | null } {
+  if (text === null) return { entries: new Map(), warning: null };
   try {
     const parsed = JSON.parse(text) as Partial<Ledger>;
-    return new Map((parsed.documents ?? []).map((d) => [d.path, d]));
-  } catch {
-    // A corrupt ledger only costs carried-over dates: every file is then treated as changed now.
-    return new Map();
+    return { entries: new Map((parsed.documents ?? []).map((d) => [d.path, d])), warning: null };
+  } catch (error) {
+    return { entries: new Map(), warning: `the previous documents.json is not valid JSON (${(error as Error).message}); every document is dated now` };
   }
 }

@@ -1,10 +1,9 @@
 import { crawlerMarkdown } from '../../render/crawlers.ts';
 import { classify, inputIssue, UA_LIMIT_BYTES, type Classification } from '../classify/index.ts';
 import { howToVerify, lookup, MAX_ADDRESSES_PER_CALL, verifyBatch, type BatchAnswer } from '../verify/index.ts';
-import type { ToolData, ToolDefinition, ToolInput } from './types.ts';
+import type { ToolData, ToolDefinition } from './types.ts';
+import { listOf, textOf } from './input.ts';
 
-const str = (input: ToolInput, name: string) => (typeof input[name] === 'string' ? (input[name] as string) : '');
-const list = (input: ToolInput, name: string) => (Array.isArray(input[name]) ? (input[name] as string[]) : input[name] === undefined ? [] : [String(input[name])]);
 
 const UA_PARAM = {
   name: 'ua', kind: 'string' as const, required: true, maxBytes: UA_LIMIT_BYTES,
@@ -31,7 +30,7 @@ export const classifyTool: ToolDefinition = {
   params: [UA_PARAM],
   outputSchema: classificationSchema,
   examples: [{ description: 'GPTBot', input: { ua: UA_PARAM.example } }],
-  run: (input, { data }) => classify(data.classifier, str(input, 'ua')),
+  run: (input, { data }) => classify(data.classifier, textOf(input, 'ua')),
   summarize: summarizeClassification,
 };
 
@@ -84,7 +83,7 @@ export const verificationMethodsTool: ToolDefinition = {
   params: [{ name: 'crawler', kind: 'string', required: false, maxBytes: 512, description: 'A crawler slug, name, robots token, operator or user-agent substring.', accepted: 'a crawler slug (gptbot), name, robots token, operator (openai) or user-agent substring, at most 512 bytes; omit for every crawler' }],
   outputSchema: { type: 'object', required: ['query', 'matched', 'tally', 'crawlers'], properties: { tally: { type: 'object', required: ['published-ranges', 'reverse-dns', 'none'] }, crawlers: { type: 'array', items: { type: 'object', required: ['slug', 'method', 'steps', 'commands'] } } } },
   examples: [{ description: 'Googlebot', input: { crawler: 'googlebot' } }, { description: 'The whole tally', input: {} }],
-  run: (input, { data }) => verificationMethods(data, input['crawler'] === undefined ? null : str(input, 'crawler')),
+  run: (input, { data }) => verificationMethods(data, input['crawler'] === undefined ? null : textOf(input, 'crawler')),
   summarize: (output) => {
     const o = output as ReturnType<typeof verificationMethods>;
     if (o.matched === 0) return `No crawler matches "${o.query}".`;
@@ -104,7 +103,7 @@ export const verifyTool: ToolDefinition = {
   ],
   outputSchema: { type: 'object', required: ['claim', 'received', 'checked', 'limit', 'results', 'summary'], properties: { results: { type: 'array', items: { type: 'object', required: ['input', 'valid'] } } } },
   examples: [{ description: 'Two addresses claiming to be GPTBot', input: { ip: ['20.171.206.10', '192.0.2.1'], ua: 'GPTBot' } }],
-  run: (input, { data }) => verifyBatch(data.prefixes, data.crawlers, list(input, 'ip'), input['ua'] === undefined ? undefined : str(input, 'ua')),
+  run: (input, { data }) => verifyBatch(data.prefixes, data.crawlers, listOf(input, 'ip'), input['ua'] === undefined ? undefined : textOf(input, 'ua')),
   summarize: (output) => {
     const o = output as BatchAnswer;
     const verdicts = o.summary.verdicts ? Object.entries(o.summary.verdicts).filter(([, n]) => n > 0).map(([v, n]) => `${n} ${v}`).join(', ') : null;
@@ -148,8 +147,8 @@ export const crawlerMarkdownTool: ToolDefinition = {
   outputSchema: { type: 'object', required: ['matched', 'markdown'], properties: { matched: { type: 'array', items: { type: 'string' } }, markdown: { type: 'string' } } },
   examples: [{ description: 'GPTBot', input: { crawler: 'GPTBot' } }],
   run: (input, { data }) => {
-    const found = findCrawlers(data, str(input, 'crawler')).slice(0, 5);
-    return { matched: found.map((c) => c.slug), markdown: found.length === 0 ? `No crawler in the index matches "${str(input, 'crawler')}".\n` : found.map(crawlerMarkdown).join('\n---\n\n') };
+    const found = findCrawlers(data, textOf(input, 'crawler')).slice(0, 5);
+    return { matched: found.map((c) => c.slug), markdown: found.length === 0 ? `No crawler in the index matches "${textOf(input, 'crawler')}".\n` : found.map(crawlerMarkdown).join('\n---\n\n') };
   },
   summarize: (output) => (output as { markdown: string }).markdown,
 };
@@ -163,8 +162,8 @@ export const policyMarkdownTool: ToolDefinition = {
   outputSchema: { type: 'object', required: ['policy', 'markdown'], properties: { policy: { type: ['string', 'null'] }, markdown: { type: 'string' } } },
   examples: [{ description: 'Block AI training', input: { policy: 'block-ai-training' } }],
   run: (input, { data }) => {
-    const policy = data.policies.find((p) => p.id === str(input, 'policy'));
-    if (!policy) return { policy: null, markdown: `No policy "${str(input, 'policy')}". Policies: ${data.policies.map((p) => p.id).join(', ')}.\n` };
+    const policy = data.policies.find((p) => p.id === textOf(input, 'policy'));
+    if (!policy) return { policy: null, markdown: `No policy "${textOf(input, 'policy')}". Policies: ${data.policies.map((p) => p.id).join(', ')}.\n` };
     const rule = policy.directive === 'allow' ? 'Allow: /' : 'Disallow: /';
     const fragment = policy.directive === 'none' ? '# (names no crawler)' : policy.crawlers.map((c) => `User-agent: ${c.robots_token}\n${rule}`).join('\n\n');
     const markdown = [`# ${policy.title} (\`${policy.id}\`)`, '', policy.rationale, '', '## Caveats', '', ...policy.caveats.map((c) => `- ${c}`), '', `## Crawlers named (${policy.crawlers.length})`, '',

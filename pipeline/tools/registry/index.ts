@@ -3,11 +3,11 @@ import { classifyTool, crawlerMarkdownTool, exampleTool, policyMarkdownTool, ver
 import { classify } from '../classify/index.ts';
 import { evaluateMany, lintRobotsTxt, parseRobotsTxt } from '../robots/index.ts';
 import { verifyBatch } from '../verify/index.ts';
-import type { ToolDefinition, ToolInput } from './types.ts';
+import type { ToolDefinition } from './types.ts';
+import { textOf } from './input.ts';
 
 export type { ToolDefinition, ToolContext, ToolData, ToolInput, Caller, ParamSpec } from './types.ts';
 
-const str = (input: ToolInput, name: string) => (typeof input[name] === 'string' ? (input[name] as string) : '');
 
 /** /mcp/doctor: one call that checks a site's robots.txt the ways a site owner needs. */
 export const siteCheckTool: ToolDefinition = {
@@ -19,8 +19,8 @@ export const siteCheckTool: ToolDefinition = {
   outputSchema: { type: 'object', required: ['lint', 'ai_access', 'key_crawlers'] },
   examples: auditTool.examples,
   run: (input, { data }) => {
-    const robots = str(input, 'robots_txt');
-    const path = str(input, 'path') || '/';
+    const robots = textOf(input, 'robots_txt');
+    const path = textOf(input, 'path') || '/';
     const parsed = parseRobotsTxt(robots);
     const keyTokens = ['Googlebot', 'Bingbot', 'GPTBot', 'OAI-SearchBot', 'ClaudeBot', 'PerplexityBot', 'Google-Extended', 'Applebot'];
     return {
@@ -51,7 +51,7 @@ export const triageTool: ToolDefinition = {
   outputSchema: { type: 'object', required: ['lines', 'summary'] },
   examples: [{ description: 'One genuine and one spoofed Googlebot', input: { lines: ['66.249.66.1 Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', '203.0.113.9 Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'] } }],
   run: (input, { data }) => {
-    const raw = Array.isArray(input['lines']) ? (input['lines'] as string[]) : str(input, 'lines').split(/\r?\n/);
+    const raw = Array.isArray(input['lines']) ? (input['lines'] as string[]) : textOf(input, 'lines').split(/\r?\n/);
     const lines = raw.flatMap((l) => l.split(/\r?\n/)).map((l) => l.trim()).filter(Boolean);
     const results = lines.map((line) => {
       const [address = '', ...rest] = line.split(/\s+/);

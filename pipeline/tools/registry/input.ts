@@ -91,3 +91,15 @@ export function fromSearchParams(params: URLSearchParams): Record<string, string
   }
   return raw;
 }
+
+/** A validated string parameter ('' when absent). */
+export function textOf(input: ToolInput, name: string): string {
+  const value = input[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/** A validated list parameter ([] when absent). */
+export function listOf(input: ToolInput, name: string): string[] {
+  const value = input[name];
+  return Array.isArray(value) ? value : value === undefined ? [] : [value];
+}

@@ -1,7 +1,8 @@
 import type { CrawlerView } from '../../model/model.ts';
 import { editDistance } from '../robots/distance.ts';
 import { evaluate, evaluateMany, lintRobotsTxt, parseRobotsTxt, type Verdict } from '../robots/index.ts';
-import type { ParamSpec, ToolDefinition, ToolInput } from './types.ts';
+import type { ParamSpec, ToolDefinition } from './types.ts';
+import { listOf, textOf } from './input.ts';
 
 export const ROBOTS_BODY_LIMIT = 512_000;
 
@@ -13,8 +14,6 @@ const ROBOTS_TXT: ParamSpec = {
 };
 const OBEYS = new Set(['documented', 'partial']);
 
-const str = (input: ToolInput, name: string) => String(input[name] ?? '');
-const list = (input: ToolInput, name: string) => (Array.isArray(input[name]) ? (input[name] as string[]) : [str(input, name)]);
 
 function brief(crawler: CrawlerView, verdict: Verdict) {
   return {
@@ -83,7 +82,7 @@ export const auditTool: ToolDefinition = {
     },
   },
   examples: [{ description: 'A file that blocks GPTBot and CCBot', input: { robots_txt: 'User-agent: GPTBot\nDisallow: /\n\nUser-agent: CCBot\nDisallow: /\n' } }],
-  run: (input, { data }) => auditAiAccess(str(input, 'robots_txt'), str(input, 'path') || '/', data.crawlers, data.aiCategories),
+  run: (input, { data }) => auditAiAccess(textOf(input, 'robots_txt'), textOf(input, 'path') || '/', data.crawlers, data.aiCategories),
   summarize: (output) => {
     const o = output as ReturnType<typeof auditAiAccess>;
     const lines = [`For ${o.path}: ${o.summary.blocked} of ${o.summary.ai_crawlers} AI crawlers are blocked, ${o.summary.allowed} allowed.`];
@@ -117,8 +116,8 @@ export const allowedTool: ToolDefinition = {
   },
   examples: [{ description: 'GPTBot on two paths', input: { robots_txt: 'User-agent: *\nDisallow: /private\n\nUser-agent: GPTBot\nAllow: /public\nDisallow: /\n', ua: 'GPTBot', path: ['/public/a', '/private/b'] } }],
   run: (input) => {
-    const results = evaluateMany(parseRobotsTxt(str(input, 'robots_txt')), str(input, 'ua'), list(input, 'path'));
-    return { token: str(input, 'ua'), summary: { allowed: results.filter((r) => r.allowed).length, disallowed: results.filter((r) => !r.allowed).length }, results };
+    const results = evaluateMany(parseRobotsTxt(textOf(input, 'robots_txt')), textOf(input, 'ua'), listOf(input, 'path'));
+    return { token: textOf(input, 'ua'), summary: { allowed: results.filter((r) => r.allowed).length, disallowed: results.filter((r) => !r.allowed).length }, results };
   },
   summarize: (output) => {
     const o = output as { token: string; results: Verdict[] };
@@ -136,7 +135,7 @@ export const lintTool: ToolDefinition = {
   outputSchema: { type: 'object', required: ['findings', 'counts'], properties: { findings: { type: 'array', items: { type: 'object', required: ['line', 'severity', 'code', 'message', 'fix'] } }, counts: { type: 'object', required: ['error', 'warning', 'info'] } } },
   examples: [{ description: 'A misspelt Disallow', input: { robots_txt: 'User-agent: *\nDissallow: /private\n' } }],
   run: (input) => {
-    const findings = lintRobotsTxt(str(input, 'robots_txt'));
+    const findings = lintRobotsTxt(textOf(input, 'robots_txt'));
     return { counts: { error: findings.filter((f) => f.severity === 'error').length, warning: findings.filter((f) => f.severity === 'warning').length, info: findings.filter((f) => f.severity === 'info').length }, findings };
   },
   summarize: (output) => {
