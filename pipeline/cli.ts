@@ -67,7 +67,7 @@ export function program(): Command {
         progress(`refresh: ${outcomes.filter((o) => o.changed).length} of ${outcomes.length} sources changed`);
         const result = await build({ root, baseUrl: options.baseUrl, now, log: progress });
         if (options.commit) {
-          const commit = await commitRefresh(root, result.model.log);
+          const commit = await commitRefresh(root, result.model.log, progress);
           progress(commit ? `committed ${commit}` : 'nothing to commit: no byte changed');
         }
       } catch (error) {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { buildLedger, ledgerJson, ledgerText, LEDGER_JSON, LEDGER_TXT, parsePreviousLedger, stampFiles } from '../ledger/ledger.ts';
 import { etagOf } from '../ledger/etag.ts';
 import { buildModel, type Model } from '../model/model.ts';
-import { checkRecords, formatProblem } from '../records/check.ts';
+import { checkRecords } from '../records/check.ts';
 import { readRecordFiles } from '../records/load.ts';
 import type { Problem } from '../records/types.ts';
 import { renderAll } from '../render/index.ts';
@@ -15,6 +15,10 @@ import { diffStates } from '../changes/diff.ts';
 import { recordBatch } from '../changes/log.ts';
 import { publishedStateOf, readEventLog, writeEventLog } from '../changes/state.ts';
 import { writeDist, type DistFile } from './write-dist.ts';
+import { BuildError } from './build-error.ts';
+import { describePlan, planDistRecovery, recoverDist } from './recover-dist.ts';
+
+export { BuildError };
 
 export interface BuildOptions {
   root: string;
@@ -35,12 +39,6 @@ export interface BuildResult {
   changed: string[];
 }
 
-export class BuildError extends Error {
-  constructor(readonly problems: Problem[]) {
-    super(`${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${problems.map(formatProblem).join('\n')}`);
-  }
-}
-
 /**
  * Every rendered JSON document must satisfy the schema its route promises before anything is
  * written; a JSON document with no route (so no promised shape) is a fault too.
@@ -54,6 +52,21 @@ function outputProblems(files: readonly { path: string; kind: string; bytes: Uin
     const validate = validatorFor(`outputs/${schema}.schema.json`);
     return validate(JSON.parse(decoder.decode(file.bytes))) ? [] : describeErrors(validate.errors).map((e) => ({ file: `dist${file.path}`, ...e }));
   });
+}
+
+/** Puts dist/ back in order after a stopped build; the previous ledger is then read from it. */
+async function recoveredDist(distDir: string, log: (line: string) => void): Promise<string> {
+  const recovered = await recoverDist(distDir);
+  if (recovered) log(recovered);
+  return distDir;
+}
+
+/** A dry run changes nothing, so it reads the previous ledger from where a recovery would take it. */
+async function plannedDist(distDir: string, log: (line: string) => void): Promise<string> {
+  const plan = await planDistRecovery(distDir);
+  const action = describePlan(plan);
+  if (action) log(`dry run: a build would first recover from a stopped build (${action})`);
+  return plan.restore?.path ?? distDir;
 }
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
@@ -83,7 +96,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const model = { ...draft, log: events };
   log(`model: ${model.crawlers.length} crawlers, ${model.operators.length} operators, ${model.sources.length} sources, change cursor ${events.head}`);
 
-  const previousText = await readFile(join(distDir, LEDGER_JSON), 'utf8').catch(() => null);
+  // A build killed mid-swap may have left no dist/; put the tree back first, or the previous
+  // ledger is lost and every document's last_modified becomes now.
+  const previousDir = options.dryRun ? await plannedDist(distDir, log) : await recoveredDist(distDir, log);
+  const previousText = await readFile(join(previousDir, LEDGER_JSON), 'utf8').catch(() => null);
   const { entries: previous, warning } = parsePreviousLedger(previousText);
   if (warning) log(`warning: ${warning}`);
   const stamped = stampFiles(renderAll(model), previous, now);

@@ -1,9 +1,31 @@
-import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, basename } from 'node:path';
+import { mkdir, open, readFile, readdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join, relative } from 'node:path';
+import { LEDGER_JSON } from '../ledger/ledger.ts';
+import { syncDirectory, writeFileAtomic } from '../util/atomic-file.ts';
 
 export interface DistFile {
   path: string;
   bytes: Uint8Array;
+}
+
+/**
+ * The folders a swap leaves beside `dir` while it runs: `next` is the new tree being written,
+ * `old` the previous tree between the two renames. Named after the writing process so a
+ * recovery can tell a killed writer's leftovers from a running writer's.
+ */
+export type LeftoverRole = 'next' | 'old';
+
+export function leftoverPath(dir: string, role: LeftoverRole, pid: number): string {
+  return join(dirname(dir), `.${basename(dir)}-${role}-${pid}`);
+}
+
+/** The role and writer of a name beside `dir`, or null when the name is not a leftover of `dir`. */
+export function parseLeftover(dir: string, name: string): { role: LeftoverRole; pid: number } | null {
+  const prefix = `.${basename(dir)}-`;
+  if (!name.startsWith(prefix)) return null;
+  const match = /^(next|old)-(\d+)$/.exec(name.slice(prefix.length));
+  if (!match) return null;
+  return { role: match[1] === 'next' ? 'next' : 'old', pid: Number(match[2]) };
 }
 
 async function listFiles(dir: string): Promise<string[]> {
@@ -27,32 +49,52 @@ export async function sameTree(dir: string, files: readonly DistFile[]): Promise
   return true;
 }
 
+/** Writes and flushes one file, so a tree whose ledger is on disk has every document on disk. */
+async function writeDurably(path: string, bytes: Uint8Array): Promise<void> {
+  const handle = await open(path, 'w');
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * Writes the whole tree beside `dir`, then swaps it in with two renames, so an interrupted
  * build leaves the old tree whole and a reader never sees a mix of old and new files.
+ * The ledger is written last and atomically: a staging tree holding a ledger holds every
+ * file the ledger lists, which is how `recoverDist` knows it is complete after a kill.
  * Returns false when the tree was already identical and nothing was written.
  */
 export async function writeDist(dir: string, files: readonly DistFile[]): Promise<boolean> {
   if (await sameTree(dir, files)) return false;
-  const parent = dirname(dir);
-  const staging = join(parent, `.${basename(dir)}-next-${process.pid}`);
-  const retired = join(parent, `.${basename(dir)}-old-${process.pid}`);
+  const staging = leftoverPath(dir, 'next', process.pid);
+  const retired = leftoverPath(dir, 'old', process.pid);
   await rm(staging, { recursive: true, force: true });
   try {
+    const ledger = files.find((f) => f.path === LEDGER_JSON);
+    const folders = new Set<string>();
     for (const file of files) {
+      if (file === ledger) continue;
       const target = join(staging, file.path);
+      folders.add(dirname(target));
       await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, file.bytes);
+      await writeDurably(target, file.bytes);
     }
+    for (const folder of folders) await syncDirectory(folder);
+    if (ledger) await writeFileAtomic(join(staging, ledger.path), ledger.bytes);
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     throw error;
   }
+  // A kill between these two renames leaves no dir; recoverDist puts the new tree in place.
   await rm(retired, { recursive: true, force: true });
   await rename(dir, retired).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'ENOENT') throw error;
   });
   await rename(staging, dir);
+  await syncDirectory(dirname(dir));
   await rm(retired, { recursive: true, force: true });
   return true;
 }

@@ -1,8 +1,10 @@
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { readStateJson, restoreFromGit } from '../build/state-file.ts';
+import { isRecord } from '../util/guards.ts';
 import type { Model } from '../model/model.ts';
 import { canonicalJson } from '../render/output.ts';
 import type { PublishedState } from './diff.ts';
+import { writeFileAtomic } from '../util/atomic-file.ts';
 import { EMPTY_LOG, type EventLog } from './types.ts';
 
 /** The facts of a model in the shape they are published, for diffing against HEAD's. */
@@ -13,12 +15,19 @@ export function publishedStateOf(model: Model): PublishedState {
   };
 }
 
+function isEventLog(value: unknown): value is EventLog {
+  return isRecord(value) && Number.isInteger(value['head']) && Number.isInteger(value['oldest']) && Array.isArray(value['events']);
+}
+
+/** Reads state/events.json; a missing file is an empty log (no change recorded yet). */
 export async function readEventLog(path: string): Promise<EventLog> {
-  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null;
-    throw error;
+  const log = await readStateJson(path, {
+    expected: 'an event log (an object with head, oldest and events)',
+    is: isEventLog,
+    // Not "delete it": an empty log restarts the cursors that clients of the change feed hold.
+    remedy: restoreFromGit(path),
   });
-  return text === null ? EMPTY_LOG : (JSON.parse(text) as EventLog);
+  return log ?? EMPTY_LOG;
 }
 
 /** Writes the log only when its bytes change, so an unchanged build leaves state/ untouched. */
@@ -26,7 +35,6 @@ export async function writeEventLog(path: string, log: EventLog): Promise<boolea
   const text = canonicalJson(log);
   const current = await readFile(path, 'utf8').catch(() => null);
   if (current === text) return false;
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, text);
+  await writeFileAtomic(path, text);
   return true;
 }

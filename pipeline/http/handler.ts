@@ -1,8 +1,8 @@
 import { canonicalJson } from '../render/output.ts';
 import type { SiteSettings } from '../records/types.ts';
-import { contentTypeOf, findRoute, matchRoute, type Method, type Route } from '../routes.ts';
+import { findRoute, matchRoute, contentTypeOf, type Method, type Route } from '../routes.ts';
 import { apiRootDocument } from './api-root.ts';
-import { httpDate, notModified } from './conditional.ts';
+import { conditionalHeadersOf, PreparedDocument, type ConditionalHeaders, type DocumentAnswer } from './document-answer.ts';
 import { errorResponse, type ErrorDetail } from './errors.ts';
 import { changesPage, parseChangesQuery, type PublishedLog } from '../changes/page.ts';
 import { API_PREFIX, resolvePath } from './paths.ts';
@@ -11,19 +11,27 @@ import { callTool } from './tools-http.ts';
 import { toolDataFrom } from './tool-data.ts';
 import { handleMcp } from './mcp.ts';
 import { handleA2a } from './a2a.ts';
+import { withSecurityHeaders } from './security.ts';
 import { sha256Hex32, type DocumentStore, type StoredDocument } from './store.ts';
 
 export type Handler = (request: Request) => Promise<Response>;
+
+/**
+ * The whole service as a runtime sees it. `fetch` is the one definition of behaviour;
+ * `answerDocument` is the same answer for a stored document, given without building a
+ * Request, for an adapter that can write bytes directly (both go through PreparedDocument).
+ * `refuseMethod` answers methods a WHATWG Request cannot carry (TRACE, TRACK, CONNECT).
+ */
+export interface App {
+  fetch: Handler;
+  answerDocument(pathAndQuery: string, headers: ConditionalHeaders): DocumentAnswer | null;
+  refuseMethod(method: string, pathAndQuery: string): Response;
+}
 
 // Reading a Response body back through its stream costs more than serving the bytes (about
 // 3x for a 230 KB document under load). An adapter that can write bytes directly asks here
 // first; any other runtime just reads the body as usual.
 const knownBodies = new WeakMap<Response, Uint8Array>();
-
-function withKnownBody(response: Response, bytes: Uint8Array): Response {
-  knownBodies.set(response, bytes);
-  return response;
-}
 
 export function knownBody(response: Response): Uint8Array | undefined {
   return knownBodies.get(response);
@@ -34,11 +42,19 @@ function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
   return new ReadableStream({ start(controller) { controller.enqueue(bytes); controller.close(); } });
 }
 
+function toResponse(answer: DocumentAnswer): Response {
+  const response = new Response(answer.body === null ? null : streamOf(answer.body), { status: answer.status, headers: answer.headers });
+  if (answer.body !== null) knownBodies.set(response, answer.body);
+  return response;
+}
+
 export interface HandlerOptions {
   store: DocumentStore;
   site: SiteSettings;
   /** The client's address as the transport saw it (never from a request header a client can set). */
   addressOf?: (request: Request) => string | null;
+  /** Told about every failure that became a 500, once, without the client's input. */
+  onError?: (error: unknown, request: Request) => void;
 }
 
 /** Paths that name another document: the tool index is a folder URL. */
@@ -56,7 +72,7 @@ const DYNAMIC: Readonly<Record<string, Dynamic>> = {
   changes: async ({ site, store, url }) => {
     const parsed = parseChangesQuery(url.searchParams);
     if (!parsed.ok) return { error: { status: 400, code: 'invalid_parameter', message: parsed.message, field: parsed.field, accepted: parsed.accepted } };
-    const log = await publishedLogFrom(store);
+    const log = publishedLogFrom(await store.get(LOG_PATH));
     if (!log) return { document: null };
     const result = changesPage(log, parsed.query, site.base_url);
     if (!result.ok) return { error: { status: 400, code: 'invalid_parameter', message: result.message, field: result.field, accepted: result.accepted } };
@@ -64,11 +80,12 @@ const DYNAMIC: Readonly<Record<string, Dynamic>> = {
   },
 };
 
+const LOG_PATH = '/changes/log.json';
+
 // Parsed once per published log: the ETag names the bytes, so a rebuild is picked up.
 let parsedLog: { etag: string; log: PublishedLog } | null = null;
 
-async function publishedLogFrom(store: DocumentStore): Promise<PublishedLog | null> {
-  const document = await store.get('/changes/log.json');
+function publishedLogFrom(document: StoredDocument | null): PublishedLog | null {
   if (!document) return null;
   if (parsedLog?.etag !== document.etag) parsedLog = { etag: document.etag, log: JSON.parse(new TextDecoder().decode(document.bytes)) as PublishedLog };
   return parsedLog.log;
@@ -85,7 +102,6 @@ function withHeaders(response: Response, extra: Record<string, string>): Respons
   for (const [name, value] of Object.entries(extra)) if (!headers.has(name)) headers.set(name, value);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
-
 
 /** The other forms of the same content, for the Link header (SPEC 4.4 rule 5). */
 function siblingOf(path: string): { path: string; type: string } {
@@ -110,33 +126,58 @@ function linkHeader(site: SiteSettings, path: string, prefixed: boolean, cursor:
   return links.join(', ');
 }
 
-export function createHandler(options: HandlerOptions): Handler {
+function allowedMethods(route: Route | undefined): readonly Method[] {
+  return route?.methods ?? READ_METHODS;
+}
+
+function methodNotAllowed(method: string, allow: readonly Method[], headers: Record<string, string>): Response {
+  const list = allow.join(', ');
+  // The method is an HTTP token (the transport refused anything else); cut to a sane length.
+  return errorResponse(405, { code: 'method_not_allowed', message: `${method.slice(0, 32)} is not accepted here; use ${list}.`, allow }, { ...headers, allow: list });
+}
+
+const internalError = () => errorResponse(500, { code: 'internal_error', message: 'The server failed to answer this request; it has been logged. Try again, or report the URL.' }, CORS);
+
+export function createApp(options: HandlerOptions): App {
   const { store, site } = options;
-  return async (request) => {
+
+  // Headers of a stored document depend on its bytes, the path form and the feed's head; they
+  // are computed once per document object (one per snapshot) and head, not per request.
+  const prepared = new WeakMap<StoredDocument, { cursor: number; forms: [PreparedDocument | null, PreparedDocument | null] }>();
+  function preparedFor(document: StoredDocument, path: string, prefixed: boolean, cursor: number): PreparedDocument {
+    let entry = prepared.get(document);
+    if (entry?.cursor !== cursor) {
+      entry = { cursor, forms: [null, null] };
+      prepared.set(document, entry);
+    }
+    const index = prefixed ? 1 : 0;
+    return (entry.forms[index] ??= new PreparedDocument(document, { ...CORS, link: linkHeader(site, path, prefixed, cursor) }));
+  }
+
+  const cursorFrom = (log: StoredDocument | null) => publishedLogFrom(log)?.head ?? 0;
+
+  async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const resolved = resolvePath(url.pathname);
     const base = { ...CORS };
-    const cursor = (await publishedLogFrom(store))?.head ?? 0;
+    const cursor = cursorFrom(await store.get(LOG_PATH));
     if (!resolved.ok) {
       return errorResponse(404, { code: 'not_found', message: `No document at this path (${resolved.reason}). Paths are listed at ${site.base_url}/api/v1.` }, { ...base, link: linkHeader(site, '/index.html', false, cursor) });
     }
     const path = ALIASES[resolved.path] ?? resolved.path;
     const route = findRoute(path);
     const headers: Record<string, string> = { ...base, link: linkHeader(site, path, resolved.prefixed, cursor) };
-    const allow = (route?.methods ?? READ_METHODS).join(', ');
+    const allow = allowedMethods(route);
 
     if (request.method === 'OPTIONS') {
+      const list = allow.join(', ');
       return new Response(null, {
         status: 204,
-        headers: { ...headers, allow, 'access-control-allow-methods': allow, 'access-control-allow-headers': 'If-None-Match, If-Modified-Since, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID, A2A-Version', 'access-control-max-age': '86400' },
+        headers: { ...headers, allow: list, 'access-control-allow-methods': list, 'access-control-allow-headers': 'If-None-Match, If-Modified-Since, Content-Type, Accept, Accept-Encoding, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID, A2A-Version', 'access-control-max-age': '86400' },
       });
     }
-    if (!(route?.methods ?? READ_METHODS).includes(request.method as Method)) {
-      return errorResponse(405, { code: 'method_not_allowed', message: `${request.method} is not accepted here; use ${allow}.`, allow: allow.split(', ') }, { ...headers, allow });
-    }
+    if (!allow.includes(request.method as Method)) return methodNotAllowed(request.method, allow, headers);
 
-    const dynamic = route && route.source === 'dynamic' ? DYNAMIC[route.key] : undefined;
-    let document: StoredDocument | null;
     if (route?.dispatch) {
       const data = await toolDataFrom(store);
       if (!data) return errorResponse(503, { code: 'not_ready', message: 'The published tree lacks the documents the tools read; rebuild dist/.' }, headers);
@@ -150,32 +191,68 @@ export function createHandler(options: HandlerOptions): Handler {
       const tool = toolByName(name)!;
       const result = await callTool({ tool, request, url, data, caller, generatedAt: await store.generatedAt(), headers });
       if ('response' in result) return result.response;
-      document = result.document;
-      headers['cache-control'] = 'no-cache';
-    } else if (dynamic) {
+      return toResponse(new PreparedDocument(result.document, { ...headers, 'cache-control': 'no-cache' }).answer(conditionalHeadersOf(request)));
+    }
+    const dynamic = route?.source === 'dynamic' ? DYNAMIC[route.key] : undefined;
+    if (dynamic) {
       const result = await dynamic({ site, store, url });
       if ('error' in result) {
         const { status, ...detail } = result.error;
         return errorResponse(status, detail, headers);
       }
-      document = result.document;
-      Object.assign(headers, result.headers ?? {});
-    } else {
-      document = await store.get(path);
+      if (!result.document) return notFound(site, path, route, headers);
+      return toResponse(new PreparedDocument(result.document, { ...headers, ...result.headers }).answer(conditionalHeadersOf(request)));
     }
+    const document = await store.get(path);
     if (!document) return notFound(site, path, route, headers);
+    return toResponse(preparedFor(document, path, resolved.prefixed, cursor).answer(conditionalHeadersOf(request)));
+  }
 
-    Object.assign(headers, {
-      'content-type': document.type,
-      etag: `"${document.etag}"`,
-      'last-modified': httpDate(document.lastModified),
-      'cache-control': headers['cache-control'] ?? 'public, max-age=300, must-revalidate',
-    });
-    if (request.method !== 'POST' && notModified(request, document.etag, document.lastModified)) return new Response(null, { status: 304, headers });
-    headers['content-length'] = String(document.bytes.length);
-    if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
-    return withKnownBody(new Response(streamOf(document.bytes), { status: 200, headers }), document.bytes);
+  return {
+    async fetch(request) {
+      // Structural: whatever a request makes any part of the service throw, the client gets a
+      // JSON 500 and the process goes on.
+      try {
+        return withSecurityHeaders(await handle(request));
+      } catch (error) {
+        options.onError?.(error, request);
+        return withSecurityHeaders(internalError());
+      }
+    },
+
+    answerDocument(pathAndQuery, request) {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return null;
+      const query = pathAndQuery.indexOf('?');
+      const rawPath = query === -1 ? pathAndQuery : pathAndQuery.slice(0, query);
+      // Only paths that name a document exactly; anything to decode or refuse takes fetch().
+      if (rawPath.includes('%')) return null;
+      const resolved = resolvePath(rawPath);
+      if (!resolved.ok) return null;
+      const path = ALIASES[resolved.path] ?? resolved.path;
+      const document = store.peek?.(path);
+      if (!document || isDynamic(path)) return null;
+      const cursor = cursorFrom(store.peek?.(LOG_PATH) ?? null);
+      return preparedFor(document, path, resolved.prefixed, cursor).answer(request);
+    },
+
+    refuseMethod(method, pathAndQuery) {
+      const resolved = resolvePath(pathAndQuery.split('?', 1)[0] ?? '/');
+      const path = resolved.ok ? (ALIASES[resolved.path] ?? resolved.path) : '/index.html';
+      return withSecurityHeaders(methodNotAllowed(method, allowedMethods(findRoute(path)), { ...CORS }));
+    },
   };
+}
+
+// Whether a stored path is answered by code rather than its file (dist/changes.json is the
+// static hosts' first page; this server pages it). Memoised: stored paths are a finite set.
+const dynamicPaths = new Map<string, boolean>();
+function isDynamic(path: string): boolean {
+  let dynamic = dynamicPaths.get(path);
+  if (dynamic === undefined) {
+    dynamic = findRoute(path)?.source === 'dynamic';
+    dynamicPaths.set(path, dynamic);
+  }
+  return dynamic;
 }
 
 function notFound(site: SiteSettings, path: string, route: Route | undefined, headers: Record<string, string>): Response {

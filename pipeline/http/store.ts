@@ -1,6 +1,7 @@
 // What the handler needs from a published tree. Node serves it from a verified in-memory
 // snapshot of dist/ (pipeline/node/dist-snapshot.ts); an edge runtime can back it with its
 // asset binding. No Node API here.
+import type { Coding } from './encoding.ts';
 
 export interface StoredDocument {
   path: string;
@@ -10,10 +11,20 @@ export interface StoredDocument {
   etag: string;
   /** ISO time the bytes last changed. */
   lastModified: string;
+  /**
+   * The same bytes with a content-coding applied, where the runtime made them (Node does, once
+   * per snapshot, in the background). Absent or missing a coding: that coding is not offered.
+   */
+  encoded?: ReadonlyMap<Coding, Uint8Array<ArrayBuffer>>;
 }
 
 export interface DocumentStore {
   get(path: string): Promise<StoredDocument | null>;
+  /**
+   * The document at a path without waiting, where the store holds its documents in memory;
+   * undefined where it cannot answer synchronously (then callers use get()).
+   */
+  peek?(path: string): StoredDocument | null | undefined;
   /** Time the newest document last changed; the /api/v1 root's generated_at. */
   generatedAt(): Promise<string>;
 }

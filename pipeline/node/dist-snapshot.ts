@@ -5,6 +5,7 @@ import type { Ledger } from '../ledger/ledger.ts';
 import { LEDGER_JSON, LEDGER_TXT } from '../ledger/ledger.ts';
 import type { DocumentStore, StoredDocument } from '../http/store.ts';
 import { contentTypeOf } from '../routes.ts';
+import { Encoder } from './compress.ts';
 
 interface Snapshot {
   identity: string;
@@ -21,7 +22,12 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
   const ledgerPath = join(dir, LEDGER_JSON);
   const before = await identityOf(ledgerPath);
   const ledgerBytes = await readFile(ledgerPath);
-  const ledger = JSON.parse(ledgerBytes.toString('utf8')) as Ledger;
+  let ledger: Ledger;
+  try {
+    ledger = JSON.parse(ledgerBytes.toString('utf8')) as Ledger;
+  } catch (error) {
+    throw new Error(`dist snapshot: ${ledgerPath} is not valid JSON (${(error as Error).message}); rebuild with npm run build`);
+  }
   const documents = new Map<string, StoredDocument>();
   for (const entry of ledger.documents) {
     const bytes = new Uint8Array(await readFile(join(dir, entry.path)));
@@ -47,46 +53,94 @@ export interface SnapshotStoreOptions {
   /** How often a request may trigger a look at dist/ for a new build. */
   checkEveryMs?: number;
   onReload?: (message: string) => void;
+  /** Encode documents with brotli and gzip in the background (default true). */
+  compress?: boolean;
+  /** Runs on a freshly loaded snapshot before it is swapped in (e.g. to build the tools' data). */
+  prepare?: (store: DocumentStore) => Promise<void>;
 }
 
-/** A DocumentStore over dist/ that picks up a rebuilt tree without a restart. */
-export async function snapshotStore(dir: string, options: SnapshotStoreOptions = {}): Promise<DocumentStore & { refresh(): Promise<void> }> {
+export interface SnapshotStore extends DocumentStore {
+  peek(path: string): StoredDocument | null;
+  /** Looks at dist/ now and swaps in a new build if there is one; resolves when done. */
+  refresh(): Promise<void>;
+  /** Resolves when the current snapshot's documents have all been encoded. */
+  encoded(): Promise<void>;
+}
+
+/**
+ * A DocumentStore over dist/ that picks up a rebuilt tree without a restart. A request never
+ * waits for a reload: it triggers a look (at most every checkEveryMs) and is answered from the
+ * snapshot in place; a new build is loaded and verified beside it, then swapped in whole.
+ */
+export async function snapshotStore(dir: string, options: SnapshotStoreOptions = {}): Promise<SnapshotStore> {
   const checkEveryMs = options.checkEveryMs ?? 1000;
+  const log = options.onReload ?? (() => {});
+  const encoder = options.compress === false ? null : new Encoder();
   let current = await loadSnapshot(dir);
+  let encoding: Promise<void> = Promise.resolve();
   let lastCheck = Date.now();
   let pending: Promise<void> | null = null;
 
-  const refresh = async () => {
-    const identity = await identityOf(join(dir, LEDGER_JSON)).catch(() => null);
-    if (identity === null || identity === current.identity) return;
-    try {
-      current = await loadSnapshot(dir);
-      options.onReload?.(`dist: loaded build of ${current.generatedAt} (${current.documents.size} documents)`);
-    } catch (error) {
-      // Mid-swap: keep serving the previous build; the next check tries again.
-      options.onReload?.(`dist: kept previous build: ${(error as Error).message}`);
+  const storeOf = (snapshot: Snapshot): DocumentStore => ({
+    get: async (path) => snapshot.documents.get(path) ?? null,
+    generatedAt: async () => snapshot.generatedAt,
+  });
+
+  const install = async (snapshot: Snapshot) => {
+    if (encoder) {
+      for (const document of snapshot.documents.values()) document.encoded = encoder.encodedFor(document);
+    }
+    await options.prepare?.(storeOf(snapshot));
+    current = snapshot;
+    if (encoder) {
+      encoder.retainOnly(new Set([...snapshot.documents.values()].map((d) => d.etag)));
+      encoding = encoder.encodeAll(snapshot.documents.values(), log);
     }
   };
 
-  const maybeRefresh = async () => {
-    if (Date.now() - lastCheck < checkEveryMs) return;
-    lastCheck = Date.now();
-    pending ??= refresh().finally(() => { pending = null; });
-    await pending;
+  const reload = async () => {
+    const identity = await identityOf(join(dir, LEDGER_JSON)).catch(() => null);
+    if (identity === null || identity === current.identity) return;
+    try {
+      const next = await loadSnapshot(dir);
+      await install(next);
+      log(`dist: loaded build of ${current.generatedAt} (${current.documents.size} documents)`);
+    } catch (error) {
+      // Mid-swap: keep serving the previous build; the next check tries again.
+      log(`dist: kept previous build: ${(error as Error).message}`);
+    }
   };
 
+  const refresh = () => {
+    pending ??= reload().finally(() => { pending = null; });
+    return pending;
+  };
+
+  const poll = () => {
+    if (Date.now() - lastCheck < checkEveryMs) return;
+    lastCheck = Date.now();
+    void refresh();
+  };
+
+  await install(current);
   return {
     async get(path) {
-      await maybeRefresh();
+      poll();
+      return current.documents.get(path) ?? null;
+    },
+    peek(path) {
+      poll();
       return current.documents.get(path) ?? null;
     },
     async generatedAt() {
-      await maybeRefresh();
       return current.generatedAt;
     },
-    refresh: async () => {
+    async refresh() {
       lastCheck = Date.now();
+      // A look already under way may have started before the caller's change: look again after it.
+      if (pending) await pending;
       await refresh();
     },
+    encoded: () => encoding,
   };
 }

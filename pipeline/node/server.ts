@@ -1,13 +1,45 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
+import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { parse } from 'yaml';
-import { createHandler } from '../http/handler.ts';
+import { createApp } from '../http/handler.ts';
+import { errorBody } from '../http/errors.ts';
+import { toolDataFrom } from '../http/tool-data.ts';
 import type { SiteSettings } from '../records/types.ts';
 import { describeErrors, validatorFor } from '../schema/ajv.ts';
-import { addressOf, nodeListener } from './adapter.ts';
+import { addressOf, isClientGone, nodeListener } from './adapter.ts';
 import { snapshotStore } from './dist-snapshot.ts';
+import { recoverDist } from '../build/recover-dist.ts';
+
+/**
+ * How long a client may take, and how many connections it may hold. A slow client is cut off
+ * by these, not by the operating system: every number here is a promise in the README.
+ */
+export interface ConnectionLimits {
+  /** The whole request head must arrive within this (slowloris). */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this (slow uploads). */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** A connection with no byte moving either way is closed after this (slow readers). */
+  idleTimeoutMs: number;
+  /** Connections open at once; more are refused at accept. */
+  maxConnections: number;
+  /** Connections open at once from one address. */
+  maxConnectionsPerAddress: number;
+}
+
+export const DEFAULT_LIMITS: ConnectionLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  idleTimeoutMs: 30_000,
+  maxConnections: 4_096,
+  maxConnectionsPerAddress: 256,
+};
 
 export interface ServeOptions {
   root: string;
@@ -15,6 +47,9 @@ export interface ServeOptions {
   port: number;
   host: string;
   checkEveryMs?: number;
+  limits?: Partial<ConnectionLimits>;
+  /** Encode documents with brotli and gzip (default true). */
+  compress?: boolean;
   log?: (line: string) => void;
 }
 
@@ -23,6 +58,8 @@ export interface RunningServer {
   server: Server;
   close(): Promise<void>;
   refresh(): Promise<void>;
+  /** Resolves when every document of the current build has its compressed forms. */
+  encoded(): Promise<void>;
 }
 
 export async function readSite(root: string): Promise<SiteSettings> {
@@ -33,13 +70,85 @@ export async function readSite(root: string): Promise<SiteSettings> {
   return data as SiteSettings;
 }
 
+/** Status and code for the errors node:http reports before a request exists. */
+function clientErrorAnswer(code: string | undefined): { status: number; code: string; message: string } {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, code: 'headers_too_large', message: 'The request head is larger than 16 KiB. Send long input (a robots.txt) as a POST body.' };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, code: 'request_timeout', message: 'The request did not arrive in time.' };
+    case 'HPE_INVALID_METHOD':
+      return { status: 400, code: 'bad_method', message: 'The method is not a known HTTP method; this server accepts GET, HEAD, OPTIONS and POST (in upper case).' };
+    default:
+      return { status: 400, code: 'bad_request', message: 'The request is not valid HTTP/1.1.' };
+  }
+}
+
+/** Writes a whole response to a raw socket and closes it (no request object exists yet). */
+function answerSocket(socket: Duplex, status: number, code: string, message: string, extra: Record<string, string> = {}): void {
+  if (!socket.writable || socket.destroyed) return void socket.destroy();
+  const body = errorBody(status, { code, message, ...(extra['allow'] ? { allow: extra['allow'].split(', ') } : {}) });
+  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`, 'content-type: application/json', `content-length: ${Buffer.byteLength(body)}`, 'connection: close', 'x-content-type-options: nosniff', ...Object.entries(extra).map(([k, v]) => `${k}: ${v}`)];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+}
+
+/** Caps connections per remote address; the global cap is node:http's maxConnections. */
+function capPerAddress(server: Server, limit: number): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    const count = (open.get(address) ?? 0) + 1;
+    if (count > limit) return void socket.destroy();
+    open.set(address, count);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left <= 0) open.delete(address);
+      else open.set(address, left);
+    });
+  });
+}
+
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? (() => {});
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const site = await readSite(options.root);
-  const store = await snapshotStore(options.distDir ?? join(options.root, 'dist'), { checkEveryMs: options.checkEveryMs, onReload: log });
-  const handler = createHandler({ store, site, addressOf });
+  const distDir = options.distDir ?? join(options.root, 'dist');
+  // A build killed mid-swap can leave no dist/ at all; the complete tree it left is put back.
+  const recovered = await recoverDist(distDir);
+  if (recovered) log(recovered);
+  const store = await snapshotStore(distDir, {
+    checkEveryMs: options.checkEveryMs,
+    onReload: log,
+    compress: options.compress,
+    // The tools' classifier and prefix index are built before a build is swapped in, so no
+    // request pays for them.
+    prepare: async (snapshot) => void (await toolDataFrom(snapshot)),
+  });
+  const app = createApp({
+    store, site, addressOf,
+    onError: (error) => log(isClientGone(error) ? `serve: client went away (${(error as Error).message})` : `serve: ${(error as Error).stack ?? String(error)}`),
+  });
   let origin = 'http://localhost';
-  const server = createServer(nodeListener(handler, () => origin));
+  const server = createServer({
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // How often node:http looks for requests past their timeouts (default 30 s).
+    connectionsCheckingInterval: Math.max(100, Math.min(1_000, limits.headersTimeoutMs / 2)),
+  }, nodeListener(app, { origin: () => origin, log }));
+  server.maxConnections = limits.maxConnections;
+  server.timeout = limits.idleTimeoutMs;
+  capPerAddress(server, limits.maxConnectionsPerAddress);
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (isClientGone(error)) return void socket.destroy();
+    const answer = clientErrorAnswer(error.code);
+    answerSocket(socket, answer.status, answer.code, answer.message);
+  });
+  // CONNECT asks for a tunnel; without this listener node:http would drop the connection unanswered.
+  server.on('connect', (req: { url?: string }, socket: Duplex) => {
+    const response = app.refuseMethod('CONNECT', req.url?.startsWith('/') ? req.url : '/');
+    answerSocket(socket, 405, 'method_not_allowed', 'CONNECT is not accepted here; this server is not a proxy.', { allow: response.headers.get('allow') ?? 'GET, HEAD, OPTIONS' });
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
@@ -51,6 +160,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     url: origin,
     server,
     refresh: () => store.refresh(),
+    encoded: () => store.encoded(),
     close: () => new Promise<void>((resolve, reject) => {
       server.closeAllConnections();
       server.close((error) => (error ? reject(error) : resolve()));

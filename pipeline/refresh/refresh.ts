@@ -1,4 +1,4 @@
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { readFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readMirrorState } from '../build/mirror-state.ts';
 import { checkRecords } from '../records/check.ts';
@@ -10,6 +10,7 @@ import { acceptList, type MirrorEntry } from '../upstream/accept.ts';
 import { makeAttempt } from '../upstream/attempt.ts';
 import { sha256Hex, type FetchOptions } from '../upstream/fetch.ts';
 import { refreshSource } from '../upstream/refresh.ts';
+import { writeFileAtomic } from '../util/atomic-file.ts';
 
 export const EXTENSIONS: Readonly<Record<SourceFormat, string>> = { 'prefix-json': 'json', 'prefix-json-html': 'html', text: 'txt', csv: 'csv' };
 const LOCAL_TYPES: Readonly<Record<SourceFormat, string>> = { 'prefix-json': 'application/json', 'prefix-json-html': 'text/html', text: 'text/plain', csv: 'text/csv' };
@@ -91,7 +92,7 @@ export async function refreshMirror(options: MirrorOptions): Promise<SourceOutco
   await mkdir(mirrorDir, { recursive: true });
   for (const outcome of outcomes) {
     const entry = outcome.entry;
-    if (outcome.changed && entry) await writeFile(join(mirrorDir, `${outcome.id}.json`), canonicalJson(entry));
+    if (outcome.changed && entry) await writeFileAtomic(join(mirrorDir, `${outcome.id}.json`), canonicalJson(entry));
     log(`${outcome.id}: ${outcome.skipped ?? (entry?.state ?? 'never-fetched')}${outcome.changed ? ' (changed)' : ''}${entry?.state === 'failed' ? `: ${entry.error}` : ''}`);
   }
   return outcomes;

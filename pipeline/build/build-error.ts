@@ -1,0 +1,9 @@
+import { formatProblem } from '../records/check.ts';
+import type { Problem } from '../records/types.ts';
+
+/** A build stopped by problems in its inputs (records, state) or outputs, each naming its file. */
+export class BuildError extends Error {
+  constructor(readonly problems: Problem[]) {
+    super(`${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${problems.map(formatProblem).join('\n')}`);
+  }
+}

@@ -1,0 +1,109 @@
+// How a document is answered: status, headers and body for GET/HEAD, with conditional requests
+// (RFC 9110 section 13) and content-coding negotiation. The one definition of that behaviour:
+// the Web-standard handler wraps the result in a Response, the Node adapter writes it directly.
+import { parseEntityTags } from './conditional.ts';
+import { selectCoding, type Coding, type Selected } from './encoding.ts';
+import { securityHeadersFor } from './security.ts';
+import type { StoredDocument } from './store.ts';
+
+export interface DocumentAnswer {
+  status: 200 | 304;
+  headers: Readonly<Record<string, string>>;
+  /** null for HEAD and 304. */
+  body: Uint8Array<ArrayBuffer> | null;
+}
+
+export interface ConditionalHeaders {
+  method: string;
+  ifNoneMatch: string | null;
+  ifModifiedSince: string | null;
+  acceptEncoding: string | null;
+}
+
+interface Variant {
+  body: Uint8Array<ArrayBuffer>;
+  ok: Readonly<Record<string, string>>;
+  notModified: Readonly<Record<string, string>>;
+}
+
+/**
+ * A document with every header it is answered with computed once. Each content-coding is its
+ * own representation with its own strong validator (RFC 9110 8.8.3): the identity ETag is the
+ * ledger's, an encoded one adds a suffix (`"<etag>-br"`), so the ledger keeps naming the bytes
+ * of the file while no cache can mix up the encoded and plain bytes.
+ */
+export class PreparedDocument {
+  private readonly variants = new Map<Selected, Variant>();
+  private readonly lastModifiedSeconds: number;
+  private readonly base: Readonly<Record<string, string>>;
+
+  constructor(readonly document: StoredDocument, headers: Readonly<Record<string, string>>) {
+    this.lastModifiedSeconds = Math.floor(Date.parse(document.lastModified) / 1000);
+    this.base = {
+      ...headers,
+      ...securityHeadersFor(document.type),
+      'content-type': document.type,
+      'last-modified': new Date(document.lastModified).toUTCString(),
+      'cache-control': headers['cache-control'] ?? 'public, max-age=300, must-revalidate',
+      vary: 'Accept-Encoding',
+    };
+  }
+
+  answer(request: ConditionalHeaders): DocumentAnswer {
+    const coding = selectCoding(request.acceptEncoding, this.availableCodings());
+    const matched = this.notModifiedTag(request, coding);
+    if (matched !== null) return { status: 304, headers: this.variant(matched).notModified, body: null };
+    const variant = this.variant(coding);
+    return { status: 200, headers: variant.ok, body: request.method === 'HEAD' ? null : variant.body };
+  }
+
+  private availableCodings(): ReadonlySet<Coding> {
+    return new Set(this.document.encoded?.keys() ?? []);
+  }
+
+  etagOf(coding: Selected): string {
+    return coding === 'identity' ? `"${this.document.etag}"` : `"${this.document.etag}-${coding}"`;
+  }
+
+  /**
+   * The representation a 304 confirms, or null for a full answer. If-None-Match (weak
+   * comparison, 13.1.2) may name the tag of any coding of these same bytes: the client's
+   * cached copy is then current, and the 304 carries that copy's own tag so the cache updates
+   * the right entry (RFC 9111 4.3.4). If-Modified-Since counts only without If-None-Match (13.2.2).
+   */
+  private notModifiedTag(request: ConditionalHeaders, selected: Selected): Selected | null {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return null;
+    if (request.ifNoneMatch !== null) {
+      const tags = parseEntityTags(request.ifNoneMatch);
+      if (tags === '*') return selected;
+      const codings: Selected[] = [selected, 'identity', ...this.availableCodings()];
+      return codings.find((coding) => tags.includes(this.etagOf(coding).slice(1, -1))) ?? null;
+    }
+    if (request.ifModifiedSince === null) return null;
+    const since = Date.parse(request.ifModifiedSince);
+    // 13.1.3: an invalid date is ignored; HTTP dates have one-second resolution.
+    if (Number.isNaN(since)) return null;
+    return this.lastModifiedSeconds <= Math.floor(since / 1000) ? selected : null;
+  }
+
+  private variant(coding: Selected): Variant {
+    let variant = this.variants.get(coding);
+    if (variant) return variant;
+    const body = coding === 'identity' ? this.document.bytes : this.document.encoded?.get(coding);
+    if (!body) return this.variant('identity');
+    const notModified = { ...this.base, etag: this.etagOf(coding) };
+    const ok = { ...notModified, 'content-length': String(body.byteLength), ...(coding === 'identity' ? {} : { 'content-encoding': coding }) };
+    variant = { body, ok, notModified };
+    this.variants.set(coding, variant);
+    return variant;
+  }
+}
+
+export function conditionalHeadersOf(request: Request): ConditionalHeaders {
+  return {
+    method: request.method,
+    ifNoneMatch: request.headers.get('if-none-match'),
+    ifModifiedSince: request.headers.get('if-modified-since'),
+    acceptEncoding: request.headers.get('accept-encoding'),
+  };
+}

@@ -1,0 +1,33 @@
+// Headers every answer carries, and the stricter ones for HTML. The pages use one same-origin
+// style sheet, no scripts, no frames and forms that submit to this site, so the policy can
+// forbid everything else; a page that needs more must change this table, visibly.
+
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'x-content-type-options': 'nosniff',
+  // Tool URLs carry the caller's robots.txt and addresses in the query: never send them on.
+  'referrer-policy': 'no-referrer',
+};
+
+export const HTML_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  ...SECURITY_HEADERS,
+  'content-security-policy': "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+};
+
+export function securityHeadersFor(contentType: string | null): Readonly<Record<string, string>> {
+  return contentType?.startsWith('text/html') ? HTML_SECURITY_HEADERS : SECURITY_HEADERS;
+}
+
+/** Adds the security headers to an answer built elsewhere (the MCP SDK's, an error) without overriding its own. */
+export function withSecurityHeaders(response: Response): Response {
+  const extra = securityHeadersFor(response.headers.get('content-type'));
+  try {
+    for (const [name, value] of Object.entries(extra)) if (!response.headers.has(name)) response.headers.set(name, value);
+    return response;
+  } catch {
+    // Headers of a Response from Response.error()/redirect() are immutable: copy it.
+    const headers = new Headers(response.headers);
+    for (const [name, value] of Object.entries(extra)) if (!headers.has(name)) headers.set(name, value);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
+}

@@ -1,0 +1,58 @@
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { Coding } from '../http/encoding.ts';
+import type { StoredDocument } from '../http/store.ts';
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** Below this, headers outweigh what compression saves. */
+const MIN_BYTES = 1024;
+
+export function isCompressible(type: string): boolean {
+  return type.startsWith('text/') || /^application\/(?:[\w.+-]*\+)?(?:json|xml|yaml)\b/.test(type);
+}
+
+type Encoded = Map<Coding, Uint8Array<ArrayBuffer>>;
+
+/**
+ * Encodes each document once: brotli at its best quality and gzip at level 9, on libuv's
+ * thread pool, one document at a time so that serving keeps the other core. Results are kept
+ * by the identity ETag, so a rebuild re-encodes only the documents whose bytes changed.
+ */
+export class Encoder {
+  private readonly byEtag = new Map<string, Encoded>();
+
+  /** The (initially empty) map a document's encodings appear in; shared by every snapshot holding these bytes. */
+  encodedFor(document: StoredDocument): Encoded {
+    let encoded = this.byEtag.get(document.etag);
+    if (!encoded) {
+      encoded = new Map();
+      this.byEtag.set(document.etag, encoded);
+    }
+    return encoded;
+  }
+
+  /** Fills in the encodings of these documents; resolves when all are done. Never rejects. */
+  async encodeAll(documents: Iterable<StoredDocument>, log: (line: string) => void): Promise<void> {
+    for (const document of documents) {
+      if (!isCompressible(document.type) || document.bytes.byteLength < MIN_BYTES) continue;
+      const encoded = this.encodedFor(document);
+      if (encoded.size > 0) continue;
+      try {
+        const br = await brotli(document.bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: document.bytes.byteLength } });
+        const gz = await gzipAsync(document.bytes, { level: 9 });
+        // Offer a coding only where it saves bytes. Copied once into plain ArrayBuffers.
+        if (br.byteLength < document.bytes.byteLength) encoded.set('br', new Uint8Array(br));
+        if (gz.byteLength < document.bytes.byteLength) encoded.set('gzip', new Uint8Array(gz));
+      } catch (error) {
+        log(`dist: ${document.path} is served uncompressed: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  /** Forgets encodings no document of the current snapshot uses. */
+  retainOnly(etags: ReadonlySet<string>): void {
+    for (const etag of this.byEtag.keys()) if (!etags.has(etag)) this.byEtag.delete(etag);
+  }
+}

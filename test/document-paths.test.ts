@@ -1,0 +1,163 @@
+import { strict as assert } from 'node:assert';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { after, before, describe, test } from 'node:test';
+import { build } from '../pipeline/build/build.ts';
+import { createApp, type App } from '../pipeline/http/handler.ts';
+import type { DocumentStore } from '../pipeline/http/store.ts';
+import { snapshotStore, type SnapshotStore } from '../pipeline/node/dist-snapshot.ts';
+import { readSite, startServer, type RunningServer } from '../pipeline/node/server.ts';
+import { raw } from './support/http.ts';
+import { tempProject } from './support/project.ts';
+
+// Issue 8, "Fast": the Node adapter answers stored documents without building a Request. The
+// Web-standard fetch() stays the one definition of behaviour, so both must give the same
+// status, headers and bytes for every document and every conditional/encoding combination.
+
+let project: Awaited<ReturnType<typeof tempProject>>;
+let store: SnapshotStore;
+let app: App;
+
+before(async () => {
+  project = await tempProject('mini');
+  await build({ root: project.root, now: '2026-01-01T00:00:00Z' });
+  store = await snapshotStore(join(project.root, 'dist'), { checkEveryMs: 60_000 });
+  await store.encoded();
+  app = createApp({ store, site: await readSite(project.root) });
+});
+after(() => project.dispose());
+
+const ORIGIN = 'http://127.0.0.1:1';
+
+async function viaFetch(path: string, headers: Record<string, string>, method = 'GET') {
+  const response = await app.fetch(new Request(ORIGIN + path, { method, headers }));
+  const out: Record<string, string> = {};
+  response.headers.forEach((value, name) => { out[name] = value; });
+  return { status: response.status, headers: out, body: Buffer.from(await response.arrayBuffer()) };
+}
+
+function viaDirect(path: string, headers: Record<string, string>, method = 'GET') {
+  const answer = app.answerDocument(path, { method, ifNoneMatch: headers['if-none-match'] ?? null, ifModifiedSince: headers['if-modified-since'] ?? null, acceptEncoding: headers['accept-encoding'] ?? null });
+  assert.ok(answer, `${path} is answered directly`);
+  return { status: answer.status, headers: { ...answer.headers }, body: Buffer.from(answer.body ?? new Uint8Array()) };
+}
+
+describe('the direct document answer equals fetch()', () => {
+  test('for every document, method, validator and coding', async () => {
+    const ledger = JSON.parse(await readFile(join(project.root, 'dist', 'documents.json'), 'utf8')) as { documents: { path: string; etag: string }[] };
+    const paths = ['/', '/tools/', '/api/v1/data/agents.json', ...ledger.documents.map((d) => d.path).filter((p) => p !== '/changes.json')];
+    let compared = 0;
+    for (const path of paths) {
+      const identity = (await viaFetch(path, {})).headers['etag']!;
+      const variants: Record<string, string>[] = [
+        {}, { 'accept-encoding': 'br, gzip' }, { 'accept-encoding': 'gzip' }, { 'accept-encoding': 'br;q=0, gzip;q=0' },
+        { 'if-none-match': identity }, { 'if-none-match': identity, 'accept-encoding': 'br' }, { 'if-none-match': '"other"' },
+        { 'if-modified-since': 'Fri, 01 Jan 2027 00:00:00 GMT' }, { 'if-modified-since': 'nonsense' },
+      ];
+      for (const headers of variants) {
+        for (const method of ['GET', 'HEAD']) {
+          assert.deepEqual(viaDirect(path, headers, method), await viaFetch(path, headers, method), `${method} ${path} ${JSON.stringify(headers)}`);
+          compared++;
+        }
+      }
+    }
+    assert.ok(compared > 500, `${compared} answers compared`);
+  });
+
+  test('paths the direct answer leaves to fetch(): dynamic, encoded, refused, unknown', () => {
+    const none = { method: 'GET', ifNoneMatch: null, ifModifiedSince: null, acceptEncoding: null };
+    for (const path of ['/changes.json', '/api/v1', '/tools/classify-ua?ua=x', '/crawler/gpt%62ot.json', '/nope', '//', '/a/../data/agents.json']) {
+      assert.equal(app.answerDocument(path, none), null, path);
+    }
+    assert.equal(app.answerDocument('/data/agents.json', { ...none, method: 'POST' }), null);
+  });
+});
+
+describe('content-coding', () => {
+  let server: RunningServer;
+  before(async () => {
+    server = await startServer({ root: project.root, port: 0, host: '127.0.0.1' });
+    await server.encoded();
+  });
+  after(() => server.close());
+
+  test('br and gzip decode to the identity bytes; each coding has its own strong ETag; Vary is sent', async () => {
+    const plain = await raw(server.url, '/data/agents.json');
+    const br = await raw(server.url, '/data/agents.json', { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    const gz = await raw(server.url, '/data/agents.json', { headers: { 'accept-encoding': 'gzip' } });
+    assert.equal(br.headers['content-encoding'], 'br');
+    assert.equal(gz.headers['content-encoding'], 'gzip');
+    assert.ok(brotliDecompressSync(br.body).equals(plain.body));
+    assert.ok(gunzipSync(gz.body).equals(plain.body));
+    assert.ok(br.body.length < plain.body.length / 5, `brotli: ${br.body.length} of ${plain.body.length} bytes`);
+    assert.equal(br.headers['etag'], plain.headers['etag']!.replace(/"$/, '-br"'));
+    assert.equal(gz.headers['etag'], plain.headers['etag']!.replace(/"$/, '-gzip"'));
+    for (const response of [plain, br, gz]) assert.equal(response.headers['vary'], 'Accept-Encoding');
+    assert.equal(br.headers['content-length'], String(br.body.length));
+  });
+
+  test('a q=0 coding is never sent; identity when nothing else is acceptable', async () => {
+    assert.equal((await raw(server.url, '/data/agents.json', { headers: { 'accept-encoding': 'br;q=0, gzip' } })).headers['content-encoding'], 'gzip');
+    assert.equal((await raw(server.url, '/data/agents.json', { headers: { 'accept-encoding': 'br;q=0, gzip;q=0' } })).headers['content-encoding'], undefined);
+    assert.equal((await raw(server.url, '/data/agents.json', { headers: { 'accept-encoding': '*;q=0.5' } })).headers['content-encoding'], 'br');
+    assert.equal((await raw(server.url, '/data/agents.json', { headers: { 'accept-encoding': 'identity' } })).headers['content-encoding'], undefined);
+  });
+
+  test('304 confirms whichever coding the client holds, with that coding\'s tag', async () => {
+    const br = await raw(server.url, '/data/agents.json', { headers: { 'accept-encoding': 'br' } });
+    const plain = await raw(server.url, '/data/agents.json');
+    const sameCoding = await raw(server.url, '/data/agents.json', { headers: { 'accept-encoding': 'br', 'if-none-match': br.headers['etag']! } });
+    assert.equal(sameCoding.status, 304);
+    assert.equal(sameCoding.headers['etag'], br.headers['etag']);
+    const heldIdentity = await raw(server.url, '/data/agents.json', { headers: { 'accept-encoding': 'br', 'if-none-match': plain.headers['etag']! } });
+    assert.equal(heldIdentity.status, 304);
+    assert.equal(heldIdentity.headers['etag'], plain.headers['etag']);
+  });
+
+  test('small documents and tool answers stay identity', async () => {
+    const small = await raw(server.url, '/robots/allow-all.txt', { headers: { 'accept-encoding': 'br' } });
+    assert.ok(small.body.length < 1024);
+    assert.equal(small.headers['content-encoding'], undefined);
+  });
+});
+
+describe('failures and reloads', () => {
+  test('a throwing store gives a JSON 500, reported once, and the next request is answered', async () => {
+    const errors: unknown[] = [];
+    let fail = true;
+    const flaky: DocumentStore = {
+      get: async (path) => { if (fail && path === '/data/agents.json') throw new Error('disk on fire'); return store.get(path); },
+      generatedAt: () => store.generatedAt(),
+    };
+    const fragile = createApp({ store: flaky, site: await readSite(project.root), onError: (error) => errors.push(error) });
+    const response = await fragile.fetch(new Request(`${ORIGIN}/data/agents.json`));
+    assert.equal(response.status, 500);
+    assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+    assert.match(await response.text(), /"code": "internal_error"/);
+    assert.equal(errors.length, 1);
+    fail = false;
+    assert.equal((await fragile.fetch(new Request(`${ORIGIN}/data/agents.json`))).status, 200);
+  });
+
+  test('while a new build loads, requests are answered at once from the old one; then it is swapped in whole', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    let loads = 0;
+    const gated = await snapshotStore(join(project.root, 'dist'), { checkEveryMs: 0, compress: false, prepare: async () => { if (loads++ > 0) await gate; } });
+    const before = await gated.get('/crawler/gptbot.json');
+    const file = join(project.root, 'records', 'crawlers', 'gptbot.yaml');
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('name: GPTBot', 'name: GPTBot (renamed)'));
+    await build({ root: project.root, now: '2026-03-01T00:00:00Z' });
+    const reloading = gated.refresh();
+    // The reload is held at the gate: a request neither waits for it nor sees half of it.
+    const during = await Promise.race([gated.get('/crawler/gptbot.json'), new Promise((resolve) => setTimeout(() => resolve('waited'), 1_000))]);
+    assert.equal(during, before);
+    assert.equal(gated.peek('/crawler/gptbot.json'), before);
+    release();
+    await reloading;
+    const after = await gated.get('/crawler/gptbot.json');
+    assert.match(new TextDecoder().decode(after!.bytes), /GPTBot \(renamed\)/);
+  });
+});
