@@ -1,43 +1,141 @@
-// npm run bench: every figure is printed beside a baseline measured in the same run, on
-// loopback, by the same load generator. Nothing here is asserted; timings are not tests.
-import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
+// npm run bench: our server (serve.ts, its own process) beside nginx serving the same dist/ as
+// plain files, both driven by wrk with the same settings in the same run, on loopback. Every
+// row prints the target it is judged by; nothing is asserted (timings are not tests).
+//
+// BENCH_SECONDS (default 10) per row; BENCH_RSS_SECONDS (default 30) per round of the memory
+// rows. Progress goes to stderr, the tables (Markdown, for the README) to stdout.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer } from '../pipeline/node/server.ts';
-import { load, table, type LoadResult } from './load.ts';
+import { benchAddresses, mirroredPrefixes } from './addresses.ts';
+import { cleanupOnExit } from './cleanup.ts';
+import { findExecutable, type Executable } from './executables.ts';
+import { startNginx } from './nginx.ts';
+import { describeAnswer, probe } from './probe.ts';
+import { compressed, get, LARGE_DOCUMENT, mcpClassify, revalidate, SMALL_DOCUMENT, verifyCrawler } from './requests.ts';
+import { startServerProcess } from './server-process.ts';
+import { rowsTable, rssDrift, rssTable, type Row, type RssRound, type Side, type Target } from './table.ts';
 import { toolFigures } from './tools.ts';
+import { runWrk, type WrkRequest } from './wrk.ts';
+
+const THREADS = 2;
+const CONNECTIONS = 32;
+const VERIFY_CONNECTIONS = 16;
+const VERIFY_ADDRESSES = 500;
+const RSS_ROUNDS = 3;
+
+function wholeSeconds(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of seconds, 1 or more (got "${raw}")`);
+  return n;
+}
 
 const root = process.cwd();
-const seconds = Number(process.env['BENCH_SECONDS'] ?? '5');
-const path = '/data/agents.json';
+const dist = join(root, 'dist');
+const seconds = wholeSeconds('BENCH_SECONDS', 10);
+const rssSeconds = wholeSeconds('BENCH_RSS_SECONDS', 30);
+const progress = (line: string) => process.stderr.write(`${line}\n`);
+const print = (line = '') => process.stdout.write(`${line}\n`);
 
-const ours = await startServer({ root, port: 0, host: '127.0.0.1' });
-const etag = (await fetch(ours.url + path)).headers.get('etag') ?? '';
-const bytes = await readFile(join(root, 'dist', path));
+async function measureServers(wrk: Executable, nginx: Executable | null): Promise<void> {
+  const cleanup = cleanupOnExit(progress);
+  try {
+    const scratch = await mkdtemp(join(tmpdir(), 'bench-wrk-'));
+    cleanup.add(() => rm(scratch, { recursive: true, force: true }));
+    const interrupted = new AbortController();
+    const load = (origin: string, requests: readonly WrkRequest[], connections: number, duration: number) =>
+      runWrk(wrk.path, { origin, requests, threads: THREADS, connections, seconds: duration }, { scratchDir: scratch, signal: interrupted.signal });
 
-// Baseline: the least a Node server can do for the same document: fixed bytes from memory.
-const bare = createServer((_req, res) => {
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': bytes.length });
-  res.end(bytes);
-});
-await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
-const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+    progress('starting serve.ts ...');
+    const ours = await startServerProcess(root);
+    cleanup.add(() => ours.stop());
 
-// Warm both servers up first so that neither pays for JIT compilation inside its figure.
-await load('warm-up', bareUrl + path, {}, 1);
-await load('warm-up', ours.url + path, {}, 1);
+    let anchor: string | null = null;
+    let anchorNote = '';
+    if (nginx === null) {
+      anchorNote = 'nginx is not installed (Debian: apt-get install nginx): the nginx columns are empty.';
+    } else {
+      try {
+        const started = await startNginx(nginx.path, dist);
+        cleanup.add(() => started.stop());
+        anchor = started.origin;
+        anchorNote = `nginx: ${nginx.version}, 1 worker, sendfile on, access_log off, keepalive, root ${dist}.`;
+      } catch (error) {
+        anchorNote = `nginx could not be started, so the nginx columns are empty: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    }
+    progress(anchorNote);
+    // Registered after the servers, so it runs before their stops: wrk ends first.
+    cleanup.add(async () => interrupted.abort());
 
-const results: LoadResult[] = [];
-results.push(await load(`baseline: bare node:http, ${path} from memory (200)`, bareUrl + path, {}, seconds));
-results.push(await load(`crawler-index: ${path} (200)`, ours.url + path, {}, seconds));
-results.push(await load(`crawler-index: ${path} If-None-Match (304)`, ours.url + path, { 'if-none-match': etag }, seconds));
-results.push(await load(`crawler-index: /api/v1${path} (200)`, `${ours.url}/api/v1${path}`, {}, seconds));
+    const measure = async (origin: string, request: WrkRequest, connections: number): Promise<Side> => {
+      const answer = describeAnswer(await probe(origin, request));
+      return { answer, result: await load(origin, [request], connections, seconds) };
+    };
+    const etagOf = async (origin: string): Promise<string> => {
+      const etag = (await probe(origin, get(SMALL_DOCUMENT))).headers['etag'];
+      if (etag === undefined) throw new Error(`${origin}${SMALL_DOCUMENT} sent no ETag, so the 304 row cannot be measured`);
+      return etag;
+    };
 
-process.stdout.write(`${bytes.length} bytes per 200 answer, 10 connections, ${seconds} s each, loopback, node ${process.version}\n`);
-process.stdout.write(table(results) + '\n');
-await ours.close();
-bare.close();
+    const ourRevalidation = revalidate(SMALL_DOCUMENT, await etagOf(ours.origin));
+    const addresses = benchAddresses(mirroredPrefixes(JSON.parse(await readFile(join(dist, 'ip-ranges', 'all.json'), 'utf8'))), VERIFY_ADDRESSES);
+    const verify = verifyCrawler(addresses);
+    const mixed = [get(SMALL_DOCUMENT), ourRevalidation, get(LARGE_DOCUMENT), compressed(LARGE_DOCUMENT), verify, mcpClassify()];
 
-process.stdout.write('\ntools (fastest of several runs; ratio = baseline / ours, above 1 means ours is faster)\n');
-for (const f of toolFigures(root)) process.stdout.write(`${f.task.padEnd(62)} ours ${f.ours.padEnd(22)} baseline ${f.baseline.padEnd(44)} ${f.ratio}\n`);
+    // Warm-up: every path of ours runs before it is measured, so no row pays for JIT compilation.
+    const warmSeconds = Math.min(seconds, 3);
+    progress(`warming up for ${warmSeconds} s ...`);
+    await load(ours.origin, mixed, CONNECTIONS, warmSeconds);
+    if (anchor !== null) await load(anchor, [get(SMALL_DOCUMENT)], CONNECTIONS, 1);
+
+    const row = async (label: string, target: Target, connections: number, ourRequest: WrkRequest, theirRequest: WrkRequest | null): Promise<Row> => {
+      const compared = anchor !== null && theirRequest !== null ? { origin: anchor, request: theirRequest } : null;
+      progress(`measuring: ${label} (${seconds} s${compared === null ? '' : ' each'}) ...`);
+      const nginxSide = compared === null ? null : await measure(compared.origin, compared.request, connections);
+      return { label, connections, target, ours: await measure(ours.origin, ourRequest, connections), nginx: nginxSide };
+    };
+    const small = await row(`${SMALL_DOCUMENT} 200, identity`, { kind: 'ratio', min: 0.5 }, CONNECTIONS, get(SMALL_DOCUMENT), get(SMALL_DOCUMENT));
+    const theirRevalidation = anchor === null ? null : revalidate(SMALL_DOCUMENT, await etagOf(anchor));
+    const notModified = await row(`${SMALL_DOCUMENT} If-None-Match, each server's own ETag`, { kind: 'ratio', min: 0.5 }, CONNECTIONS, ourRevalidation, theirRevalidation);
+    const large = await row(`${LARGE_DOCUMENT} 200, identity`, { kind: 'ratio', min: 0.6 }, CONNECTIONS, get(LARGE_DOCUMENT), get(LARGE_DOCUMENT));
+    // Beside nginx's identity answer from the row above: what a client saves on the wire.
+    const largeCompressed = await row(`${LARGE_DOCUMENT} Accept-Encoding: br, gzip (nginx: identity)`, { kind: 'fewer-bytes' }, CONNECTIONS, compressed(LARGE_DOCUMENT), null);
+    const verifyMany = await row(`/tools/verify-crawler, ${VERIFY_ADDRESSES} addresses + ua`, { kind: 'p99', maxMs: 100 }, VERIFY_CONNECTIONS, verify, null);
+    const classifyMcp = await row('POST /mcp tools/call classify_user_agent', { kind: 'p99', maxMs: 50 }, CONNECTIONS, mcpClassify(), null);
+    const rows = [small, notModified, large, { ...largeCompressed, nginx: large.nginx }, verifyMany, classifyMcp];
+
+    const rounds: RssRound[] = [{ label: 'before the rounds (after the rows above)', result: null, rssKiB: ours.rssKiB() }];
+    for (let round = 1; round <= RSS_ROUNDS; round++) {
+      progress(`memory: mixed load, round ${round} of ${RSS_ROUNDS} (${rssSeconds} s) ...`);
+      const result = await load(ours.origin, mixed, CONNECTIONS, rssSeconds);
+      rounds.push({ label: `after round ${round} (${rssSeconds} s of mixed load, ${CONNECTIONS} conns)`, result, rssKiB: ours.rssKiB() });
+    }
+
+    const cpu = cpus();
+    print(`wrk: ${wrk.version}, ${THREADS} threads, ${seconds} s per row, loopback. node ${process.version}, ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? 'unknown'}).`);
+    print(anchorNote);
+    print(`verify-crawler: ${VERIFY_ADDRESSES} addresses in one ip= (half inside the prefixes of dist/ip-ranges/all.json, half random public IPv4), ua=GPTBot.`);
+    print('Memory rounds: the requests of the six rows, handed out in turn by each wrk thread.');
+    print();
+    print(rowsTable(rows));
+    print();
+    print(rssTable(rounds));
+    print();
+    print(rssDrift(rounds));
+  } finally {
+    await cleanup.run();
+  }
+}
+
+const wrk = findExecutable('wrk', '-v');
+if (wrk === null) {
+  print('wrk is not installed (Debian: apt-get install wrk): the HTTP rows are skipped.');
+} else {
+  await measureServers(wrk, findExecutable('nginx', '-v', ['/usr/sbin/nginx']));
+}
+
+print('\ntools (fastest of several runs; ratio = baseline / ours, above 1 means ours is faster)');
+for (const f of toolFigures(root)) print(`${f.task.padEnd(62)} ours ${f.ours.padEnd(22)} baseline ${f.baseline.padEnd(44)} ${f.ratio}`);

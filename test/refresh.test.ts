@@ -6,9 +6,11 @@ import { build } from '../pipeline/build/build.ts';
 import type { ChangesPage } from '../pipeline/changes/page.ts';
 import { refreshMirror } from '../pipeline/refresh/refresh.ts';
 import { commitRefresh } from '../pipeline/refresh/commit.ts';
-import { bytes, file, hang, large, redirect, reset, startUpstreamServer, status, type Route, type UpstreamServer } from '../pipeline/upstream/test-server.ts';
+import { buildToolData, type ToolDocuments } from '../pipeline/tools/registry/data.ts';
+import { verifyBatch } from '../pipeline/tools/verify/index.ts';
+import { bytes, file, fixture, hang, large, redirect, reset, startUpstreamServer, status, type Route, type UpstreamServer } from '../pipeline/upstream/test-server.ts';
 import { initRepo } from './support/git.ts';
-import { tempProject } from './support/project.ts';
+import { readTree, tempProject } from './support/project.ts';
 
 // The whole refresh, end to end: a real HTTP server on 127.0.0.1 plays the operators, the
 // project is a real git repository, and every answer is read back from dist/ as users see it.
@@ -134,4 +136,107 @@ test('an upstream that never answered usably is failed, serves no prefixes and w
   assert.equal(doc.state, 'failed', 'the 404 upstream was attempted and refused');
   assert.deepEqual(doc.ipv4, []);
   assert.match(doc.warning ?? '', /last fetch failed/);
+});
+
+// Issue 8, item 8: a list that holds everything, or private space, would make verify-crawler
+// call any address genuine. It is refused like any other fault, and verify still says no.
+test('a list holding 0.0.0.0/0, 10.0.0.0/8 and 127.0.0.0/8 is refused; verify-crawler calls none of those addresses genuine', async () => {
+  routes[`/${SOURCE}`] = file('twenty.json');
+  await refresh();
+  const twenty = (JSON.parse(fixture('twenty.json').toString('utf8')) as { prefixes: { ipv4Prefix: string }[] }).prefixes;
+  const hostile = [...twenty, { ipv4Prefix: '0.0.0.0/0' }, { ipv4Prefix: '10.0.0.0/8' }, { ipv4Prefix: '127.0.0.0/8' }];
+  routes[`/${SOURCE}`] = bytes(JSON.stringify({ creationTime: '2026-01-03T00:00:00Z', prefixes: hostile }));
+  await refresh();
+
+  const row = (await readJson<StatusDoc>('/status.json')).sources.find((s) => s.id === SOURCE);
+  assert.equal(row?.state, 'failed');
+  assert.equal(row?.error, `The list holds 3 prefixes that cannot be a crawler's public addresses: "0.0.0.0/0" is wider than /8, the most any one organisation holds; "10.0.0.0/8" is in private space 10.0.0.0/8; "127.0.0.0/8" is in loopback space 127.0.0.0/8. The previous 20 prefixes are kept.`);
+  const served = await readJson<SourceDoc>(`/ip-ranges/${SOURCE}.json`);
+  assert.deepEqual(served.ipv4, twenty.map((p) => p.ipv4Prefix), 'the last good list is served');
+  const lines = (await readFile(join(project.root, 'dist', 'ip-ranges', 'all.txt'), 'utf8')).split('\n');
+  for (const prefix of ['0.0.0.0/0', '10.0.0.0/8', '127.0.0.0/8']) assert.ok(!lines.includes(prefix), `${prefix} is not published`);
+
+  // verify-crawler as the server answers it: from the published documents.
+  const data = buildToolData({
+    agents: await readJson<ToolDocuments['agents']>('/data/agents.json'),
+    ipSources: await readJson<ToolDocuments['ipSources']>('/data/ip-sources.json'),
+    ranges: await readJson<ToolDocuments['ranges']>('/ip-ranges/all.json'),
+    status: await readJson<ToolDocuments['status']>('/status.json'),
+    policies: [],
+  });
+  const answer = verifyBatch(data.prefixes, data.crawlers, ['8.8.8.8', '192.168.1.10', '127.0.0.1', '66.249.66.1'], 'PerplexityBot');
+  assert.deepEqual(answer.results.map((r) => (r.valid ? `${r.address} ${r.verdict}` : r.input)), [
+    '8.8.8.8 not-in-published-ranges',
+    '192.168.1.10 not-in-published-ranges',
+    '127.0.0.1 not-in-published-ranges',
+    '66.249.66.1 genuine',
+  ]);
+  routes[`/${SOURCE}`] = file('twenty.json');
+  await refresh();
+});
+
+/** Every file of dist/ and state/ in which `needle` occurs. */
+async function filesHolding(needle: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const dir of ['dist', 'state']) {
+    for (const [path, body] of await readTree(join(project.root, dir))) if (body.includes(needle)) found.push(`${dir}${path}`);
+  }
+  return found;
+}
+
+// Issue 8, item 12: an upstream's redirect to a service on our own network is not followed,
+// so nothing that service says can be published.
+test('a 302 to another loopback port is refused; nothing of the target appears in dist/ or state/', async () => {
+  const TOKEN = 'local-service-token-5f2c9e';
+  const local = await startUpstreamServer({
+    [`/${SOURCE}`]: bytes(JSON.stringify({ creationTime: TOKEN, prefixes: [{ ipv4Prefix: '66.249.66.0/29' }], token: TOKEN }), { 'x-token': TOKEN }),
+  });
+  try {
+    for (const target of [local.url(`/${SOURCE}`), local.url(`/${SOURCE}`).replace('http:', 'https:')]) {
+      routes[`/${SOURCE}`] = file('twenty.json');
+      await refresh();
+      routes[`/${SOURCE}`] = redirect(target, 302);
+      const failed = await refresh();
+      const row = (await readJson<StatusDoc>('/status.json')).sources.find((s) => s.id === SOURCE);
+      assert.equal(row?.state, 'failed');
+      assert.match(row?.error ?? '', /^Fetch failed \(bad-redirect\): .* redirected to https?:\/\/127\.0\.0\.1:\d+\/perplexity-perplexitybot, which was not followed: /);
+      assert.ok(failed.page.stale_sources.some((s) => s.id === SOURCE));
+      assert.equal(local.hits(`/${SOURCE}`), 0, 'the local service was never asked');
+      assert.deepEqual(await filesHolding(TOKEN), []);
+    }
+  } finally {
+    await local.close();
+    routes[`/${SOURCE}`] = file('twenty.json');
+    await refresh();
+  }
+});
+
+test('a 200,000-character upstream string is never published whole; a line break in an error starts no line of all.txt', async () => {
+  const long = 'q'.repeat(200_000);
+  const twenty = (JSON.parse(fixture('twenty.json').toString('utf8')) as { prefixes: { ipv4Prefix: string }[] }).prefixes;
+  const cases: Array<[string, string]> = [
+    ['an invalid prefix', JSON.stringify({ creationTime: '2026-01-04T00:00:00Z', prefixes: [...twenty, { ipv4Prefix: long }] })],
+    ['a creationTime', JSON.stringify({ creationTime: long, prefixes: twenty })],
+    ['a key', JSON.stringify({ [long]: 1 })],
+    ['an extra entry key', JSON.stringify({ creationTime: '2026-01-04T00:00:00Z', prefixes: twenty.map((p) => ({ ...p, [long]: 1 })) })],
+    ['a Content-Type', ''],
+  ];
+  for (const [what, body] of cases) {
+    routes[`/${SOURCE}`] = what === 'a Content-Type' ? bytes(fixture('twenty.json'), { 'content-type': `text/${'q'.repeat(7_000)}` }) : bytes(body);
+    await refresh();
+    const statusDoc = await readFile(join(project.root, 'dist', 'status.json'), 'utf8');
+    assert.ok(statusDoc.length < 40_000, `${what}: status.json is ${statusDoc.length} characters`);
+    assert.deepEqual(await filesHolding('q'.repeat(201)), [], `${what}: quoted at most 200 characters at a time`);
+  }
+
+  routes[`/${SOURCE}`] = bytes('x\n8.8.8.8/32\n# a comment line\n');
+  await refresh();
+  const row = (await readJson<StatusDoc>('/status.json')).sources.find((s) => s.id === SOURCE);
+  assert.match(row?.error ?? '', /^Parse failed: /);
+  assert.doesNotMatch(row?.error ?? '', /[\r\n]/);
+  const lines = (await readFile(join(project.root, 'dist', 'ip-ranges', 'all.txt'), 'utf8')).split('\n');
+  assert.ok(!lines.includes('8.8.8.8/32'), 'the upstream text did not become a prefix line');
+  assert.ok(lines.every((line) => line === '' || line.startsWith('# ') || /^[0-9a-f.:]+\/\d+$/.test(line)), 'every line is a comment or a prefix');
+  routes[`/${SOURCE}`] = file('twenty.json');
+  await refresh();
 });

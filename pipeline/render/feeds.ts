@@ -66,16 +66,16 @@ export function itemId(site: SiteSettings, cursor: number): string {
 }
 
 function prefixLines(label: string, delta: PrefixDelta | undefined): string[] {
-  const prefixes = delta ? [...delta.ipv4, ...delta.ipv6] : [];
-  if (prefixes.length === 0) return [];
-  const shown = prefixes.slice(0, FEED_PREFIX_LIMIT);
-  const rest = prefixes.length - shown.length;
-  return ['', `${label} (${prefixes.length}):`, ...shown, ...(rest > 0 ? [`and ${rest} more`] : [])];
+  const count = (delta?.ipv4.length ?? 0) + (delta?.ipv6.length ?? 0);
+  if (!delta || count === 0) return [];
+  // Only the shown prefixes are copied: a delta may hold hundreds of thousands.
+  const shown = delta.ipv4.slice(0, FEED_PREFIX_LIMIT).concat(delta.ipv6.slice(0, Math.max(0, FEED_PREFIX_LIMIT - delta.ipv4.length)));
+  const rest = count - shown.length;
+  return ['', `${label} (${count}):`].concat(shown, rest > 0 ? [`and ${rest} more`] : []);
 }
 
 function contentText(event: ChangeEvent): string {
-  const lines = [event.summary];
-  if (event.kind === 'ranges.changed') lines.push(...prefixLines('Added', event.added), ...prefixLines('Removed', event.removed));
+  const lines = event.kind === 'ranges.changed' ? [event.summary].concat(prefixLines('Added', event.added), prefixLines('Removed', event.removed)) : [event.summary];
   if (event.fields && event.fields.length > 0) lines.push('', `Fields changed: ${event.fields.join(', ')}`);
   if (event.error) lines.push('', `Last error: ${event.error}`);
   return feedText(lines.join('\n'));

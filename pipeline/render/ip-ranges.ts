@@ -54,17 +54,29 @@ export function staleSources(model: Model): StaleSource[] {
 }
 
 
+/**
+ * A "# " comment is one line: an upstream error can hold line breaks (a JSON.parse message
+ * repeats the body it choked on), and a line break there would start a line that readers
+ * of this file take as a prefix.
+ */
+function comment(text: string): string {
+  return `# ${text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')}`;
+}
+
 function allText(model: Model): string {
   const lines = [
-    `# ${model.site.name}: every operator-published crawler IP prefix, one CIDR per line.`,
-    `# Source: ${url(model.site, '/ip-ranges/all.json')} (grouped by source, with provenance). License: CC0-1.0.`,
-    '# A line "# source <id> ..." starts each source; a stale or never-fetched source says so.',
+    comment(`${model.site.name}: every operator-published crawler IP prefix, one CIDR per line.`),
+    comment(`Source: ${url(model.site, '/ip-ranges/all.json')} (grouped by source, with provenance). License: CC0-1.0.`),
+    comment('A line "# source <id> ..." starts each source; a stale or never-fetched source says so.'),
   ];
   for (const source of model.sources) {
     const note = warning(source);
-    lines.push(`# source ${source.id} (${source.operator}) state=${source.mirror.state} ipv4=${source.mirror.ipv4.length} ipv6=${source.mirror.ipv6.length} upstream=${source.url}`);
-    if (note) lines.push(`# ${note}`);
-    lines.push(...source.mirror.ipv4, ...source.mirror.ipv6);
+    lines.push(comment(`source ${source.id} (${source.operator}) state=${source.mirror.state} ipv4=${source.mirror.ipv4.length} ipv6=${source.mirror.ipv6.length} upstream=${source.url}`));
+    if (note) lines.push(comment(note));
+    // A list may hold hundreds of thousands of prefixes: push(...list) would pass each one
+    // as an argument and overflow the call stack.
+    for (const prefix of source.mirror.ipv4) lines.push(prefix);
+    for (const prefix of source.mirror.ipv6) lines.push(prefix);
   }
   return lines.join('\n') + '\n';
 }

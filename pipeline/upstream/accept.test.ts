@@ -33,12 +33,17 @@ function accept(previous: MirrorEntry | undefined, outcome: FetchOutcome, now: s
   return acceptList(previous, makeAttempt(source, outcome, 'network'), now);
 }
 
+/** A list of public prefixes (accept.ts refuses documentation and private space). */
 function listOf(v4: number, v6 = 0): string {
   const prefixes = [
-    ...Array.from({ length: v4 }, (_, i) => ({ ipv4Prefix: `10.${i}.0.0/16` })),
-    ...Array.from({ length: v6 }, (_, i) => ({ ipv6Prefix: `2001:db8:${i.toString(16)}::/48` })),
+    ...Array.from({ length: v4 }, (_, i) => ({ ipv4Prefix: `34.${i}.0.0/16` })),
+    ...Array.from({ length: v6 }, (_, i) => ({ ipv6Prefix: `2600:1f00:${i.toString(16)}::/48` })),
   ];
   return JSON.stringify({ creationTime: '2026-08-21T00:00:00.000000', prefixes });
+}
+
+function listOfPrefixes(prefixes: readonly string[]): string {
+  return JSON.stringify({ creationTime: '2026-08-21T00:00:00.000000', prefixes: prefixes.map((p) => (p.includes(':') ? { ipv6Prefix: p } : { ipv4Prefix: p })) });
 }
 
 /** The first good copy, from the Google-style fixture. */
@@ -220,6 +225,95 @@ describe('acceptList', () => {
   test('a redirect is reported in the findings', () => {
     const entry = accept(undefined, okOutcome(fixture('google-style.json'), { finalUrl: 'https://example.org/new.json' }), T0);
     assert.deepEqual(entry.findings, ['https://example.org/bot.json redirects to https://example.org/new.json; the source URL may need updating.']);
+  });
+
+  test('a placeholder or private list is refused, naming each prefix and why (issue 8 item 8)', () => {
+    const previous = good();
+    const entry = accept(previous, okOutcome(listOfPrefixes(['0.0.0.0/0', '10.0.0.0/8', '127.0.0.0/8', '66.249.64.0/27'])), T1);
+    assertKept(entry, previous, T1);
+    assert.equal(
+      entry.error,
+      'The list holds 3 prefixes that cannot be a crawler\'s public addresses: "0.0.0.0/0" is wider than /8, the most any one organisation holds; "10.0.0.0/8" is in private space 10.0.0.0/8; "127.0.0.0/8" is in loopback space 127.0.0.0/8. The previous 5 prefixes are kept.',
+    );
+  });
+
+  test('every kind of non-public space is refused, IPv4 and IPv6, embedded IPv4 included', () => {
+    const cases: Array<[string, RegExp]> = [
+      ['192.168.1.0/24', /private space 192\.168\.0\.0\/16/],
+      ['172.0.0.0/8', /private space 172\.16\.0\.0\/12/], // unicast at its start, private inside
+      ['169.254.0.0/16', /linkLocal/],
+      ['100.64.0.0/10', /carrierGradeNat/],
+      ['224.0.0.0/4', /wider than \/8/],
+      ['239.1.0.0/16', /multicast/],
+      ['240.0.0.0/8', /reserved space 240\.0\.0\.0\/4/],
+      ['255.255.255.255/32', /reserved/],
+      ['198.51.100.0/24', /documentation/],
+      ['::/0', /wider than \/19/],
+      ['::1/128', /outside global unicast space 2000::\/3 \(loopback\)/],
+      ['fc00::/7', /wider than \/19/],
+      ['fd00::/48', /outside global unicast space 2000::\/3 \(uniqueLocal\)/],
+      ['fe80::/64', /outside global unicast space 2000::\/3 \(linkLocal\)/],
+      ['ff02::1/128', /outside global unicast space 2000::\/3 \(multicast\)/],
+      // normalise.ts publishes IPv4-mapped prefixes as the IPv4 they map, judged as such.
+      ['::ffff:0:0/96', /^"0\.0\.0\.0\/0" is wider than \/8/],
+      ['::ffff:10.0.0.0/104', /^"10\.0\.0\.0\/8" is in private space/],
+      ['::ffff:0:0:0/96', /outside global unicast space 2000::\/3 \(rfc6145\)/],
+      ['64:ff9b::/96', /outside global unicast space 2000::\/3 \(rfc6052\)/],
+      ['::/80', /outside global unicast/],
+      ['2002:a00::/24', /6to4 space 2002::\/16/], // 6to4 of 10.0.0.0/8
+      ['2001::/32', /Teredo/],
+      ['2001:db8::/32', /documentation/],
+      ['2620:4f::/32', /as112v6 space 2620:4f:8000::\/48/], // public at its start, AS112 inside
+      ['3fff::/20', /documentation\) space 3fff::\/20/],
+    ];
+    for (const [prefix, reason] of cases) {
+      const entry = accept(undefined, okOutcome(listOfPrefixes([prefix, '66.249.64.0/27'])), T0);
+      assert.equal(entry.state, 'failed', prefix);
+      assert.deepEqual([entry.ipv4, entry.ipv6], [[], []], `${prefix}: nothing served`);
+      const named = /: (".*?" is [^;]*?)\. No earlier copy/.exec(entry.error ?? '')?.[1] ?? entry.error ?? '';
+      assert.match(named, reason, `${prefix}: ${entry.error}`);
+    }
+  });
+
+  test('the widest real prefixes pass the bounds; one bit wider does not', () => {
+    assert.equal(accept(undefined, okOutcome(listOfPrefixes(['17.0.0.0/8', '2003::/19', '34.64.0.0/16'])), T0).state, 'ok');
+    assert.match(accept(undefined, okOutcome(listOfPrefixes(['16.0.0.0/7'])), T0).error ?? '', /"16\.0\.0\.0\/7" is wider than \/8/);
+    assert.match(accept(undefined, okOutcome(listOfPrefixes(['2000::/18'])), T0).error ?? '', /"2000::\/18" is wider than \/19/);
+    // The bounds are a parameter.
+    const strict = acceptList(undefined, makeAttempt(SOURCE, okOutcome(listOfPrefixes(['34.64.0.0/16'])), 'network'), T0, { prefixBounds: { ipv4: 20, ipv6: 32 } });
+    assert.match(strict.error ?? '', /"34\.64\.0\.0\/16" is wider than \/20/);
+  });
+
+  test('more than five offending prefixes: five named, the rest counted', () => {
+    const entry = accept(undefined, okOutcome(listOfPrefixes(Array.from({ length: 8 }, (_, i) => `10.${i}.0.0/16`))), T0);
+    assert.match(entry.error ?? '', /^The list holds 8 prefixes that .*"10\.4\.0\.0\/16" is in private space 10\.0\.0\.0\/8 and 3 more\. No earlier copy/);
+  });
+
+  test('upstream text is quoted cut and on one line, however long or broken (issue 8 item 12)', () => {
+    const long = 'x'.repeat(200_000);
+    const invalid = accept(undefined, okOutcome(listOfPrefixes([long])), T0);
+    assert.ok((invalid.error ?? '').length < 1_100, `error is ${invalid.error?.length} characters`);
+    assert.match(invalid.error ?? '', /"x{80}"… \(199920 more characters\)/);
+    for (const finding of invalid.findings) assert.ok(finding.length <= 1_000, `finding of ${finding.length} characters`);
+
+    const creation = accept(undefined, okOutcome(JSON.stringify({ creationTime: long, prefixes: [{ ipv4Prefix: '66.249.64.0/27' }] })), T0);
+    assert.equal(creation.state, 'ok');
+    assert.equal(creation.upstream_created, null, 'a 200,000-character creationTime is not published');
+    assert.match(creation.findings.join('\n'), /"creationTime" is 200000 characters long, too long for a date string; ignored/);
+
+    const keys = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`key-${i}-${'k'.repeat(300)}`, 1]));
+    const noPrefixes = accept(undefined, okOutcome(JSON.stringify(keys)), T0);
+    assert.ok((noPrefixes.error ?? '').length < 1_100);
+    assert.match(noPrefixes.error ?? '', /and 4995 more\)/);
+
+    const extraKeys = accept(undefined, okOutcome(JSON.stringify({ prefixes: Array.from({ length: 100 }, (_, i) => ({ ipv4Prefix: `66.249.64.${i}/32`, [`extra${i}`]: 1 })) })), T0);
+    assert.equal(extraKeys.findings.length, 20, 'at most 20 findings');
+    assert.match(extraKeys.findings.at(-1) ?? '', /^…and \d+ more findings not shown\.$/);
+
+    // A JSON.parse message repeats the body, line breaks included: they must not survive.
+    const broken = accept(undefined, okOutcome('x\n8.8.8.8/32\nrest'), T0);
+    assert.match(broken.error ?? '', /^Parse failed: /);
+    assert.doesNotMatch(broken.error ?? '', /[\n\r]/);
   });
 
   test('an invalid policy is refused', () => {

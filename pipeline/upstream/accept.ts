@@ -8,6 +8,9 @@
 
 import type { Attempt, Via } from './attempt.ts';
 import { plural } from './findings.ts';
+import { DEFAULT_PREFIX_BOUNDS, prefixProblem } from './public-space.ts';
+import type { PrefixBounds } from './public-space.ts';
+import { boundFindings, boundMessage, LIST_ITEM_LIMIT, quote } from './quote.ts';
 
 export type MirrorState = 'ok' | 'failed' | 'never-fetched';
 
@@ -53,9 +56,18 @@ export interface AcceptPolicy {
    * legitimate removal is already a large fraction.
    */
   minFamilySizeForShrinkCheck: number;
+  /**
+   * The widest prefix accepted per family (see public-space.ts for why /8 and /19). Together
+   * with the refusal of non-public space, this keeps a placeholder such as 0.0.0.0/0 or a
+   * list of private ranges from making verify-crawler call any address a genuine crawler.
+   */
+  prefixBounds: PrefixBounds;
 }
 
-export const DEFAULT_ACCEPT_POLICY: AcceptPolicy = { maxShrinkRatio: 0.5, minFamilySizeForShrinkCheck: 10 };
+export const DEFAULT_ACCEPT_POLICY: AcceptPolicy = { maxShrinkRatio: 0.5, minFamilySizeForShrinkCheck: 10, prefixBounds: DEFAULT_PREFIX_BOUNDS };
+
+/** Offending entries named in one error; the rest are counted. */
+const SHOWN_OFFENDERS = 5;
 
 /** The entry of a source that has never been fetched. */
 export function neverFetched(id: string, url: string, via: Via = 'network'): MirrorEntry {
@@ -91,6 +103,8 @@ export function acceptList(
   const { outcome } = attempt;
   const attemptFindings = [...attempt.findings];
 
+  // Errors and findings quote upstream text and are published as they are: each leaves
+  // here as one bounded line (quote.ts), however the message was built.
   const reject = (reason: string, findings: string[]): MirrorEntry => ({
     ...base,
     id: attempt.id,
@@ -98,8 +112,8 @@ export function acceptList(
     via: attempt.via,
     state: 'failed',
     last_attempt: now,
-    error: `${reason} ${keptSentence(base)}`,
-    findings,
+    error: `${boundMessage(reason)} ${keptSentence(base)}`,
+    findings: boundFindings(findings),
   });
 
   if (outcome.kind === 'error') {
@@ -120,7 +134,7 @@ export function acceptList(
       last_success: now,
       error: null,
       // The body is the one we hold, so its findings still describe it.
-      findings: base.findings,
+      findings: boundFindings(base.findings),
       validators: {
         etag: outcome.etag ?? base.validators.etag,
         last_modified: outcome.lastModified ?? base.validators.last_modified,
@@ -141,13 +155,19 @@ export function acceptList(
     return reject('The prefixes were not normalised (internal error: a parsed attempt must carry its normalised result).', findings);
   }
   if (normalised.invalid.length > 0) {
-    const shown = normalised.invalid.slice(0, 5).map((p) => JSON.stringify(p)).join(', ');
-    const more = normalised.invalid.length > 5 ? ` and ${normalised.invalid.length - 5} more` : '';
-    return reject(`The list holds ${plural(normalised.invalid.length, 'invalid prefix', 'invalid prefixes')}: ${shown}${more}.`, findings);
+    const shown = normalised.invalid.slice(0, SHOWN_OFFENDERS).map((p) => quote(p, LIST_ITEM_LIMIT)).join(', ');
+    return reject(`The list holds ${plural(normalised.invalid.length, 'invalid prefix', 'invalid prefixes')}: ${shown}${andMore(normalised.invalid.length)}.`, findings);
   }
   const total = normalised.ipv4.length + normalised.ipv6.length;
   if (total === 0) {
     return reject('The upstream list is empty.', findings);
+  }
+  const unservable = unservablePrefixes(normalised.ipv4, normalised.ipv6, rules.prefixBounds);
+  if (unservable.count > 0) {
+    return reject(
+      `The list holds ${plural(unservable.count, 'prefix', 'prefixes')} that cannot be a crawler's public addresses: ${unservable.shown.join('; ')}${andMore(unservable.count)}.`,
+      findings,
+    );
   }
   const shrink = implausibleShrink(base, normalised.ipv4.length, normalised.ipv6.length, rules);
   if (shrink !== null) {
@@ -167,11 +187,30 @@ export function acceptList(
     // creationTime moves daily on Google's lists with the same prefixes: that is no change.
     last_change: changed ? now : base.last_change,
     error: null,
-    findings,
+    findings: boundFindings(findings),
     validators: { etag: outcome.etag, last_modified: outcome.lastModified },
     via: attempt.via,
     url: attempt.url,
   };
+}
+
+function andMore(count: number): string {
+  return count > SHOWN_OFFENDERS ? ` and ${count - SHOWN_OFFENDERS} more` : '';
+}
+
+/** Prefixes outside public unicast space or wider than the bounds, the first few with why. */
+function unservablePrefixes(ipv4: readonly string[], ipv6: readonly string[], bounds: PrefixBounds): { count: number; shown: string[] } {
+  let count = 0;
+  const shown: string[] = [];
+  for (const list of [ipv4, ipv6]) {
+    for (const prefix of list) {
+      const problem = prefixProblem(prefix, bounds);
+      if (problem === null) continue;
+      count++;
+      if (shown.length < SHOWN_OFFENDERS) shown.push(`${quote(prefix, LIST_ITEM_LIMIT)} is ${problem}`);
+    }
+  }
+  return { count, shown };
 }
 
 function implausibleShrink(base: MirrorEntry, v4: number, v6: number, rules: AcceptPolicy): string | null {

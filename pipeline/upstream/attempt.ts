@@ -6,6 +6,7 @@ import type { FetchOutcome } from './fetch.ts';
 import { normalisePrefixes } from './normalise.ts';
 import type { NormaliseResult } from './normalise.ts';
 import { parsePrefixList } from './parse.ts';
+import { clip, quote } from './quote.ts';
 import type { ParseResult, PrefixFormat } from './parse.ts';
 
 /** Where the bytes came from: the operator's URL, a local copy, or a base-URL override. */
@@ -35,7 +36,7 @@ export interface Attempt {
 export function makeAttempt(source: SourceRef, outcome: FetchOutcome, via: Via = 'network'): Attempt {
   const findings: string[] = [];
   if (outcome.kind !== 'error' && outcome.finalUrl !== source.url) {
-    findings.push(`${source.url} redirects to ${outcome.finalUrl}; the source URL may need updating.`);
+    findings.push(`${source.url} redirects to ${clip(outcome.finalUrl)}; the source URL may need updating.`);
   }
   if (outcome.kind !== 'ok') {
     return { id: source.id, url: source.url, via, outcome, parsed: null, normalised: null, findings };
@@ -65,5 +66,5 @@ export function contentTypeFinding(format: PrefixFormat, contentType: string | n
     return `The response has no Content-Type; expected ${expected.label}.`;
   }
   const mediaType = (contentType.split(';')[0] ?? '').trim().toLowerCase();
-  return expected.test(mediaType) ? null : `The response is labelled ${JSON.stringify(contentType)}; expected ${expected.label}.`;
+  return expected.test(mediaType) ? null : `The response is labelled ${quote(contentType)}; expected ${expected.label}.`;
 }

@@ -5,8 +5,10 @@
 
 import { createHash } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { request } from 'undici';
+import { Agent, request } from 'undici';
 import type { Dispatcher } from 'undici';
+import { clip, quote } from './quote.ts';
+import { NotPublicAddressError, publicOnlyLookup, redirectProblem } from './redirect-guard.ts';
 
 export const DEFAULT_USER_AGENT = 'CrawlerIndex/1.0 (+https://github.com/crawler-index/crawler-index)';
 
@@ -22,6 +24,10 @@ export interface FetchOptions {
   timeoutMs?: number;
   /** Largest body accepted, counted while streaming (and after decompression). */
   maxBytes?: number;
+  /**
+   * Redirects followed per attempt. Those leaving the configured origin must go to https on
+   * public addresses (redirect-guard.ts).
+   */
   maxRedirects?: number;
   /** Total tries, the first included. Only network faults, timeouts and 5xx are retried. */
   attempts?: number;
@@ -29,7 +35,11 @@ export interface FetchOptions {
   baseDelayMs?: number;
   userAgent?: string;
   accept?: string;
-  /** For tests or a proxy; defaults to undici's global dispatcher. */
+  /**
+   * For tests or a proxy; defaults to undici's global dispatcher. Given one, it also carries
+   * redirects that leave the configured origin (a proxy decides where it connects); without
+   * one, those go through a connection whose lookup refuses non-public addresses.
+   */
   dispatcher?: Dispatcher;
 }
 
@@ -152,9 +162,13 @@ async function fetchOnce(start: URL, opts: ResolvedOptions): Promise<SingleResul
   const deadline = new Error('deadline');
   const timer = setTimeout(() => controller.abort(deadline), opts.timeoutMs);
   const seen = new Set<string>([start.href]);
+  const guarded = lazyGuardedAgent();
+  const dispatcherFor = (url: URL): Dispatcher | undefined =>
+    opts.dispatcher || url.origin === start.origin ? opts.dispatcher : guarded.get();
   let current = start;
   try {
     for (let hop = 0; ; hop++) {
+      const dispatcher = dispatcherFor(current);
       const response = await request(current, {
         method: 'GET',
         headers: requestHeaders(opts),
@@ -162,30 +176,36 @@ async function fetchOnce(start: URL, opts: ResolvedOptions): Promise<SingleResul
         // Our own deadline governs; undici's idle timers are set no looser than it.
         headersTimeout: opts.timeoutMs,
         bodyTimeout: opts.timeoutMs,
-        ...(opts.dispatcher ? { dispatcher: opts.dispatcher } : {}),
+        ...(dispatcher ? { dispatcher } : {}),
       });
       const status = response.statusCode;
+      // Every URL past the first came from the upstream: it is shown cut (quote.ts).
+      const here = shownUrl(current);
 
       if (REDIRECT_STATUSES.has(status)) {
         await response.body.dump().catch(() => undefined);
         const location = header(response.headers, 'location');
         if (location === null) {
-          return fail('bad-redirect', `${current.href} answered ${status} without a Location header.`, false, status);
+          return fail('bad-redirect', `${here} answered ${status} without a Location header.`, false, status);
         }
         let next: URL;
         try {
           next = new URL(location, current);
         } catch {
-          return fail('bad-redirect', `${current.href} redirected to "${location}", which is not a valid URL.`, false, status);
+          return fail('bad-redirect', `${here} redirected to ${quote(location)}, which is not a valid URL.`, false, status);
         }
         if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-          return fail('bad-redirect', `${current.href} redirected to ${next.href}, which is not http(s).`, false, status);
+          return fail('bad-redirect', `${here} redirected to ${shownUrl(next)}, which is not http(s).`, false, status);
         }
         if (seen.has(next.href)) {
-          return fail('redirect-loop', `Redirect loop: ${current.href} sends us back to ${next.href}.`, false, status);
+          return fail('redirect-loop', `Redirect loop: ${here} sends us back to ${shownUrl(next)}.`, false, status);
         }
         if (hop + 1 > opts.maxRedirects) {
           return fail('too-many-redirects', `More than ${opts.maxRedirects} redirects starting at ${start.href}.`, false, status);
+        }
+        const refused = redirectProblem(next, start);
+        if (refused !== null) {
+          return fail('bad-redirect', `${here} redirected to ${shownUrl(next)}, which was not followed: ${refused}.`, false, status);
         }
         seen.add(next.href);
         current = next;
@@ -198,7 +218,7 @@ async function fetchOnce(start: URL, opts: ResolvedOptions): Promise<SingleResul
       if (status === 304) {
         await response.body.dump().catch(() => undefined);
         if (!opts.validators?.etag && !opts.validators?.lastModified) {
-          return fail('http-status', `${current.href} answered 304 Not Modified to a request that was not conditional.`, false, 304);
+          return fail('http-status', `${here} answered 304 Not Modified to a request that was not conditional.`, false, 304);
         }
         return { kind: 'not-modified', status: 304, etag, lastModified, finalUrl: current.href, attempts: 0 };
       }
@@ -206,24 +226,24 @@ async function fetchOnce(start: URL, opts: ResolvedOptions): Promise<SingleResul
       if (status !== 200) {
         await response.body.dump().catch(() => undefined);
         const retry = status >= 500;
-        return fail('http-status', `${current.href} answered HTTP ${status}; expected 200.`, retry, status);
+        return fail('http-status', `${here} answered HTTP ${status}; expected 200.`, retry, status);
       }
 
       const declared = Number(header(response.headers, 'content-length') ?? NaN);
       if (Number.isFinite(declared) && declared > opts.maxBytes) {
         response.body.destroy();
-        return fail('too-large', `${current.href} announced ${declared} bytes, over the ${opts.maxBytes}-byte limit.`, false);
+        return fail('too-large', `${here} announced ${declared} bytes, over the ${opts.maxBytes}-byte limit.`, false);
       }
       const raw = await readLimited(response.body, opts.maxBytes);
       if (raw === null) {
-        return fail('too-large', `${current.href} sent more than ${opts.maxBytes} bytes; the download was stopped.`, false);
+        return fail('too-large', `${here} sent more than ${opts.maxBytes} bytes; the download was stopped.`, false);
       }
       const decoded = decode(raw, header(response.headers, 'content-encoding'), opts.maxBytes);
       if (decoded.kind === 'too-large') {
-        return fail('too-large', `${current.href} decompresses to more than ${opts.maxBytes} bytes.`, false);
+        return fail('too-large', `${here} decompresses to more than ${opts.maxBytes} bytes.`, false);
       }
       if (decoded.kind === 'error') {
-        return fail('bad-encoding', `${current.href}: ${decoded.message}`, false);
+        return fail('bad-encoding', `${here}: ${decoded.message}`, false);
       }
       return {
         kind: 'ok',
@@ -238,15 +258,45 @@ async function fetchOnce(start: URL, opts: ResolvedOptions): Promise<SingleResul
       };
     }
   } catch (error) {
+    const refused = notPublic(error);
+    if (refused !== null) {
+      return fail('bad-redirect', `The redirect to ${shownUrl(current)} was not followed: ${refused.message}.`, false);
+    }
     const code = (error as { code?: unknown } | null)?.code;
     const undiciTimeout = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
     if ((controller.signal.aborted && controller.signal.reason === deadline) || undiciTimeout) {
-      return fail('timeout', `${current.href} did not answer in full within ${opts.timeoutMs} ms.`, true);
+      return fail('timeout', `${shownUrl(current)} did not answer in full within ${opts.timeoutMs} ms.`, true);
     }
-    return fail('network', `Could not fetch ${current.href}: ${describeNetworkError(error)}.`, true);
+    return fail('network', `Could not fetch ${shownUrl(current)}: ${describeNetworkError(error)}.`, true);
   } finally {
     clearTimeout(timer);
+    await guarded.close();
   }
+}
+
+/** The dispatcher for hops off the configured origin: made when first needed, closed with the attempt. */
+function lazyGuardedAgent(): { get: () => Agent; close: () => Promise<void> } {
+  let agent: Agent | null = null;
+  return {
+    get: () => (agent ??= new Agent({ connect: { lookup: publicOnlyLookup() } })),
+    // Destroyed, not closed: by then the attempt has all it will read, and a stalled
+    // connection must not hold the attempt past its deadline.
+    close: async () => {
+      await agent?.destroy().catch(() => undefined);
+    },
+  };
+}
+
+function shownUrl(url: URL): string {
+  return clip(url.href);
+}
+
+/** The guarded lookup's refusal, wherever undici wrapped it. */
+function notPublic(error: unknown): NotPublicAddressError | null {
+  for (let e = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if (e instanceof NotPublicAddressError) return e;
+  }
+  return null;
 }
 
 function fail(code: FetchErrorCode, message: string, retry: boolean, status?: number): SingleResult {
@@ -301,7 +351,7 @@ function decode(raw: Uint8Array, encoding: string | null, max: number): Decoded 
       case 'br':
         return { kind: 'ok', bytes: brotliDecompressSync(raw, { maxOutputLength: max }) };
       default:
-        return { kind: 'error', message: `unsupported Content-Encoding "${encoding}".` };
+        return { kind: 'error', message: `unsupported Content-Encoding ${quote(encoding ?? '')}.` };
     }
   } catch (error) {
     if (error instanceof RangeError || (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {

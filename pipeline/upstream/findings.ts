@@ -2,6 +2,8 @@
 // A per-entry quirk (500 bare IPs in one Amazon list) must stay one readable line, so
 // repeated findings are grouped by kind with a few examples.
 
+import { clip, LIST_ITEM_LIMIT, quote as quoteText } from './quote.ts';
+
 const MAX_EXAMPLES = 5;
 
 interface Group {
@@ -44,7 +46,8 @@ export class FindingLog {
 }
 
 function exampleText(group: Group): string {
-  const shown = group.examples.map((e) => (group.quote ? JSON.stringify(e) : e)).join(', ');
+  // Examples are upstream text: cut to a readable length (quote.ts).
+  const shown = group.examples.map((e) => (group.quote ? quoteText(e, LIST_ITEM_LIMIT) : clip(e, LIST_ITEM_LIMIT))).join(', ');
   const rest = group.count - group.examples.length;
   return rest > 0 ? `${shown} and ${rest} more` : shown;
 }

@@ -6,6 +6,7 @@
 // normalise.ts validates, canonicalises and handles bare IPs for every format alike.
 
 import { FindingLog, plural } from './findings.ts';
+import { clip, LIST_ITEM_LIMIT, quote } from './quote.ts';
 
 export type PrefixFormat = 'prefix-json' | 'prefix-json-html' | 'text' | 'csv';
 
@@ -169,6 +170,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 const ENTRY_KEYS = ['ipv4Prefix', 'ipv6Prefix'] as const;
 
+/** Keys named when a document has no "prefixes"; the rest are counted. */
+const SHOWN_KEYS = 5;
+
+/**
+ * The longest creationTime taken as one. Real ones are at most 32 characters
+ * ("2026-04-30T00:00:00.000000+00:00"); it is published as provenance, so a long string
+ * there is not a date but something we would otherwise repeat whole.
+ */
+const MAX_CREATION_TIME_CHARS = 64;
+
 function readPrefixDocument(doc: unknown, findings: FindingLog): ParseResult {
   if (Array.isArray(doc)) {
     return { ok: false, error: 'The JSON is an array; expected an object with a "prefixes" array.' };
@@ -178,7 +189,8 @@ function readPrefixDocument(doc: unknown, findings: FindingLog): ParseResult {
   }
   if (!('prefixes' in doc)) {
     const keys = Object.keys(doc);
-    const list = keys.length > 0 ? keys.map((k) => JSON.stringify(k)).join(', ') : 'none';
+    const shown = keys.slice(0, SHOWN_KEYS).map((k) => quote(k, LIST_ITEM_LIMIT)).join(', ');
+    const list = keys.length === 0 ? 'none' : keys.length > SHOWN_KEYS ? `${shown} and ${keys.length - SHOWN_KEYS} more` : shown;
     return { ok: false, error: `The JSON object has no "prefixes" key (its keys: ${list}).` };
   }
   const entries = doc.prefixes;
@@ -189,10 +201,12 @@ function readPrefixDocument(doc: unknown, findings: FindingLog): ParseResult {
   let creationTime: string | null = null;
   if (!('creationTime' in doc)) {
     findings.note('The document has no "creationTime".');
-  } else if (typeof doc.creationTime === 'string' && doc.creationTime.trim() !== '') {
+  } else if (typeof doc.creationTime === 'string' && doc.creationTime.trim() !== '' && doc.creationTime.trim().length <= MAX_CREATION_TIME_CHARS) {
     creationTime = doc.creationTime.trim();
+  } else if (typeof doc.creationTime === 'string' && doc.creationTime.trim() !== '') {
+    findings.note(`"creationTime" is ${doc.creationTime.length} characters long, too long for a date string; ignored (it starts ${quote(doc.creationTime, 40)}).`);
   } else {
-    findings.note(`"creationTime" is ${JSON.stringify(doc.creationTime)}, not a date string; ignored.`);
+    findings.note(`"creationTime" is ${clip(JSON.stringify(doc.creationTime) ?? String(doc.creationTime))}, not a date string; ignored.`);
   }
 
   const prefixes: string[] = [];
@@ -217,7 +231,7 @@ function readPrefixDocument(doc: unknown, findings: FindingLog): ParseResult {
     }
     const extra = Object.keys(entry).filter((key) => !(ENTRY_KEYS as readonly string[]).includes(key));
     for (const key of extra) {
-      findings.group(`extra-key:${key}`, at, (n, ex) => `${plural(n, 'entry has', 'entries have')} an extra key ${JSON.stringify(key)}, ignored (${ex}).`, false);
+      findings.group(`extra-key:${key}`, at, (n, ex) => `${plural(n, 'entry has', 'entries have')} an extra key ${quote(key)}, ignored (${ex}).`, false);
     }
     if (present.length === 2) {
       findings.group('both-keys', `${at} ${JSON.stringify(entry)}`, (n, ex) => `${plural(n, 'entry has', 'entries have')} both "ipv4Prefix" and "ipv6Prefix"; both values were read: ${ex}.`, false);
@@ -357,7 +371,7 @@ function parseCsv(text: string, findings: FindingLog): ParseResult {
       first = false;
       // A header names its columns; no address-like first cell is a header.
       if (!ADDRESS_LIKE.test(cell)) {
-        findings.note(`The first row was read as a header: ${JSON.stringify(line.trim())}.`);
+        findings.note(`The first row was read as a header: ${quote(line.trim())}.`);
         continue;
       }
     }

@@ -16,7 +16,10 @@ const SEPARATOR = /\s*,\s*|\s+/;
 export function parseAddressList(input: string | readonly string[]): AddressList {
   if (typeof input === 'string') return { items: splitValue(input) ?? [] };
   const items: string[] = [];
-  for (const value of input) items.push(...(splitValue(typeof value === 'string' ? value : '') ?? ['']));
+  for (const value of input) {
+    // One pasted value may hold any number of items: pushed one by one, not spread as arguments.
+    for (const item of splitValue(typeof value === 'string' ? value : '') ?? ['']) items.push(item);
+  }
   return { items };
 }
 

@@ -4,7 +4,7 @@ import { buildPrefixIndex } from './prefix-index.ts';
 import { MAX_ADDRESSES_PER_CALL, resolveClaim, verifyBatch, type BatchItem, type CheckedAddress } from './verify-batch.ts';
 import { parseAddressList } from './address-list.ts';
 import { howToVerify } from './how-to-verify.ts';
-import { fixtureCrawlers, fixtureSources, referenceSources } from './test-support.ts';
+import { fixtureCrawlers, fixtureSources, mirrorSources, referenceSources } from './test-support.ts';
 import { realCrawlers } from '../classify/test-support.ts';
 
 const crawlers = fixtureCrawlers();
@@ -199,5 +199,42 @@ describe('verifyBatch: real records and the operators\' reference lists', { skip
     assert.equal(item.verdict, 'not-in-published-ranges');
     assert.deepEqual(item.how_to_verify?.commands, ['host 198.18.0.1', 'host <hostname>']);
     assert.ok((item.how_to_verify?.hostnames ?? []).length > 0);
+  });
+});
+
+// Issue 8, item 13: a dual-stack log may write an IPv4 client as ::ffff:a.b.c.d or in the
+// all-hex form ::ffff:xxxx:yyyy; both are the same address and get the same verdict. (The
+// issue's example ::ffff:4249:4201 is 66.73.66.1, not 66.249.66.1, which is ::ffff:42f9:4201.)
+const mirror = mirrorSources();
+describe('verifyBatch: IPv4-mapped addresses in either text form, against the real mirror', { skip: mirror === null ? 'no mirror committed' : false }, () => {
+  const realIndex = buildPrefixIndex(mirror ?? []);
+  const real = realCrawlers();
+
+  it('::ffff:66.249.66.1 and ::ffff:42f9:4201 are both 66.249.66.1, genuine Googlebot', () => {
+    const forms = ['66.249.66.1', '::ffff:66.249.66.1', '::ffff:42f9:4201', '::FFFF:42F9:4201', '0:0:0:0:0:ffff:42f9:4201', '0000:0000:0000:0000:0000:ffff:42f9:4201'];
+    const answer = verifyBatch(realIndex, real, forms, 'Googlebot');
+    for (const [i, item] of answer.results.entries()) {
+      const found = checked(item);
+      assert.equal(found.address, '66.249.66.1', forms[i]);
+      assert.equal(found.family, 'ipv4', forms[i]);
+      assert.equal(found.ipv4_mapped, i > 0, forms[i]);
+      assert.equal(found.verdict, 'genuine', forms[i]);
+      if (i > 0) assert.match(found.note ?? '', /looked up as the IPv4 address 66\.249\.66\.1/);
+    }
+  });
+
+  it('::ffff:4249:4201 is read as the address it maps, 66.73.66.1, and says so', () => {
+    const found = checked(verifyBatch(realIndex, real, ['::ffff:4249:4201'], 'Googlebot').results[0]);
+    assert.equal(found.address, '66.73.66.1');
+    assert.equal(found.ipv4_mapped, true);
+    assert.equal(found.verdict, 'not-in-published-ranges');
+    assert.match(found.note ?? '', /looked up as the IPv4 address 66\.73\.66\.1 it carries/);
+  });
+
+  it('a mapped loopback address is loopback in either form', () => {
+    const [dotted, hex] = verifyBatch(realIndex, real, ['::ffff:127.0.0.1', '::ffff:7f00:1'], 'Googlebot').results.map(checked);
+    assert.equal(dotted?.range, 'loopback');
+    assert.equal(hex?.range, 'loopback');
+    assert.equal(hex?.address, '127.0.0.1');
   });
 });

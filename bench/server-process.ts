@@ -1,0 +1,81 @@
+// Our server as its own process (serve.ts, as `npm start` runs it), so that its memory can be
+// read from /proc and the load generator never shares its event loop.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stopChild } from './child.ts';
+
+export interface ServerProcess {
+  origin: string;
+  pid: number;
+  /** Resident set size in KiB; null where /proc is not available. */
+  rssKiB(): number | null;
+  stop(): Promise<void>;
+}
+
+/** The URL in serve.ts's start-up line: "serving <root>/dist at http://127.0.0.1:<port>". */
+export function servingOrigin(line: string): string | null {
+  return /^serving .* at (http:\/\/\S+)$/.exec(line.trim())?.[1] ?? null;
+}
+
+/** VmRSS out of /proc/<pid>/status text, in KiB. */
+export function rssFromStatus(status: string): number | null {
+  const match = /^VmRSS:\s+(\d+) kB$/m.exec(status);
+  return match === null ? null : Number(match[1]);
+}
+
+/** Lines of the server's stderr kept to explain a failure. */
+const KEPT_LINES = 40;
+
+/**
+ * Starts serve.ts on a kernel-chosen loopback port. Node is run directly with tsx as a loader
+ * (not through npx) so that the child's pid is the server's own.
+ */
+export function startServerProcess(root: string, timeoutMs = 60_000): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'serve.ts'), '--port', '0', '--host', '127.0.0.1', '--root', root], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const pid = child.pid;
+  const lines: string[] = [];
+  return new Promise((resolve, reject) => {
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      void stopChild(child).then(() => reject(new Error(`serve.ts ${why}:\n${lines.join('\n')}`)));
+    };
+    const timer = setTimeout(() => fail(`printed no "serving ... at" line within ${timeoutMs} ms`), timeoutMs);
+    child.once('error', (error) => fail(`could not be started (${error.message})`));
+    const exitedEarly = (code: number | null, signal: NodeJS.Signals | null) => fail(`exited (${code ?? signal}) before serving`);
+    // 'close', not 'exit': by then stderr has been read to the end, so the failure quotes all of it.
+    child.once('close', exitedEarly);
+    let pending = '';
+    // Read stderr for as long as the server lives: a pipe nobody drains would block its writes.
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      pending += chunk;
+      const complete = pending.split('\n');
+      pending = complete.pop() ?? '';
+      for (const line of complete) {
+        lines.push(line);
+        if (lines.length > KEPT_LINES) lines.shift();
+        const origin = servingOrigin(line);
+        if (origin === null || pid === undefined) continue;
+        clearTimeout(timer);
+        child.off('close', exitedEarly);
+        resolve({
+          origin,
+          pid,
+          rssKiB: () => {
+            try {
+              return rssFromStatus(readFileSync(`/proc/${pid}/status`, 'utf8'));
+            } catch (error) {
+              // No /proc (not Linux): the RSS rows say n/a. Anything else is a real fault.
+              if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return null;
+              throw error;
+            }
+          },
+          stop: () => stopChild(child),
+        });
+      }
+    });
+  });
+}
