@@ -2,6 +2,7 @@ import type { SiteSettings } from '../records/types.ts';
 import { classify, inputIssue } from '../tools/classify/index.ts';
 import { TOOLS, toolByName, type ToolContext, type ToolData, type ToolDefinition } from '../tools/registry/index.ts';
 import { validateInput } from '../tools/registry/input.ts';
+import { ANSWER_FORM, InputRefused, MAX_ANSWER_BYTES, textTooLarge } from '../tools/registry/limits.ts';
 import { parseAddress } from '../tools/verify/index.ts';
 import { readBody } from './body.ts';
 import { echoId, MAX_RPC_BODY_BYTES, parseJsonBody, payloadTooLarge, RPC, type RpcId } from './jsonrpc.ts';
@@ -21,15 +22,21 @@ class A2aError {
   constructor(readonly code: number, readonly message: string, readonly data?: unknown) {}
 }
 
-function reply(id: RpcId, body: { result: unknown } | { error: { code: number; message: string; data?: unknown } }): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', id, ...body }), {
-    status: 200,
-    headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
-  });
+function respond(id: RpcId, body: { result: unknown } | { error: { code: number; message: string; data?: unknown } }): { text: string; response: Response } {
+  const text = JSON.stringify({ jsonrpc: '2.0', id, ...body });
+  return { text, response: new Response(text, { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } }) };
 }
 
 function failure(id: RpcId, error: A2aError): Response {
-  return reply(id, { error: error.data === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, data: error.data } });
+  return respond(id, { error: error.data === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, data: error.data } }).response;
+}
+
+/** A tool's result, unless it is over the answer limit: then an error naming the limit, and the result is not sent. */
+function reply(id: RpcId, result: unknown): Response {
+  const answer = respond(id, { result });
+  const tooLarge = textTooLarge(answer.text);
+  if (tooLarge === null) return answer.response;
+  return failure(id, new A2aError(RPC.invalidParams, `Invalid params: ${tooLarge}`, { limit_bytes: MAX_ANSWER_BYTES, accepted: ANSWER_FORM }));
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -265,7 +272,7 @@ export async function handleA2a(request: Request, context: ToolContext, site: Si
   const routed = route(message, context.data);
   if (routed instanceof A2aError) return failure(id, routed);
   if (routed.kind === 'help') {
-    return reply(id, { result: agentMessage(message.contextId, helpText(site, routed.reason), { tool: null, skills: TOOLS.map((t) => t.name) }, null) });
+    return reply(id, agentMessage(message.contextId, helpText(site, routed.reason), { tool: null, skills: TOOLS.map((t) => t.name) }, null));
   }
   const checked = validateInput(routed.tool, routed.raw);
   if (!checked.ok) {
@@ -277,7 +284,10 @@ export async function handleA2a(request: Request, context: ToolContext, site: Si
     output = routed.tool.run(checked.input, context);
     text = routed.tool.summarize(output);
   } catch (error) {
+    if (error instanceof InputRefused) {
+      return failure(id, new A2aError(RPC.invalidParams, `Invalid params for ${routed.tool.name}: ${error.message} Accepted: ${error.accepted}.`, { tool: routed.tool.name, field: error.field, accepted: error.accepted }));
+    }
     return failure(id, new A2aError(RPC.internalError, `${routed.tool.name} failed on this input: ${(error as Error).message ?? String(error)}`, { tool: routed.tool.name }));
   }
-  return reply(id, { result: agentMessage(message.contextId, text, { tool: routed.tool.name, input: checked.input, output }, routed.tool.name) });
+  return reply(id, agentMessage(message.contextId, text, { tool: routed.tool.name, input: checked.input, output }, routed.tool.name));
 }

@@ -4,6 +4,7 @@ import { CallToolRequestSchema, InitializeRequestSchema, JSONRPCMessageSchema, L
 import { z } from 'zod';
 import { toolByName, type MCP_SERVERS, type ToolContext, type ToolDefinition } from '../tools/registry/index.ts';
 import { inputSchema, validateInput } from '../tools/registry/input.ts';
+import { ANSWER_FORM, InputRefused, MAX_ANSWER_BYTES, textTooLarge } from '../tools/registry/limits.ts';
 import { readBody } from './body.ts';
 import { echoId, envelopeProblem, MAX_RPC_BODY_BYTES, parseJsonBody, payloadTooLarge, RPC, rpcErrorResponse, type RpcId } from './jsonrpc.ts';
 
@@ -66,9 +67,15 @@ function callTool(server: McpServerSpec, tools: readonly ToolDefinition[], conte
     output = tool.run(checked.input, context);
     text = tool.summarize(output);
   } catch (error) {
+    if (error instanceof InputRefused) {
+      throw new RpcError(RPC.invalidParams, `Invalid argument "${error.field}" for ${tool.name}: ${error.message} Accepted: ${error.accepted}.`, { field: error.field, accepted: error.accepted });
+    }
     // A fault in a tool is the tool's answer, not a transport failure (MCP "tool execution errors").
     return { content: [{ type: 'text' as const, text: `${tool.name} failed on this input: ${(error as Error).message ?? String(error)}` }], isError: true };
   }
+  // The answer carries the structured output and its summary; it is refused, not sent, over the limit.
+  const tooLarge = textTooLarge(JSON.stringify(output) + text);
+  if (tooLarge !== null) throw new RpcError(RPC.invalidParams, `${tool.name}: ${tooLarge}`, { limit_bytes: MAX_ANSWER_BYTES, accepted: ANSWER_FORM });
   return { content: [{ type: 'text' as const, text }], structuredContent: output as Record<string, unknown> };
 }
 
@@ -89,23 +96,23 @@ const METHODS: Readonly<Record<string, { schema: z.ZodType; form: string }>> = {
   'tools/call': { schema: CallToolRequestSchema, form: '{"name": "<tool>", "arguments": {...}}' },
 };
 
-/** The answer to the first request this server cannot run: an unknown method or params its schema refuses. */
-function requestProblem(messages: readonly unknown[]): { id: RpcId; code: number; message: string; data?: unknown } | null {
-  for (const message of messages) {
-    const m = message as { id?: unknown; method?: unknown };
-    // Notifications and responses get no answer (JSON-RPC 2.0 section 4.1).
-    if (typeof m.method !== 'string' || !('id' in m)) continue;
-    const known = METHODS[m.method];
-    if (!known) {
-      return { id: echoId(message), code: RPC.methodNotFound, message: `Method not found: "${m.method}". This server answers ${Object.keys(METHODS).join(', ')}.`, data: { accepted: Object.keys(METHODS) } };
-    }
-    const parsed = known.schema.safeParse(message);
-    if (!parsed.success) {
-      return { id: echoId(message), code: RPC.invalidParams, message: `Invalid params for ${m.method} (${firstIssue(parsed.error)}). Accepted: ${known.form}.`, data: { accepted: known.form } };
-    }
+/** The answer to a request this server cannot run: an unknown method or params its schema refuses. */
+function requestProblem(message: unknown): { id: RpcId; code: number; message: string; data?: unknown } | null {
+  const m = message as { id?: unknown; method?: unknown };
+  // Notifications and responses get no answer (JSON-RPC 2.0 section 4.1).
+  if (typeof m.method !== 'string' || !('id' in m)) return null;
+  const known = METHODS[m.method];
+  if (!known) {
+    return { id: echoId(message), code: RPC.methodNotFound, message: `Method not found: "${m.method}". This server answers ${Object.keys(METHODS).join(', ')}.`, data: { accepted: Object.keys(METHODS) } };
+  }
+  const parsed = known.schema.safeParse(message);
+  if (!parsed.success) {
+    return { id: echoId(message), code: RPC.invalidParams, message: `Invalid params for ${m.method} (${firstIssue(parsed.error)}). Accepted: ${known.form}.`, data: { accepted: known.form } };
   }
   return null;
 }
+
+const BATCH_REFUSED = 'Invalid Request: JSON-RPC batches (a JSON array) are not accepted; MCP 2025-06-18 and later have no batching. Send one JSON-RPC request per POST.';
 
 /**
  * One POST to an MCP server path. The SDK transport checks Accept and Content-Type (406,
@@ -118,19 +125,19 @@ export async function handleMcp(request: Request, server: McpServerSpec, context
   const parsed = parseJsonBody(body.bytes, '{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
   if (!parsed.ok) return rpcErrorResponse(400, null, RPC.parseError, parsed.message);
 
-  const messages = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
-  if (messages.length === 0) return rpcErrorResponse(400, null, RPC.invalidRequest, 'Invalid Request: an empty batch.');
-  for (const message of messages) {
-    const problem = envelopeProblem(message);
-    if (problem) return rpcErrorResponse(400, echoId(message), RPC.invalidRequest, `Invalid Request: ${problem}.`);
-    // What remains for the SDK's schema to refuse is the content of params.
-    if (!JSONRPCMessageSchema.safeParse(message).success) {
-      const params = (message as { params?: unknown }).params;
-      const why = Array.isArray(params) ? '"params" must be an object of named parameters, not an array' : '"params" does not fit the MCP schema of this message';
-      return rpcErrorResponse(200, echoId(message), RPC.invalidParams, `Invalid params: ${why}.`);
-    }
+  // MCP 2025-06-18 removed JSON-RPC batching: one POST is one message, so one call's work
+  // and one answer's size bound what a request costs.
+  if (Array.isArray(parsed.value)) return rpcErrorResponse(400, null, RPC.invalidRequest, BATCH_REFUSED);
+  const message = parsed.value;
+  const envelope = envelopeProblem(message);
+  if (envelope) return rpcErrorResponse(400, echoId(message), RPC.invalidRequest, `Invalid Request: ${envelope}.`);
+  // What remains for the SDK's schema to refuse is the content of params.
+  if (!JSONRPCMessageSchema.safeParse(message).success) {
+    const params = (message as { params?: unknown }).params;
+    const why = Array.isArray(params) ? '"params" must be an object of named parameters, not an array' : '"params" does not fit the MCP schema of this message';
+    return rpcErrorResponse(200, echoId(message), RPC.invalidParams, `Invalid params: ${why}.`);
   }
-  const problem = requestProblem(messages);
+  const problem = requestProblem(message);
   if (problem) return rpcErrorResponse(200, problem.id, problem.code, problem.message, problem.data);
 
   const mcp = buildServer(server, context);

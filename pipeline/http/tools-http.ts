@@ -3,6 +3,7 @@ import { fromSearchParams, validateInput } from '../tools/registry/input.ts';
 import { toolSpec } from '../tools/registry/spec.ts';
 import type { Caller, ToolData, ToolDefinition } from '../tools/registry/types.ts';
 import { ROBOTS_BODY_LIMIT } from '../tools/registry/robots-tools.ts';
+import { ANSWER_FORM, answerTooLarge, InputRefused } from '../tools/registry/limits.ts';
 import { errorResponse } from './errors.ts';
 import { readBody } from './body.ts';
 import { sha256Hex32, type StoredDocument } from './store.ts';
@@ -21,7 +22,10 @@ export interface ToolCall {
 const CONTROL_PARAMS = new Set(['spec']);
 
 async function jsonDocument(path: string, value: unknown, lastModified: string): Promise<StoredDocument> {
-  const bytes = new TextEncoder().encode(canonicalJson(value));
+  return documentOf(path, new TextEncoder().encode(canonicalJson(value)), lastModified);
+}
+
+async function documentOf(path: string, bytes: Uint8Array<ArrayBuffer>, lastModified: string): Promise<StoredDocument> {
   return { path, bytes, type: 'application/json', etag: await sha256Hex32(bytes), lastModified };
 }
 
@@ -52,7 +56,18 @@ export async function callTool(call: ToolCall): Promise<{ document: StoredDocume
     toolParams[tool.postBody] = new TextDecoder().decode(body.bytes);
   }
   const checked = validateInput(tool, toolParams, 'query');
-  if (!checked.ok) return { response: errorResponse(400, { code: 'invalid_parameter', message: checked.message, field: checked.field, accepted: checked.accepted, documentation: `${data.baseUrl}${path}.json` }, headers) };
-  const output = tool.run(checked.input, { data, caller });
-  return { document: await jsonDocument(path, output, generatedAt) };
+  const documentation = `${data.baseUrl}${path}.json`;
+  if (!checked.ok) return { response: errorResponse(400, { code: 'invalid_parameter', message: checked.message, field: checked.field, accepted: checked.accepted, documentation }, headers) };
+  let output: unknown;
+  try {
+    output = tool.run(checked.input, { data, caller });
+  } catch (error) {
+    if (!(error instanceof InputRefused)) throw error;
+    return { response: errorResponse(400, { code: 'invalid_parameter', message: error.message, field: error.field, accepted: error.accepted, documentation }, headers) };
+  }
+  // Measured before hashing: an answer over the limit is refused, not sent.
+  const bytes = new TextEncoder().encode(canonicalJson(output));
+  const tooLarge = answerTooLarge(bytes.length);
+  if (tooLarge !== null) return { response: errorResponse(400, { code: 'answer_too_large', message: tooLarge, accepted: ANSWER_FORM, documentation }, headers) };
+  return { document: await documentOf(path, bytes, generatedAt) };
 }

@@ -1,13 +1,16 @@
-import { allowedTool, auditAiAccess, auditTool, lintTool } from './robots-tools.ts';
+import { aiTokens, allowedTool, auditAiAccess, auditTool, checkEvaluationBudget, LINT_SCHEMA, lintAnswer, lintTool } from './robots-tools.ts';
 import { classifyTool, crawlerMarkdownTool, exampleTool, policyMarkdownTool, verificationMethodsTool, verifyTool, whoamiTool } from './crawler-tools.ts';
 import { classify } from '../classify/index.ts';
-import { evaluateMany, lintRobotsTxt, parseRobotsTxt } from '../robots/index.ts';
+import { evaluateMany, lintParsed, parseRobotsTxt } from '../robots/index.ts';
 import { verifyBatch } from '../verify/index.ts';
 import type { ToolDefinition } from './types.ts';
 import { textOf } from './input.ts';
 
 export type { ToolDefinition, ToolContext, ToolData, ToolInput, Caller, ParamSpec } from './types.ts';
 
+
+/** The crawlers site_check always evaluates, AI or not. */
+const KEY_TOKENS = ['Googlebot', 'Bingbot', 'GPTBot', 'OAI-SearchBot', 'ClaudeBot', 'PerplexityBot', 'Google-Extended', 'Applebot'];
 
 /** /mcp/doctor: one call that checks a site's robots.txt the ways a site owner needs. */
 export const siteCheckTool: ToolDefinition = {
@@ -16,22 +19,22 @@ export const siteCheckTool: ToolDefinition = {
   title: 'One-call robots.txt check-up',
   description: 'Lints a robots.txt, audits which AI crawlers it blocks and lets in, and evaluates the home page for the best-known crawlers, in one call.',
   params: auditTool.params,
-  outputSchema: { type: 'object', required: ['lint', 'ai_access', 'key_crawlers'] },
+  outputSchema: { type: 'object', required: ['lint', 'ai_access', 'key_crawlers'], properties: { lint: LINT_SCHEMA, ai_access: auditTool.outputSchema } },
   examples: auditTool.examples,
   run: (input, { data }) => {
-    const robots = textOf(input, 'robots_txt');
+    const parsed = parseRobotsTxt(textOf(input, 'robots_txt'));
     const path = textOf(input, 'path') || '/';
-    const parsed = parseRobotsTxt(robots);
-    const keyTokens = ['Googlebot', 'Bingbot', 'GPTBot', 'OAI-SearchBot', 'ClaudeBot', 'PerplexityBot', 'Google-Extended', 'Applebot'];
+    checkEvaluationBudget(parsed, [...aiTokens(data.crawlers, data.aiCategories), ...KEY_TOKENS], [path], 'robots_txt', 'Send a file with fewer rules (merge them with * patterns).');
     return {
-      lint: lintRobotsTxt(robots),
-      ai_access: auditAiAccess(robots, path, data.crawlers, data.aiCategories),
-      key_crawlers: keyTokens.map((token) => ({ token, ...pick(evaluateMany(parsed, token, [path])[0]!) })),
+      lint: lintAnswer(lintParsed(parsed)),
+      ai_access: auditAiAccess(parsed, path, data.crawlers, data.aiCategories),
+      key_crawlers: KEY_TOKENS.map((token) => ({ token, ...pick(evaluateMany(parsed, token, [path])[0]!) })),
     };
   },
   summarize: (output) => {
-    const o = output as { lint: unknown[]; ai_access: ReturnType<typeof auditAiAccess>; key_crawlers: { token: string; allowed: boolean }[] };
-    return `${o.lint.length} lint finding${o.lint.length === 1 ? '' : 's'}. ${auditTool.summarize(o.ai_access)} Key crawlers: ${o.key_crawlers.map((k) => `${k.token} ${k.allowed ? 'allowed' : 'blocked'}`).join(', ')}.`;
+    const o = output as { lint: ReturnType<typeof lintAnswer>; ai_access: ReturnType<typeof auditAiAccess>; key_crawlers: { token: string; allowed: boolean }[] };
+    const findings = o.lint.findings.length + o.lint.findings_omitted;
+    return `${findings} lint finding${findings === 1 ? '' : 's'}. ${auditTool.summarize(o.ai_access)} Key crawlers: ${o.key_crawlers.map((k) => `${k.token} ${k.allowed ? 'allowed' : 'blocked'}`).join(', ')}.`;
   },
 };
 

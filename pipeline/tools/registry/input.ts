@@ -14,7 +14,7 @@ export function inputSchema(tool: ToolDefinition): Record<string, unknown> {
       : {
           description: `${param.description} Accepted: ${param.accepted}`,
           anyOf: [
-            { type: 'array', items: { type: 'string' }, maxItems: param.maxItems },
+            { type: 'array', items: { type: 'string', ...(param.maxItemBytes ? { maxLength: param.maxItemBytes } : {}) }, maxItems: param.maxItems },
             { type: 'string', description: 'One string, split on commas' + (param.split === 'comma-or-space' ? ' and white space' : '') },
           ],
           ...(param.default !== undefined ? { default: param.default } : {}),
@@ -38,6 +38,12 @@ function splitList(param: ParamSpec, value: string | readonly string[], source: 
   return values.flatMap((v) => (split ? v.split(pattern) : [v])).map((v) => v.trim()).filter((v) => v !== '');
 }
 
+/** More than `limit` UTF-8 bytes; a string of n UTF-16 units has at most 3n bytes, so most are settled without encoding. */
+function overBytes(value: string, limit: number): boolean {
+  if (value.length > limit) return true;
+  return value.length * 3 > limit && encoder.encode(value).length > limit;
+}
+
 function check(param: ParamSpec, value: string | string[] | undefined, source: InputSource): { ok: true; value: string | string[] | undefined } | { ok: false; message: string } {
   if (value === undefined) {
     if (param.required) return { ok: false, message: `${param.name} is required.` };
@@ -49,12 +55,17 @@ function check(param: ParamSpec, value: string | string[] | undefined, source: I
       value = value[0]!;
     }
     if (param.required && value.trim() === '') return { ok: false, message: `${param.name} is empty.` };
-    if (param.maxBytes !== undefined && encoder.encode(value).length > param.maxBytes) return { ok: false, message: `${param.name} is larger than ${param.maxBytes} bytes.` };
+    if (param.maxBytes !== undefined && overBytes(value, param.maxBytes)) return { ok: false, message: `${param.name} is larger than ${param.maxBytes} bytes.` };
     return { ok: true, value };
   }
   const items = splitList(param, value, source);
   if (items.length === 0) return param.required ? { ok: false, message: `${param.name} holds no item.` } : { ok: true, value: param.default };
   if (param.maxItems !== undefined && items.length > param.maxItems) return { ok: false, message: `${param.name} has ${items.length} items; at most ${param.maxItems} per call.` };
+  if (param.maxItemBytes !== undefined) {
+    const limit = param.maxItemBytes;
+    const index = items.findIndex((item) => overBytes(item, limit));
+    if (index >= 0) return { ok: false, message: `${param.name} item ${index + 1} is larger than ${limit} bytes; each item may be at most ${limit} bytes.` };
+  }
   return { ok: true, value: items };
 }
 

@@ -17,6 +17,8 @@ export interface ParamSpec {
   maxBytes?: number;
   /** Lists: the most items per call. */
   maxItems?: number;
+  /** Lists: the largest accepted item in UTF-8 bytes. */
+  maxItemBytes?: number;
   /** Lists given as one string are split on this (commas; for addresses also white space). */
   split?: 'comma' | 'comma-or-space';
   default?: string | string[];

@@ -17,7 +17,7 @@ describe('group selection (RFC 9309 2.2.1)', () => {
     const v = check(text, 'examplebot', '/x/1');
     assert.equal(v.allowed, false);
     assert.equal(v.matched_by, 'token');
-    assert.deepEqual(v.group, { lines: [4], tokens: ['ExampleBot'] });
+    assert.deepEqual(v.group, { lines: [4], tokens: ['ExampleBot'], line_count: 1, token_count: 1 });
     assert.deepEqual(v.deciding, { line: 6, text: 'Disallow: /x', directive: 'disallow', pattern: '/x', octets: 2 });
     assert.equal(allowed(text, 'EXAMPLEBOT', '/y'), true);
   });
@@ -29,7 +29,7 @@ describe('group selection (RFC 9309 2.2.1)', () => {
       vs.map((v) => v.allowed),
       [false, false, false, true],
     );
-    assert.deepEqual(vs[2]!.group, { lines: [1, 5], tokens: ['ExampleBot'] });
+    assert.deepEqual(vs[2]!.group, { lines: [1, 5], tokens: ['ExampleBot'], line_count: 2, token_count: 1 });
     assert.equal(vs[2]!.deciding?.line, 6);
   });
 
@@ -60,7 +60,7 @@ describe('group selection (RFC 9309 2.2.1)', () => {
   it('RFC 9309 2.2.1: several user-agent lines share one group', () => {
     const text = 'User-agent: barbot\nUser-agent: bazbot\nDisallow: /example/page.html\n';
     for (const bot of ['barbot', 'bazbot']) assert.equal(allowed(text, bot, '/example/page.html'), false);
-    assert.deepEqual(check(text, 'bazbot', '/').group, { lines: [1, 2], tokens: ['barbot', 'bazbot'] });
+    assert.deepEqual(check(text, 'bazbot', '/').group, { lines: [1, 2], tokens: ['barbot', 'bazbot'], line_count: 2, token_count: 2 });
   });
 
   it('Google: a user-agent value "Googlebot/2.1" matches the token Googlebot', () => {

@@ -62,8 +62,9 @@ export interface Verdict {
   allowed: boolean;
   deciding: DecidingRule | null;
   reason: string;
-  /** The merged group that applied: every user-agent line number of it, and the distinct tokens those lines name. */
-  group: { lines: number[]; tokens: string[] } | null;
+  /** The merged group that applied: its user-agent line numbers and the distinct tokens they name (the first
+   * GROUP_LISTED of each), and how many there are in all. */
+  group: { lines: number[]; tokens: string[]; line_count: number; token_count: number } | null;
   matched_by: MatchedBy;
   /** The token asked for, when the group was found by hyphen-prefix fallback; null otherwise. */
   fallback_from: string | null;
@@ -74,8 +75,14 @@ export interface Verdict {
 
 interface CompiledRule {
   rule: Rule;
-  match: Matcher;
+  /** Compiled on first use: a call refused for its cost, or one decided by a longer rule, never compiles the rest. */
+  matcher: Matcher | null;
   octets: number;
+}
+
+function matches(r: CompiledRule, path: string): boolean {
+  r.matcher ??= compilePattern(r.rule.pattern);
+  return r.matcher(path);
 }
 
 interface Model {
@@ -84,8 +91,17 @@ interface Model {
   rules: CompiledRule[][];
   byToken: Map<string, number[]>;
   star: number[];
+  /** The first group naming `*`, or -1. */
+  firstStar: number;
   /** Non-empty rules of a selection of groups, longest first, keyed by the selection. */
   longestFirst: Map<string, CompiledRule[]>;
+  /** A short number per selection key, so that memo keys do not repeat a long list of group indices. */
+  selectionIds: Map<string, number>;
+  /** Decisions already made, keyed by pass, selection and normalised path: several crawlers
+   * that fall to the same group (most fall to `*`) cost one evaluation, not one each. */
+  decisions: Map<string, Decision>;
+  /** Group descriptions, keyed by selection. */
+  described: Map<string, Verdict['group']>;
 }
 
 interface Compiled {
@@ -121,13 +137,13 @@ function buildModel(groups: Group[], ruleCache: Map<Rule, CompiledRule>): Model 
     return g.rules.map((rule) => {
       let c = ruleCache.get(rule);
       if (!c) {
-        c = { rule, match: compilePattern(rule.pattern), octets: rule.pattern.length };
+        c = { rule, matcher: null, octets: rule.pattern.length };
         ruleCache.set(rule, c);
       }
       return c;
     });
   });
-  return { groups, rules, byToken, star, longestFirst: new Map() };
+  return { groups, rules, byToken, star, firstStar: star[0] ?? -1, longestFirst: new Map(), selectionIds: new Map(), decisions: new Map(), described: new Map() };
 }
 
 function compile(parsed: ParsedRobots): Compiled {
@@ -188,10 +204,39 @@ interface Decision {
   tie: boolean;
 }
 
+// Selections are compared and cached by the group indices they hold. The big lists (the
+// `*` groups, a token's groups) are the same array objects on every call, so their key is
+// built once.
+const keys = new WeakMap<readonly number[], string>();
+
+function keyOf(indices: readonly number[]): string {
+  let key = keys.get(indices);
+  if (key === undefined) {
+    key = indices.join(',');
+    keys.set(indices, key);
+  }
+  return key;
+}
+
+function selectionId(model: Model, indices: readonly number[]): number {
+  const key = keyOf(indices);
+  let id = model.selectionIds.get(key);
+  if (id === undefined) {
+    id = model.selectionIds.size;
+    model.selectionIds.set(key, id);
+  }
+  return id;
+}
+
+/** The memo key of one search of one path. */
+function memoKey(model: Model, kind: 'L' | 'F', indices: readonly number[], path: string): string {
+  return `${kind}${selectionId(model, indices)} ${path}`;
+}
+
 // Sorting once per selection lets the search stop at the first match: every rule
 // after it is no longer, and only an equal-length Allow can still change the answer.
-function longestFirst(model: Model, indices: number[]): CompiledRule[] {
-  const key = indices.join(',');
+function longestFirst(model: Model, indices: readonly number[]): CompiledRule[] {
+  const key = keyOf(indices);
   let list = model.longestFirst.get(key);
   if (!list) {
     list = indices.flatMap((gi) => model.rules[gi]!).filter((r) => r.octets > 0);
@@ -201,84 +246,185 @@ function longestFirst(model: Model, indices: number[]): CompiledRule[] {
   return list;
 }
 
-function decideLongest(model: Model, indices: number[], path: string): Decision {
+function decideLongest(model: Model, indices: readonly number[], path: string): Decision {
+  const memo = memoKey(model, 'L', indices, path);
+  const known = model.decisions.get(memo);
+  if (known) return known;
   let best: CompiledRule | null = null;
   let tie = false;
   for (const r of longestFirst(model, indices)) {
     if (best === null) {
-      if (r.match(path)) best = r;
+      if (matches(r, path)) best = r;
       continue;
     }
     if (r.octets < best.octets) break;
-    if (r.rule.directive === best.rule.directive || !r.match(path)) continue;
+    if (r.rule.directive === best.rule.directive || !matches(r, path)) continue;
     // Same length, opposite directive: Allow wins the tie (RFC 9309 2.2.2).
     tie = true;
     if (r.rule.directive === 'allow') best = r;
     break;
   }
-  return { best, tie };
+  const decision = { best, tie };
+  model.decisions.set(memo, decision);
+  return decision;
 }
 
-function decideFirst(model: Model, indices: number[], path: string): CompiledRule | null {
-  for (const gi of indices) for (const r of model.rules[gi]!) if (r.match(path)) return r;
-  return null;
+function decideFirst(model: Model, indices: readonly number[], path: string): CompiledRule | null {
+  const memo = memoKey(model, 'F', indices, path);
+  const known = model.decisions.get(memo);
+  if (known) return known.best;
+  let found: CompiledRule | null = null;
+  search: for (const gi of indices) {
+    for (const r of model.rules[gi]!) {
+      if (matches(r, path)) {
+        found = r;
+        break search;
+      }
+    }
+  }
+  model.decisions.set(memo, { best: found, tie: false });
+  return found;
 }
 
 function allowedBy(rule: CompiledRule | null): boolean {
   return rule === null || rule.rule.directive === 'allow';
 }
 
+/** The first group in file order that names the token or `*`: both lists are in file order. */
 function firstGroupInFileOrder(model: Model, token: string): number[] {
   const lower = token.toLowerCase();
-  for (let i = 0; i < model.groups.length; i++) {
-    for (const ua of model.groups[i]!.user_agents) {
-      if (ua.token === '*' || (lower !== '' && ua.token.toLowerCase() === lower)) return [i];
-    }
-  }
-  return [];
+  const named = lower === '' ? undefined : model.byToken.get(lower)?.[0];
+  const candidates = [named ?? -1, model.firstStar].filter((i) => i >= 0);
+  return candidates.length === 0 ? [] : [Math.min(...candidates)];
 }
 
-function sameIndices(a: number[], b: number[]): boolean {
+function sameIndices(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
+/** The most user-agent lines and tokens a verdict lists for its group; the counts are always whole. */
+export const GROUP_LISTED = 50;
+
 function describeGroup(model: Model, sel: Selection): Verdict['group'] {
   if (sel.indices.length === 0) return null;
+  const key = keyOf(sel.indices);
+  const known = model.described.get(key);
+  if (known !== undefined) return known;
   const lines: number[] = [];
   const tokens: string[] = [];
   const seen = new Set<string>();
+  let lineCount = 0;
   for (const gi of sel.indices) {
     for (const ua of model.groups[gi]!.user_agents) {
-      lines.push(ua.line);
-      const key = ua.token.toLowerCase();
-      if (key !== '' && !seen.has(key)) {
-        seen.add(key);
-        tokens.push(ua.token);
+      lineCount += 1;
+      if (lines.length < GROUP_LISTED) lines.push(ua.line);
+      const lower = ua.token.toLowerCase();
+      if (lower !== '' && !seen.has(lower)) {
+        seen.add(lower);
+        if (tokens.length < GROUP_LISTED) tokens.push(ua.token);
       }
     }
   }
-  return { lines, tokens };
+  const group = { lines, tokens, line_count: lineCount, token_count: seen.size };
+  model.described.set(key, group);
+  return group;
 }
 
 function directiveName(d: 'allow' | 'disallow'): string {
   return d === 'allow' ? 'Allow' : 'Disallow';
 }
 
+/** Which groups each reading of the file applies to one token. */
+interface Plan {
+  token: string;
+  sel: Selection;
+  /** Strict RFC 9309 selection, when the hyphen fallback chose `sel`. */
+  strictSel: Selection | null;
+  firstGroup: number[];
+  googleSel: Selection | null;
+  /** The selection by whole user-agent values, when it differs from `sel`. */
+  wholeSel: Selection | null;
+}
+
+function planFor(compiled: Compiled, productToken: string): Plan {
+  const { rfc, google } = compiled;
+  const token = normalizeToken(productToken);
+  const sel = select(rfc.byToken, rfc.star, token, true);
+  const wholeSel = compiled.byWholeName ? select(compiled.byWholeName, rfc.star, token, true) : null;
+  return {
+    token,
+    sel,
+    strictSel: sel.matchedBy === 'fallback' ? select(rfc.byToken, rfc.star, token, false) : null,
+    firstGroup: firstGroupInFileOrder(rfc, token),
+    googleSel: google ? select(google.byToken, google.star, token, true) : null,
+    wholeSel: wholeSel !== null && !sameIndices(wholeSel.indices, sel.indices) ? wholeSel : null,
+  };
+}
+
+/** One search through the rules of a selection: longest match first, or first match in file order. */
+interface Pass {
+  model: Model;
+  kind: 'longest' | 'first';
+  indices: readonly number[];
+}
+
+/** Every search a verdict may run for one path, in the order evaluateMany runs them. */
+function passesOf(compiled: Compiled, plan: Plan): Pass[] {
+  const { rfc, google } = compiled;
+  const { sel } = plan;
+  const passes: Pass[] = [{ model: rfc, kind: 'longest', indices: sel.indices }];
+  if (sel.indices.length > 1) passes.push({ model: rfc, kind: 'longest', indices: sel.indices.slice(0, 1) });
+  if (!sameIndices(plan.firstGroup, sel.indices)) passes.push({ model: rfc, kind: 'longest', indices: plan.firstGroup });
+  passes.push({ model: rfc, kind: 'first', indices: sel.indices });
+  if (plan.strictSel) passes.push({ model: rfc, kind: 'longest', indices: plan.strictSel.indices });
+  if (google && plan.googleSel) passes.push({ model: google, kind: 'longest', indices: plan.googleSel.indices });
+  if (plan.wholeSel) passes.push({ model: rfc, kind: 'longest', indices: plan.wholeSel.indices });
+  return passes;
+}
+
+/**
+ * Work units charged for comparing one rule with one path, on top of one unit per
+ * character of the normalised path. A comparison is a prefix test and one indexOf per
+ * literal piece of the pattern, each starting where the previous one ended, so it reads
+ * the path at most once; the constant covers the call itself.
+ */
+export const UNITS_PER_COMPARISON = 40;
+
+/**
+ * An upper bound, computed before any rule is matched, of the work evaluating `paths` for
+ * each of `tokens` takes: for every distinct search (a selection of groups, searched
+ * longest-first or in file order), its rule count times the sum over distinct paths of
+ * (normalised length + UNITS_PER_COMPARISON). Searches shared by several tokens count once,
+ * as evaluation runs them once. Callers refuse inputs whose bound is over their budget.
+ */
+export function evaluationCost(parsed: ParsedRobots, tokens: readonly string[], paths: readonly string[]): number {
+  const compiled = compile(parsed);
+  const searches = new Map<string, number>();
+  for (const productToken of tokens) {
+    for (const pass of passesOf(compiled, planFor(compiled, productToken))) {
+      const key = `${pass.model === compiled.rfc ? 'rfc' : 'google'} ${pass.kind} ${selectionId(pass.model, pass.indices)}`;
+      if (searches.has(key)) continue;
+      let rules = 0;
+      for (const gi of pass.indices) rules += pass.model.rules[gi]!.length;
+      searches.set(key, rules);
+    }
+  }
+  let rules = 0;
+  for (const count of searches.values()) rules += count;
+  let perRule = 0;
+  for (const path of new Set(paths.map(normalizeRequestPath))) perRule += path.length + UNITS_PER_COMPARISON;
+  return rules * perRule;
+}
+
 /**
  * Evaluates many paths for one crawler; group selection and pattern compilation happen
  * once (compiled patterns are cached per ParsedRobots object, which must not be mutated).
+ * The work is bounded by evaluationCost, which callers check first.
  */
 export function evaluateMany(parsed: ParsedRobots, productToken: string, paths: readonly string[]): Verdict[] {
   const compiled = compile(parsed);
   const { rfc, google } = compiled;
-  const token = normalizeToken(productToken);
-
-  const sel = select(rfc.byToken, rfc.star, token, true);
-  const strictSel = sel.matchedBy === 'fallback' ? select(rfc.byToken, rfc.star, token, false) : null;
-  const firstGroup = firstGroupInFileOrder(rfc, token);
-  const googleSel = google ? select(google.byToken, google.star, token, true) : null;
-  const wholeSel = compiled.byWholeName ? select(compiled.byWholeName, rfc.star, token, true) : null;
-  const wholeDiffers = wholeSel !== null && !sameIndices(wholeSel.indices, sel.indices);
+  const { token, sel, strictSel, firstGroup, googleSel, wholeSel } = planFor(compiled, productToken);
   const group = describeGroup(rfc, sel);
 
   const baseNotes: string[] = [];
@@ -358,7 +504,7 @@ export function evaluateMany(parsed: ParsedRobots, productToken: string, paths: 
         "Google's reference parser, which accepts misspelt directives, missing colons, and ends a run of user-agent lines at any other directive, would answer the opposite",
       );
     }
-    if (wholeDiffers && allowedBy(decideLongest(rfc, wholeSel.indices, normalized).best) !== allowed) {
+    if (wholeSel && allowedBy(decideLongest(rfc, wholeSel.indices, normalized).best) !== allowed) {
       disagreements.whole_name = true;
       notes.push(
         'a parser that compares whole user-agent values (not cut at the first digit, dot or other non-token character) would answer the opposite',

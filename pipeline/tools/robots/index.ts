@@ -12,7 +12,7 @@ export type {
   UnknownDirective,
   UserAgentLine,
 } from './parse.ts';
-export { evaluate, evaluateMany, normalizeToken } from './evaluate.ts';
+export { evaluate, evaluateMany, evaluationCost, GROUP_LISTED, normalizeToken, UNITS_PER_COMPARISON } from './evaluate.ts';
 export type { DecidingRule, Disagreements, MatchedBy, Verdict } from './evaluate.ts';
 export { lintParsed, lintRobotsTxt } from './lint.ts';
 export type { Finding, Severity } from './lint.ts';

@@ -2,7 +2,7 @@
 // parsers, and gives a fix. It reads the same ParsedRobots the evaluator uses, so
 // what it reports is exactly what the evaluator ignores or reads differently.
 
-import { editDistance } from './distance.ts';
+import { distancesWithin, profileOf } from './distance.ts';
 import { parseRobotsTxt } from './parse.ts';
 import type { Group, LineKind, ParsedLine, ParsedRobots, UserAgentLine } from './parse.ts';
 
@@ -82,27 +82,38 @@ const UNSUPPORTED: Readonly<Record<string, { severity: Severity; message: string
   },
 };
 
+// A Map, not a property lookup: a file may hold `constructor: x`, and a file of thousands of
+// distinct keys would otherwise probe an object's properties with each of them.
+const UNSUPPORTED_BY_KEY: ReadonlyMap<string, (typeof UNSUPPORTED)[string]> = new Map(Object.entries(UNSUPPORTED));
+
+function unsupportedDirective(lower: string): (typeof UNSUPPORTED)[string] | undefined {
+  return UNSUPPORTED_BY_KEY.get(lower);
+}
+
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
 function displayOf(kind: LineKind): string {
   return KNOWN.find((k) => k.kind === kind)?.display ?? kind;
 }
 
+// Each name's character counts are kept, so a key is ruled out against most names without a table.
+const KNOWN_TARGETS = KNOWN.map((k) => ({ profile: profileOf(k.name), limit: k.name.length >= 8 ? 2 : 1 }));
+
 /** The known directive a key most likely meant, or null. */
 export function suggestDirective(key: string): Known | null {
   const lower = key.toLowerCase();
+  if (lower.length < 3 || KNOWN.some((k) => k.name === lower)) return null;
+  const distances = distancesWithin(lower, KNOWN_TARGETS);
   let best: Known | null = null;
   let bestDistance = Infinity;
-  for (const k of KNOWN) {
-    if (lower === k.name) return null;
+  KNOWN.forEach((k, i) => {
     // Google reads any key that starts with a directive name as that directive.
-    const d = lower.startsWith(k.name) ? 1 : editDistance(lower, k.name);
-    const limit = k.name.length >= 8 ? 2 : 1;
-    if (d <= limit && d < bestDistance && lower.length >= 3) {
+    const d = lower.startsWith(k.name) ? 1 : distances[i]!;
+    if (d <= KNOWN_TARGETS[i]!.limit && d < bestDistance) {
       best = k;
       bestDistance = d;
     }
-  }
+  });
   return best;
 }
 
@@ -346,14 +357,14 @@ function lintUnknown(parsed: ParsedRobots, out: Finding[]): void {
       });
       continue;
     }
-    const unsupported = UNSUPPORTED[lower];
+    const unsupported = unsupportedDirective(lower);
     if (unsupported) {
       out.push({ line: u.line, severity: unsupported.severity, code: 'unsupported-directive', ...pick(unsupported) });
       continue;
     }
     const line = parsed.lines[u.line - 1]!;
     const suggestion = suggestDirective(u.key);
-    const unsupportedSuggestion = suggestion ? UNSUPPORTED[suggestion.name] : undefined;
+    const unsupportedSuggestion = suggestion ? unsupportedDirective(suggestion.name) : undefined;
     if (suggestion && unsupportedSuggestion) {
       out.push({
         line: u.line,

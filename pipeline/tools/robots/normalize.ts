@@ -20,7 +20,6 @@
 // pattern `/file-%2A.html` match the request `/file-*.html` (2.2.3 example table).
 
 const HEX = '0123456789ABCDEF';
-const encoder = new TextEncoder();
 
 function isHex(code: number): boolean {
   return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);
@@ -62,8 +61,24 @@ function mustEncodeAscii(code: number): boolean {
   );
 }
 
+// Every escape built once: non-ASCII paths need up to four per character.
+const ESCAPED = Array.from({ length: 256 }, (_, byte) => '%' + HEX[byte >> 4]! + HEX[byte & 0xf]!);
+
 function escapeByte(byte: number): string {
-  return '%' + HEX[byte >> 4]! + HEX[byte & 0xf]!;
+  return ESCAPED[byte]!;
+}
+
+/**
+ * The UTF-8 octets of one code point, each percent-encoded. Computed rather than passed
+ * through TextEncoder: paths of non-ASCII text would otherwise cost one encoder call per
+ * character. A lone surrogate becomes U+FFFD, as TextEncoder does.
+ */
+function escapeCodePoint(cp: number): string {
+  if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
+  if (cp < 0x80) return escapeByte(cp);
+  if (cp < 0x800) return escapeByte(0xc0 | (cp >> 6)) + escapeByte(0x80 | (cp & 0x3f));
+  if (cp < 0x10000) return escapeByte(0xe0 | (cp >> 12)) + escapeByte(0x80 | ((cp >> 6) & 0x3f)) + escapeByte(0x80 | (cp & 0x3f));
+  return escapeByte(0xf0 | (cp >> 18)) + escapeByte(0x80 | ((cp >> 12) & 0x3f)) + escapeByte(0x80 | ((cp >> 6) & 0x3f)) + escapeByte(0x80 | (cp & 0x3f));
 }
 
 // Fast path: most patterns and paths are plain ASCII with nothing to change.
@@ -97,11 +112,9 @@ function normalize(s: string, literalSpecials: boolean): string {
       continue;
     }
     if (c > 0x7e) {
-      // One code point (or lone surrogate, which TextEncoder turns into U+FFFD).
       const cp = s.codePointAt(i)!;
-      const width = cp > 0xffff ? 2 : 1;
-      for (const byte of encoder.encode(s.slice(i, i + width))) out += escapeByte(byte);
-      i += width;
+      out += escapeCodePoint(cp);
+      i += cp > 0xffff ? 2 : 1;
       continue;
     }
     if (mustEncodeAscii(c)) out += escapeByte(c);

@@ -1,0 +1,266 @@
+import { strict as assert } from 'node:assert';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { build } from '../pipeline/build/build.ts';
+import { handleA2a } from '../pipeline/http/a2a.ts';
+import { handleMcp } from '../pipeline/http/mcp.ts';
+import { toolDataFrom } from '../pipeline/http/tool-data.ts';
+import { snapshotStore } from '../pipeline/node/dist-snapshot.ts';
+import { startServer, type RunningServer } from '../pipeline/node/server.ts';
+import type { SiteSettings } from '../pipeline/records/types.ts';
+import { callTool } from '../pipeline/http/tools-http.ts';
+import { validatorFor } from '../pipeline/schema/ajv.ts';
+import { MCP_SERVERS, toolByName, type ToolData } from '../pipeline/tools/registry/index.ts';
+import { EVALUATION_BUDGET, LISTED_FINDINGS, LISTED_UNKNOWN_TOKENS, MAX_ANSWER_BYTES, MAX_PATH_BYTES, SUGGESTED_TOKENS } from '../pipeline/tools/registry/limits.ts';
+import { suggestToken } from '../pipeline/tools/registry/robots-tools.ts';
+import { boundedEditDistance } from '../pipeline/tools/robots/distance.ts';
+import { evaluationCost, GROUP_LISTED, parseRobotsTxt } from '../pipeline/tools/robots/index.ts';
+import { raw } from './support/http.ts';
+import { tempProject } from './support/project.ts';
+
+// Issue 8 items 2 and 3: no single call may hold the event loop for long or answer with more
+// than a bounded number of bytes. Timings never decide a test: the bounds are asserted as
+// counted work units, caps, statuses and messages, over a real socket.
+
+const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const validateError = validatorFor('outputs/error.schema.json');
+const ROBOTS_LIMIT = 512_000;
+
+let project: Awaited<ReturnType<typeof tempProject>>;
+let server: RunningServer;
+let data: ToolData;
+
+before(async () => {
+  project = await tempProject('mini');
+  await build({ root: project.root, now: '2026-01-01T00:00:00Z' });
+  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', checkEveryMs: 0 });
+  const loaded = await toolDataFrom(await snapshotStore(join(project.root, 'dist'), { checkEveryMs: 0 }));
+  assert.ok(loaded);
+  data = loaded;
+});
+after(async () => {
+  await server.close();
+  await project.dispose();
+});
+
+/** Lines until the next would pass the robots.txt parameter's limit. */
+function fill(line: (i: number) => string, head = ''): string {
+  let text = head;
+  for (let i = 0; ; i++) {
+    const next = line(i) + '\n';
+    if (text.length + next.length > ROBOTS_LIMIT) return text;
+    text += next;
+  }
+}
+
+// The file of issue 8 item 2: wildcard rules whose literal piece nearly matches everywhere.
+const WILDCARDS = fill((i) => `Disallow: /*ab${i}`, 'User-agent: *\n');
+const LONG_PATHS = Array.from({ length: 200 }, (_, i) => '/' + `ab${i}b`.repeat(500).slice(0, 1999));
+
+interface Rpc {
+  status: number;
+  text: string;
+  body: { id?: unknown; result?: Record<string, unknown>; error?: { code: number; message: string; data?: Record<string, unknown> } };
+}
+
+async function rpc(path: string, body: unknown): Promise<Rpc> {
+  const response = await raw(server.url, path, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(body) });
+  return { status: response.status, text: response.text, body: JSON.parse(response.text) as Rpc['body'] };
+}
+
+const call = (id: number, name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+
+function errorOf(response: { status: number; text: string }, status: number, field: string): { message: string; accepted: string } {
+  assert.equal(response.status, status, response.text.slice(0, 500));
+  const body = JSON.parse(response.text) as { error: { field?: string; message: string; accepted: string } };
+  assert.ok(validateError(body), JSON.stringify(validateError.errors));
+  assert.equal(body.error.field, field);
+  return body.error;
+}
+
+describe('check_path_allowed: a work budget on rules x paths x length, counted before matching', () => {
+  test('the issue\'s request is refused up front with a 400 naming its cost and the budget (HTTP POST)', async () => {
+    const query = LONG_PATHS.slice(0, 4).map((p) => `path=${encodeURIComponent(p)}`).join('&');
+    const response = await raw(server.url, `/tools/robots-allowed?ua=GPTBot&${query}`, { method: 'POST', body: WILDCARDS });
+    const error = errorOf(response, 400, 'path');
+    const cost = evaluationCost(parseRobotsTxt(WILDCARDS), ['GPTBot'], LONG_PATHS.slice(0, 4));
+    assert.ok(cost > EVALUATION_BUDGET);
+    assert.match(error.message, new RegExp(`needs ${cost} work units; the budget is ${EVALUATION_BUDGET} per call`));
+    assert.match(error.accepted, new RegExp(`at most ${EVALUATION_BUDGET} work units`));
+  });
+
+  test('the same over MCP → -32602 naming the field, the cost and the budget', async () => {
+    const answer = await rpc('/mcp/robots', call(1, 'check_path_allowed', { robots_txt: WILDCARDS, ua: 'GPTBot', path: LONG_PATHS }));
+    assert.equal(answer.status, 200);
+    assert.equal(answer.body.error?.code, -32602, answer.text.slice(0, 300));
+    assert.match(answer.body.error.message, /Invalid argument "path" for check_path_allowed/);
+    assert.match(answer.body.error.message, new RegExp(`the budget is ${EVALUATION_BUDGET} per call`));
+    assert.equal(answer.body.error.data?.['field'], 'path');
+  });
+
+  test('the same file with a few short paths fits the budget and is answered', async () => {
+    const paths = ['/ab12', '/x/ab3y', '/nothing'];
+    assert.ok(evaluationCost(parseRobotsTxt(WILDCARDS), ['GPTBot'], paths) <= EVALUATION_BUDGET);
+    const answer = await rpc('/mcp/robots', call(2, 'check_path_allowed', { robots_txt: WILDCARDS, ua: 'GPTBot', path: paths }));
+    const results = (answer.body.result?.['structuredContent'] as { results: { allowed: boolean }[] }).results;
+    assert.deepEqual(results.map((r) => r.allowed), [false, false, true]);
+  });
+
+  test('the cost counts each distinct search once: rules of the applying groups x (normalised length + per-comparison units)', () => {
+    const parsed = parseRobotsTxt('User-agent: *\nDisallow: /a\nDisallow: /b\n\nUser-agent: GPTBot\nDisallow: /c\n');
+    // GPTBot: its own group, searched longest-first and in file order (1 rule each), and the
+    // first group in file order (the * group, 2 rules) for the first-group-wins comparison.
+    const perPath = (length: number) => length + 40;
+    assert.equal(evaluationCost(parsed, ['GPTBot'], ['/x']), (1 + 1 + 2) * perPath(2));
+    // A repeated path and a repeated token cost nothing more.
+    assert.equal(evaluationCost(parsed, ['GPTBot', 'gptbot'], ['/x', '/x']), (1 + 1 + 2) * perPath(2));
+    // Percent-encoding lengthens the path that is matched, and the cost follows it.
+    assert.equal(evaluationCost(parsed, ['GPTBot'], ['/é']), (1 + 1 + 2) * perPath('/%C3%A9'.length));
+  });
+
+  test(`a path over ${MAX_PATH_BYTES} bytes → 400 naming the item and the limit; MCP → -32602`, async () => {
+    const long = '/' + 'a'.repeat(MAX_PATH_BYTES);
+    const error = errorOf(await raw(server.url, `/tools/robots-allowed?robots_txt=User-agent:%20*&ua=GPTBot&path=/ok&path=${long}`), 400, 'path');
+    assert.match(error.message, new RegExp(`path item 2 is larger than ${MAX_PATH_BYTES} bytes`));
+    assert.match(error.accepted, new RegExp(`at most ${MAX_PATH_BYTES} bytes each`));
+    const answer = await rpc('/mcp/robots', call(3, 'check_path_allowed', { robots_txt: 'User-agent: *\n', ua: 'GPTBot', path: [long] }));
+    assert.equal(answer.body.error?.code, -32602);
+    assert.match(answer.body.error.message, new RegExp(`larger than ${MAX_PATH_BYTES} bytes`));
+    // Exactly at the limit is accepted; multi-byte characters count as bytes.
+    const atLimit = '/' + 'a'.repeat(MAX_PATH_BYTES - 1);
+    assert.equal((await rpc('/mcp/robots', call(4, 'check_path_allowed', { robots_txt: 'User-agent: *\n', ua: 'GPTBot', path: [atLimit] }))).body.error, undefined);
+    const wide = '/' + 'é'.repeat(MAX_PATH_BYTES / 2);
+    assert.equal((await rpc('/mcp/robots', call(5, 'check_path_allowed', { robots_txt: 'User-agent: *\n', ua: 'GPTBot', path: [wide] }))).body.error?.code, -32602);
+  });
+
+  test(`a merged group of thousands of user-agent lines is listed by its first ${GROUP_LISTED} lines and counted whole`, async () => {
+    const stars = fill(() => 'User-agent: *\nDisallow: /private');
+    const groups = parseRobotsTxt(stars).groups.length;
+    const answer = await rpc('/mcp/robots', call(6, 'check_path_allowed', { robots_txt: stars, ua: 'GPTBot', path: ['/private/x', '/public'] }));
+    const results = (answer.body.result?.['structuredContent'] as { results: { allowed: boolean; group: { lines: number[]; tokens: string[]; line_count: number; token_count: number } }[] }).results;
+    assert.deepEqual(results.map((r) => r.allowed), [false, true]);
+    assert.equal(results[0]!.group.lines.length, GROUP_LISTED);
+    assert.equal(results[0]!.group.line_count, groups);
+    assert.deepEqual(results[0]!.group.tokens, ['*']);
+    assert.ok(answer.text.length < 100_000, `${answer.text.length} bytes`);
+  });
+});
+
+describe('did you mean: bounded suggestions with a cheap pre-filter', () => {
+  // Distinct unknown tokens first, then a misspelling of a known crawler past the suggestion limit.
+  const unknown = Array.from({ length: 3000 }, (_, i) => `Unknownbot${i.toString(36)}`);
+  const file = ['User-agent: GPTBott', ...unknown.map((t) => `User-agent: ${t}`), 'User-agent: PerplexityBott', 'Disallow: /'].join('\n') + '\n';
+
+  test(`ai-access lists ${LISTED_UNKNOWN_TOKENS} unknown lines, suggests for the first ${SUGGESTED_TOKENS} distinct tokens and says so`, async () => {
+    const response = await raw(server.url, '/tools/ai-access', { method: 'POST', body: file });
+    assert.equal(response.status, 200, response.text.slice(0, 300));
+    const body = JSON.parse(response.text) as { unknown_tokens: { token: string; did_you_mean: string | null }[]; unknown_token_counts: { lines: number; listed: number; distinct: number; suggested_for: number; note: string | null } };
+    assert.deepEqual({ ...body.unknown_token_counts, note: null }, { lines: 3002, listed: LISTED_UNKNOWN_TOKENS, distinct: 3002, suggested_for: SUGGESTED_TOKENS, note: null });
+    assert.match(body.unknown_token_counts.note ?? '', /for the first 50 distinct tokens only/);
+    assert.equal(body.unknown_tokens.length, LISTED_UNKNOWN_TOKENS);
+    assert.equal(body.unknown_tokens[0]!.did_you_mean, 'GPTBot');
+    assert.ok(body.unknown_tokens.slice(SUGGESTED_TOKENS).every((t) => t.did_you_mean === null));
+  });
+
+  test('site_check over MCP carries the same limits and a bounded lint', async () => {
+    const answer = await rpc('/mcp/doctor', call(7, 'site_check', { robots_txt: file }));
+    const output = answer.body.result?.['structuredContent'] as { ai_access: { unknown_token_counts: { suggested_for: number } }; lint: { findings: unknown[]; findings_omitted: number } };
+    assert.equal(output.ai_access.unknown_token_counts.suggested_for, SUGGESTED_TOKENS);
+    assert.ok(output.lint.findings.length <= LISTED_FINDINGS);
+  });
+
+  test('the bounded distance fills no cell for strings whose length or letters differ too much, and at most a band otherwise', () => {
+    const cells = { count: 0 };
+    assert.equal(boundedEditDistance('x'.repeat(100_000), 'gptbot', 2, cells), 3);
+    assert.equal(boundedEditDistance('qqqqzzzz', 'gptbotab', 2, cells), 3);
+    assert.equal(cells.count, 0);
+    assert.equal(boundedEditDistance('gtpbot', 'gptbot', 2, cells), 1);
+    assert.ok(cells.count <= 6 * (2 * 2 + 1), `${cells.count} cells`);
+    assert.equal(suggestToken('GPTBott', ['Googlebot', 'GPTBot']), 'GPTBot');
+    assert.equal(suggestToken('x'.repeat(100_000), ['GPTBot']), null);
+  });
+});
+
+describe('robots-lint: linear, with a bounded list of findings', () => {
+  test(`512 KB of unknown keys → the first ${LISTED_FINDINGS} findings listed, the rest counted`, async () => {
+    const file = fill((i) => `key${i}: x`, 'User-agent: *\n');
+    const lines = file.split('\n').length - 2;
+    const response = await raw(server.url, '/tools/robots-lint', { method: 'POST', body: file });
+    assert.equal(response.status, 200);
+    const body = JSON.parse(response.text) as { counts: Record<string, number>; findings: { line: number }[]; findings_omitted: number };
+    assert.equal(body.findings.length, LISTED_FINDINGS);
+    assert.equal(body.counts['info'], lines);
+    assert.equal(body.findings_omitted, lines - LISTED_FINDINGS);
+    assert.deepEqual(body.findings.slice(0, 2).map((f) => f.line), [2, 3]);
+  });
+
+  test('a key that is a member of every object (constructor, __proto__) is an unknown directive, not a crash', async () => {
+    const response = await raw(server.url, '/tools/robots-lint', { method: 'POST', body: 'User-agent: *\nconstructor: x\n__proto__: y\nhasOwnProperty: z\n' });
+    const body = JSON.parse(response.text) as { findings: { code: string; severity: string }[] };
+    assert.deepEqual(body.findings.map((f) => [f.code, f.severity]), [['unknown-directive', 'info'], ['unknown-directive', 'info'], ['unknown-directive', 'info']]);
+  });
+});
+
+describe('MCP and A2A: one request per POST', () => {
+  test('a JSON-RPC batch (issue 8 item 3: 100 verify_batch calls) → HTTP 400, -32600, one request per POST', async () => {
+    const ips = Array.from({ length: 500 }, (_, i) => `66.249.${i % 256}.${(i * 7) % 256}`);
+    const batch = Array.from({ length: 100 }, (_, i) => call(i + 1, 'verify_batch', { ip: ips.slice(0, 100), ua: 'Googlebot' }));
+    const answer = await rpc('/mcp/netcheck', batch);
+    assert.equal(answer.status, 400);
+    assert.equal(answer.body.error?.code, -32600);
+    assert.equal(answer.body.id, null);
+    assert.match(answer.body.error.message, /batches .* are not accepted.*one JSON-RPC request per POST/);
+    assert.ok(answer.text.length < 1000, `${answer.text.length} bytes answered`);
+    // Two plain requests in an array, on every MCP path.
+    for (const spec of MCP_SERVERS) {
+      const pair = await rpc(spec.path, [{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' }]);
+      assert.equal(pair.status, 400, spec.path);
+      assert.equal(pair.body.error?.code, -32600, spec.path);
+    }
+  });
+
+  test('A2A refuses a batch the same way', async () => {
+    const message = { jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { role: 'user', messageId: '1', parts: [{ kind: 'text', text: 'who am I' }] } } };
+    const answer = await rpc('/a2a', [message, message]);
+    assert.equal(answer.body.error?.code, -32600);
+    assert.match(answer.body.error.message, /one JSON-RPC request per POST/);
+  });
+});
+
+describe(`every answer is capped at ${MAX_ANSWER_BYTES} bytes`, () => {
+  // No tool answers that much from the mini index, so its data is inflated on purpose: the
+  // whole verification tally over 20,000 copies of each crawler.
+  const inflated = (): ToolData => ({ ...data, crawlers: Array.from({ length: 20_000 }, () => data.crawlers).flat() });
+  const caller = { userAgent: null, address: null };
+
+  test('MCP: -32602 naming the limit; nothing of the answer is sent', async () => {
+    const spec = MCP_SERVERS.find((s) => s.path === '/mcp/netcheck')!;
+    const request = new Request('http://localhost/mcp/netcheck', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(call(1, 'verification_methods', {})) });
+    const response = await handleMcp(request, spec, { data: inflated(), caller });
+    const text = await response.text();
+    const body = JSON.parse(text) as Rpc['body'];
+    assert.equal(body.error?.code, -32602, text.slice(0, 300));
+    assert.match(body.error.message, new RegExp(`over the limit of ${MAX_ANSWER_BYTES} bytes per call`));
+    assert.ok(text.length < 1000);
+  });
+
+  test('HTTP tool endpoint: 400 answer_too_large naming the limit', async () => {
+    const url = new URL('http://localhost/tools/verification-methods?s=all');
+    const result = await callTool({ tool: toolByName('verification_methods')!, request: new Request(url), url, data: inflated(), caller, generatedAt: '2026-01-01T00:00:00Z', headers: {} });
+    assert.ok('response' in result, 'refused, not answered');
+    const body = JSON.parse(await result.response.text()) as { error: { code: string; status: number; message: string } };
+    assert.ok(validateError(body));
+    assert.equal(body.error.status, 400);
+    assert.equal(body.error.code, 'answer_too_large');
+    assert.match(body.error.message, new RegExp(`over the limit of ${MAX_ANSWER_BYTES} bytes per call`));
+  });
+
+  test('A2A: -32602 naming the limit', async () => {
+    const site: SiteSettings = { name: 'Test', base_url: 'http://localhost', repository: 'https://example.com/repo', license: 'CC0-1.0', contact: 'test@example.com' };
+    const body = { jsonrpc: '2.0', id: 'a', method: 'message/send', params: { message: { role: 'user', messageId: '1', parts: [{ kind: 'data', data: { skill: 'verification_methods', input: {} } }] } } };
+    const response = await handleA2a(new Request('http://localhost/a2a', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(body) }), { data: inflated(), caller }, site);
+    const answer = JSON.parse(await response.text()) as Rpc['body'];
+    assert.equal(answer.error?.code, -32602);
+    assert.match(answer.error.message, new RegExp(`limit of ${MAX_ANSWER_BYTES} bytes`));
+  });
+});
