@@ -34,3 +34,24 @@ export function mcpClassify(): WrkRequest {
     body,
   };
 }
+
+/** A robots.txt of `lines` numbered lines made by `line`, as a POST body for a robots.txt tool. */
+function robotsPost(path: string, lines: number, line: (n: number) => string): WrkRequest {
+  const body = Array.from({ length: lines }, (_, n) => line(n)).join('\n') + '\n';
+  return { method: 'POST', path, headers: { 'content-type': 'text/plain' }, body };
+}
+
+/**
+ * The heaviest tool calls a client can send within the published limits (issue 8 item 2's
+ * inputs, sized to stay under the work budget and the 512,000-byte body limit so that they are
+ * run, not refused): wildcard rules against a 2,000-character path, a file of unknown tokens
+ * for the "did you mean" search, and a file of unknown directives for the linter.
+ */
+export function heaviestToolCalls(): WrkRequest[] {
+  const longPath = '/' + 'ab'.repeat(1_000);
+  return [
+    robotsPost(`/tools/robots-allowed?ua=GPTBot&path=${encodeURIComponent(longPath)}`, 14_000, (n) => (n === 0 ? 'User-agent: GPTBot' : `Disallow: /*ab${n}*x`)),
+    robotsPost('/tools/ai-access', 20_000, (n) => (n % 2 === 0 ? `User-agent: unknownbot${n}` : 'Disallow: /')),
+    robotsPost('/tools/robots-lint', 40_000, (n) => `key${n}: x`),
+  ];
+}

@@ -12,7 +12,7 @@ import { cleanupOnExit } from './cleanup.ts';
 import { findExecutable, type Executable } from './executables.ts';
 import { startNginx } from './nginx.ts';
 import { describeAnswer, probe } from './probe.ts';
-import { compressed, get, LARGE_DOCUMENT, mcpClassify, revalidate, SMALL_DOCUMENT, verifyCrawler } from './requests.ts';
+import { compressed, get, heaviestToolCalls, LARGE_DOCUMENT, mcpClassify, revalidate, SMALL_DOCUMENT, verifyCrawler } from './requests.ts';
 import { startServerProcess } from './server-process.ts';
 import { rowsTable, rssDrift, rssTable, type Row, type RssRound, type Side, type Target } from './table.ts';
 import { toolFigures } from './tools.ts';
@@ -22,6 +22,7 @@ const THREADS = 2;
 const CONNECTIONS = 32;
 const VERIFY_CONNECTIONS = 16;
 const VERIFY_ADDRESSES = 500;
+const HEAVY_CONNECTIONS = 4;
 const RSS_ROUNDS = 3;
 
 function wholeSeconds(name: string, fallback: number): number {
@@ -105,7 +106,16 @@ async function measureServers(wrk: Executable, nginx: Executable | null): Promis
     const largeCompressed = await row(`${LARGE_DOCUMENT} Accept-Encoding: br, gzip (nginx: identity)`, { kind: 'fewer-bytes' }, CONNECTIONS, compressed(LARGE_DOCUMENT), null);
     const verifyMany = await row(`/tools/verify-crawler, ${VERIFY_ADDRESSES} addresses + ua`, { kind: 'p99', maxMs: 100 }, VERIFY_CONNECTIONS, verify, null);
     const classifyMcp = await row('POST /mcp tools/call classify_user_agent', { kind: 'p99', maxMs: 50 }, CONNECTIONS, mcpClassify(), null);
-    const rows = [small, notModified, large, { ...largeCompressed, nginx: large.nginx }, verifyMany, classifyMcp];
+    // Issue 8 item 2: while the heaviest tool calls run back to back, documents stay fast.
+    const heavy = heaviestToolCalls();
+    const heavyAnswers = await Promise.all(heavy.map(async (request) => `${request.method} ${request.path.split('?')[0]}: ${describeAnswer(await probe(ours.origin, request))}`));
+    progress(`measuring: ${SMALL_DOCUMENT} while ${HEAVY_CONNECTIONS} connections send the heaviest tool calls (${seconds} s) ...`);
+    const [pressed, heavyLoad] = await Promise.all([
+      measure(ours.origin, get(SMALL_DOCUMENT), CONNECTIONS - HEAVY_CONNECTIONS),
+      load(ours.origin, heavy, HEAVY_CONNECTIONS, seconds),
+    ]);
+    const underPressure: Row = { label: `${SMALL_DOCUMENT} 200 while ${HEAVY_CONNECTIONS} conns send the heaviest tool calls`, connections: CONNECTIONS - HEAVY_CONNECTIONS, target: { kind: 'p99', maxMs: 100 }, ours: pressed, nginx: null };
+    const rows = [small, notModified, large, { ...largeCompressed, nginx: large.nginx }, verifyMany, classifyMcp, underPressure];
 
     const rounds: RssRound[] = [{ label: 'before the rounds (after the rows above)', result: null, rssKiB: ours.rssKiB() }];
     for (let round = 1; round <= RSS_ROUNDS; round++) {
@@ -118,6 +128,7 @@ async function measureServers(wrk: Executable, nginx: Executable | null): Promis
     print(`wrk: ${wrk.version}, ${THREADS} threads, ${seconds} s per row, loopback. node ${process.version}, ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? 'unknown'}).`);
     print(anchorNote);
     print(`verify-crawler: ${VERIFY_ADDRESSES} addresses in one ip= (half inside the prefixes of dist/ip-ranges/all.json, half random public IPv4), ua=GPTBot.`);
+    print(`Heaviest tool calls (${heavyAnswers.join('; ')}): ${heavyLoad.requests} answered in ${heavyLoad.seconds} s, p50 ${heavyLoad.latencyMs.p50} ms, p99 ${heavyLoad.latencyMs.p99} ms each.`);
     print('Memory rounds: the requests of the six rows, handed out in turn by each wrk thread.');
     print();
     print(rowsTable(rows));

@@ -20,6 +20,8 @@ export interface ConditionalHeaders {
   acceptEncoding: string | null;
 }
 
+const OMITTED_FROM_304 = new Set(['content-type', 'content-length', 'content-encoding', 'last-modified', 'link', 'access-control-expose-headers']);
+
 interface Variant {
   body: Uint8Array<ArrayBuffer>;
   ok: Readonly<Record<string, string>>;
@@ -91,8 +93,11 @@ export class PreparedDocument {
     if (variant) return variant;
     const body = coding === 'identity' ? this.document.bytes : this.document.encoded?.get(coding);
     if (!body) return this.variant('identity');
-    const notModified = { ...this.base, etag: this.etagOf(coding) };
-    const ok = { ...notModified, 'content-length': String(body.byteLength), ...(coding === 'identity' ? {} : { 'content-encoding': coding }) };
+    const etag = this.etagOf(coding);
+    const ok = { ...this.base, etag, 'content-length': String(body.byteLength), ...(coding === 'identity' ? {} : { 'content-encoding': coding }) };
+    // RFC 9110 15.4.5: a 304 repeats what a cache must update (ETag, Cache-Control, Vary) and
+    // no other representation metadata; the body's type, date and links are the stored ones.
+    const notModified = Object.fromEntries(Object.entries(ok).filter(([name]) => !OMITTED_FROM_304.has(name)));
     variant = { body, ok, notModified };
     this.variants.set(coding, variant);
     return variant;
