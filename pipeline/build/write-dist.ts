@@ -1,7 +1,7 @@
-import { mkdir, open, readFile, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { LEDGER_JSON } from '../ledger/ledger.ts';
-import { syncDirectory, writeFileAtomic } from '../util/atomic-file.ts';
+import { syncDirectory, writeDurably, writeFileAtomic } from '../util/atomic-file.ts';
 
 export interface DistFile {
   path: string;
@@ -47,17 +47,6 @@ export async function sameTree(dir: string, files: readonly DistFile[]): Promise
     if (!Buffer.from(file.bytes).equals(current)) return false;
   }
   return true;
-}
-
-/** Writes and flushes one file, so a tree whose ledger is on disk has every document on disk. */
-async function writeDurably(path: string, bytes: Uint8Array): Promise<void> {
-  const handle = await open(path, 'w');
-  try {
-    await handle.writeFile(bytes);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }
 
 /**

@@ -18,19 +18,24 @@ const UNSYNCABLE_DIRECTORY = new Set(['EISDIR', 'EPERM', 'EINVAL', 'ENOTSUP', 'E
  * The folder is flushed too, so the rename itself survives a power cut where the platform
  * allows it.
  */
+/** Writes and flushes one file (no rename): its bytes are on disk when this resolves. */
+export async function writeDurably(path: string, data: string | Uint8Array): Promise<void> {
+  const handle = await open(path, 'w');
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
   await removeStaleTemps(path);
   const temp = join(dir, tempName(path, process.pid));
   try {
-    const handle = await open(temp, 'w');
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await writeDurably(temp, data);
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
