@@ -67,6 +67,7 @@ describe('every request-target form gets an HTTP answer', () => {
       const answer = await exchange(server.url, Buffer.from(request(`${method} ${target} HTTP/1.1`), 'latin1'));
       assert.ok(answer.status !== null && statuses.includes(answer.status), `${target.slice(0, 60)}: got ${answer.status}: ${answer.text.slice(0, 300)}`);
       if (answer.status !== null && answer.status >= 400) assert.match(answer.text, /"code": "[a-z_]+"/, 'a JSON error naming the problem');
+      if (answer.status === 404) assert.ok(answer.text.length < 2_000, `a 404 quotes at most a short part of the target (${answer.text.length} bytes)`);
       await assertAlive(target.slice(0, 40));
     });
   }

@@ -1,4 +1,3 @@
-import { canonicalJson } from '../render/output.ts';
 import type { SiteSettings } from '../records/types.ts';
 import { findRoute, matchRoute, contentTypeOf, type Method, type Route } from '../routes.ts';
 import { apiRootDocument } from './api-root.ts';
@@ -12,7 +11,8 @@ import { toolDataFrom } from './tool-data.ts';
 import { handleMcp } from './mcp.ts';
 import { handleA2a } from './a2a.ts';
 import { withSecurityHeaders } from './security.ts';
-import { sha256Hex32, type DocumentStore, type StoredDocument } from './store.ts';
+import { quote } from '../util/quote.ts';
+import { jsonDocument, type DocumentStore, type StoredDocument } from './store.ts';
 
 export type Handler = (request: Request) => Promise<Response>;
 
@@ -68,7 +68,7 @@ type DynamicResult = { document: StoredDocument | null; headers?: Record<string,
 type Dynamic = (context: { site: SiteSettings; store: DocumentStore; url: URL }) => Promise<DynamicResult>;
 
 const DYNAMIC: Readonly<Record<string, Dynamic>> = {
-  api_root: async ({ site, store }) => ({ document: await json('/api/v1', apiRootDocument(site, await store.generatedAt()), await store.generatedAt()) }),
+  api_root: async ({ site, store }) => ({ document: await jsonDocument('/api/v1', apiRootDocument(site, await store.generatedAt()), await store.generatedAt()) }),
   changes: async ({ site, store, url }) => {
     const parsed = parseChangesQuery(url.searchParams);
     if (!parsed.ok) return { error: { status: 400, code: 'invalid_parameter', message: parsed.message, field: parsed.field, accepted: parsed.accepted } };
@@ -76,7 +76,7 @@ const DYNAMIC: Readonly<Record<string, Dynamic>> = {
     if (!log) return { document: null };
     const result = changesPage(log, parsed.query, site.base_url);
     if (!result.ok) return { error: { status: 400, code: 'invalid_parameter', message: result.message, field: result.field, accepted: result.accepted } };
-    return { document: await json('/changes.json', result.page, result.lastModified), headers: { 'x-cursor': String(result.page.cursor) } };
+    return { document: await jsonDocument('/changes.json', result.page, result.lastModified), headers: { 'x-cursor': String(result.page.cursor) } };
   },
 };
 
@@ -89,11 +89,6 @@ function publishedLogFrom(document: StoredDocument | null): PublishedLog | null 
   if (!document) return null;
   if (parsedLog?.etag !== document.etag) parsedLog = { etag: document.etag, log: JSON.parse(new TextDecoder().decode(document.bytes)) as PublishedLog };
   return parsedLog.log;
-}
-
-async function json(path: string, value: unknown, lastModified: string): Promise<StoredDocument> {
-  const bytes = new TextEncoder().encode(canonicalJson(value));
-  return { path, bytes, type: 'application/json', etag: await sha256Hex32(bytes), lastModified };
 }
 
 /** CORS on answers built elsewhere (MCP, A2A), without touching their own headers. */
@@ -260,10 +255,10 @@ function notFound(site: SiteSettings, path: string, route: Route | undefined, he
     const value = matchRoute(route, path) ?? '';
     return errorResponse(404, {
       code: 'not_found',
-      message: `No ${route.parameter.name} "${value}" at ${route.path}. Valid values are listed in ${route.parameter.values_from}.`,
+      message: `No ${route.parameter.name} ${quote(value)} at ${route.path}. Valid values are listed in ${route.parameter.values_from}.`,
       field: route.parameter.name,
       accepted: route.parameter.values_from,
     }, headers);
   }
-  return errorResponse(404, { code: 'not_found', message: `No document at ${path}. Every path is listed at ${site.base_url}${API_PREFIX}.` }, headers);
+  return errorResponse(404, { code: 'not_found', message: `No document at ${quote(path)}. Every path is listed at ${site.base_url}${API_PREFIX}.` }, headers);
 }

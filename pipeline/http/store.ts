@@ -1,6 +1,7 @@
 // What the handler needs from a published tree. Node serves it from a verified in-memory
 // snapshot of dist/ (pipeline/node/dist-snapshot.ts); an edge runtime can back it with its
 // asset binding. No Node API here.
+import { canonicalJson } from '../render/output.ts';
 import type { Coding } from './encoding.ts';
 
 export interface StoredDocument {
@@ -32,4 +33,14 @@ export interface DocumentStore {
 export async function sha256Hex32(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', bytes);
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('').slice(0, 32);
+}
+
+/** A computed JSON answer as a document: canonical bytes and their strong ETag. */
+export async function jsonDocument(path: string, value: unknown, lastModified: string): Promise<StoredDocument> {
+  return jsonBytesDocument(path, new TextEncoder().encode(canonicalJson(value)), lastModified);
+}
+
+/** The same, for JSON already encoded (a caller that measured the bytes first). */
+export async function jsonBytesDocument(path: string, bytes: Uint8Array<ArrayBuffer>, lastModified: string): Promise<StoredDocument> {
+  return { path, bytes, type: 'application/json', etag: await sha256Hex32(bytes), lastModified };
 }

@@ -1,3 +1,5 @@
+import { quote } from '../util/quote.ts';
+
 // RFC 9112 section 3.2: the four forms of a request-target. A server must accept every form it
 // can be sent and answer the rest with 400; nothing here throws.
 
@@ -25,9 +27,4 @@ export function parseTarget(target: string): TargetResult {
     return { ok: true, form: 'absolute', pathAndQuery: url.pathname + url.search };
   }
   return { ok: false, message: `The request-target ${quote(target)} has no recognised form. Send ${ACCEPTED}.` };
-}
-
-/** At most 200 characters of client input, JSON-quoted, so an error never echoes a whole attack. */
-export function quote(text: string, limit = 200): string {
-  return JSON.stringify(text.length > limit ? `${text.slice(0, limit)}…` : text);
 }

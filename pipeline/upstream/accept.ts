@@ -10,7 +10,7 @@ import type { Attempt, Via } from './attempt.ts';
 import { plural } from './findings.ts';
 import { DEFAULT_PREFIX_BOUNDS, prefixProblem } from './public-space.ts';
 import type { PrefixBounds } from './public-space.ts';
-import { boundFindings, boundMessage, LIST_ITEM_LIMIT, quote } from './quote.ts';
+import { boundFindings, boundMessage, LIST_ITEM_LIMIT, quote } from '../util/quote.ts';
 
 export type MirrorState = 'ok' | 'failed' | 'never-fetched';
 

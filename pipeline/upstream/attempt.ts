@@ -6,7 +6,7 @@ import type { FetchOutcome } from './fetch.ts';
 import { normalisePrefixes } from './normalise.ts';
 import type { NormaliseResult } from './normalise.ts';
 import { parsePrefixList } from './parse.ts';
-import { clip, quote } from './quote.ts';
+import { clip, quote } from '../util/quote.ts';
 import type { ParseResult, PrefixFormat } from './parse.ts';
 
 /** Where the bytes came from: the operator's URL, a local copy, or a base-URL override. */

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Agent, request } from 'undici';
 import type { Dispatcher } from 'undici';
-import { clip, quote } from './quote.ts';
+import { clip, quote } from '../util/quote.ts';
 import { NotPublicAddressError, publicOnlyLookup, redirectProblem } from './redirect-guard.ts';
 
 export const DEFAULT_USER_AGENT = 'CrawlerIndex/1.0 (+https://github.com/crawler-index/crawler-index)';

@@ -2,7 +2,7 @@
 // A per-entry quirk (500 bare IPs in one Amazon list) must stay one readable line, so
 // repeated findings are grouped by kind with a few examples.
 
-import { clip, LIST_ITEM_LIMIT, quote as quoteText } from './quote.ts';
+import { clip, LIST_ITEM_LIMIT, quote as quoteText } from '../util/quote.ts';
 
 const MAX_EXAMPLES = 5;
 

@@ -6,7 +6,7 @@
 // normalise.ts validates, canonicalises and handles bare IPs for every format alike.
 
 import { FindingLog, plural } from './findings.ts';
-import { clip, LIST_ITEM_LIMIT, quote } from './quote.ts';
+import { clip, LIST_ITEM_LIMIT, quote } from '../util/quote.ts';
 
 export type PrefixFormat = 'prefix-json' | 'prefix-json-html' | 'text' | 'csv';
 

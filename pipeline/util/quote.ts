@@ -1,10 +1,13 @@
+// Text from outside (an upstream's body, a client's request) repeated in an error is quoted
+// through here, so no message echoes a whole attack or breaks a one-line format.
+//
 // Upstream text is hostile input that we publish: whatever an operator's server sends (a
 // Location header, a Content-Type, a JSON key, a value that is not a prefix) may be repeated
 // in an error or a finding, and those land in status.json, changes.json, both feeds and the
 // comments of all.txt. So every piece of upstream text is repeated through `quote`: cut to
 // QUOTE_LIMIT characters and JSON-quoted, which also escapes line breaks and controls. The
 // messages themselves pass through `boundMessage` once more where they leave this folder
-// (accept.ts), so no future message can carry more than MESSAGE_LIMIT characters or a line
+// (upstream/accept.ts), so no future message can carry more than MESSAGE_LIMIT characters or a line
 // break into a one-line format.
 
 /** Characters of one piece of upstream text that a message repeats. */
