@@ -1,8 +1,8 @@
 import type { SiteSettings } from '../records/types.ts';
 import { classify, inputIssue } from '../tools/classify/index.ts';
 import { TOOLS, toolByName, type ToolContext, type ToolData, type ToolDefinition } from '../tools/registry/index.ts';
-import { validateInput } from '../tools/registry/input.ts';
-import { ANSWER_FORM, InputRefused, MAX_ANSWER_BYTES, textTooLarge } from '../tools/registry/limits.ts';
+import { runTool, type ToolOutcome } from '../tools/registry/call.ts';
+import { ANSWER_FORM, MAX_ANSWER_BYTES, textTooLarge } from '../tools/registry/limits.ts';
 import { parseAddress } from '../tools/verify/index.ts';
 import { readBody } from './body.ts';
 import { echoId, MAX_RPC_BODY_BYTES, parseJsonBody, payloadTooLarge, RPC, type RpcId } from './jsonrpc.ts';
@@ -274,20 +274,17 @@ export async function handleA2a(request: Request, context: ToolContext, site: Si
   if (routed.kind === 'help') {
     return reply(id, agentMessage(message.contextId, helpText(site, routed.reason), { tool: null, skills: TOOLS.map((t) => t.name) }, null));
   }
-  const checked = validateInput(routed.tool, routed.raw);
-  if (!checked.ok) {
-    return failure(id, new A2aError(RPC.invalidParams, `Invalid params for ${routed.tool.name}: ${checked.message} Accepted: ${checked.accepted}.`, { tool: routed.tool.name, field: checked.field, accepted: checked.accepted }));
-  }
-  let output: unknown;
+  let outcome: ToolOutcome;
   let text: string;
   try {
-    output = routed.tool.run(checked.input, context);
-    text = routed.tool.summarize(output);
+    outcome = runTool(routed.tool, routed.raw, context);
+    text = outcome.ok ? routed.tool.summarize(outcome.output) : '';
   } catch (error) {
-    if (error instanceof InputRefused) {
-      return failure(id, new A2aError(RPC.invalidParams, `Invalid params for ${routed.tool.name}: ${error.message} Accepted: ${error.accepted}.`, { tool: routed.tool.name, field: error.field, accepted: error.accepted }));
-    }
     return failure(id, new A2aError(RPC.internalError, `${routed.tool.name} failed on this input: ${(error as Error).message ?? String(error)}`, { tool: routed.tool.name }));
   }
-  return reply(id, agentMessage(message.contextId, text, { tool: routed.tool.name, input: checked.input, output }, routed.tool.name));
+  if (!outcome.ok) {
+    return failure(id, new A2aError(RPC.invalidParams, `Invalid params for ${routed.tool.name}: ${outcome.message} Accepted: ${outcome.accepted}.`, { tool: routed.tool.name, field: outcome.field, accepted: outcome.accepted }));
+  }
+  const { input, output } = outcome;
+  return reply(id, agentMessage(message.contextId, text, { tool: routed.tool.name, input, output }, routed.tool.name));
 }

@@ -3,8 +3,9 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { CallToolRequestSchema, InitializeRequestSchema, JSONRPCMessageSchema, ListToolsRequestSchema, PingRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { toolByName, type MCP_SERVERS, type ToolContext, type ToolDefinition } from '../tools/registry/index.ts';
-import { inputSchema, validateInput } from '../tools/registry/input.ts';
-import { ANSWER_FORM, InputRefused, MAX_ANSWER_BYTES, textTooLarge } from '../tools/registry/limits.ts';
+import { runTool, type ToolOutcome } from '../tools/registry/call.ts';
+import { inputSchema } from '../tools/registry/input.ts';
+import { ANSWER_FORM, MAX_ANSWER_BYTES, textTooLarge } from '../tools/registry/limits.ts';
 import { readBody } from './body.ts';
 import { echoId, envelopeProblem, MAX_RPC_BODY_BYTES, parseJsonBody, payloadTooLarge, RPC, rpcErrorResponse, type RpcId } from './jsonrpc.ts';
 
@@ -57,22 +58,19 @@ function callTool(server: McpServerSpec, tools: readonly ToolDefinition[], conte
   if (!tool) {
     throw new RpcError(RPC.invalidParams, `Unknown tool "${name}". ${server.path} has: ${server.tools.join(', ')}.`, { field: 'name', accepted: server.tools });
   }
-  const checked = validateInput(tool, args ?? {});
-  if (!checked.ok) {
-    throw new RpcError(RPC.invalidParams, `Invalid argument "${checked.field}" for ${tool.name}: ${checked.message} Accepted: ${checked.accepted}.`, { field: checked.field, accepted: checked.accepted });
-  }
-  let output: unknown;
+  let outcome: ToolOutcome;
   let text: string;
   try {
-    output = tool.run(checked.input, context);
-    text = tool.summarize(output);
+    outcome = runTool(tool, args ?? {}, context);
+    text = outcome.ok ? tool.summarize(outcome.output) : '';
   } catch (error) {
-    if (error instanceof InputRefused) {
-      throw new RpcError(RPC.invalidParams, `Invalid argument "${error.field}" for ${tool.name}: ${error.message} Accepted: ${error.accepted}.`, { field: error.field, accepted: error.accepted });
-    }
     // A fault in a tool is the tool's answer, not a transport failure (MCP "tool execution errors").
     return { content: [{ type: 'text' as const, text: `${tool.name} failed on this input: ${(error as Error).message ?? String(error)}` }], isError: true };
   }
+  if (!outcome.ok) {
+    throw new RpcError(RPC.invalidParams, `Invalid argument "${outcome.field}" for ${tool.name}: ${outcome.message} Accepted: ${outcome.accepted}.`, { field: outcome.field, accepted: outcome.accepted });
+  }
+  const output = outcome.output;
   // The answer carries the structured output and its summary; it is refused, not sent, over the limit.
   const tooLarge = textTooLarge(JSON.stringify(output) + text);
   if (tooLarge !== null) throw new RpcError(RPC.invalidParams, `${tool.name}: ${tooLarge}`, { limit_bytes: MAX_ANSWER_BYTES, accepted: ANSWER_FORM });

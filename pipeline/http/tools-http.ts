@@ -1,12 +1,13 @@
 import { canonicalJson } from '../render/output.ts';
-import { fromSearchParams, validateInput } from '../tools/registry/input.ts';
+import { runTool } from '../tools/registry/call.ts';
+import { fromSearchParams } from '../tools/registry/input.ts';
 import { toolSpec } from '../tools/registry/spec.ts';
 import type { Caller, ToolData, ToolDefinition } from '../tools/registry/types.ts';
 import { ROBOTS_BODY_LIMIT } from '../tools/registry/robots-tools.ts';
-import { ANSWER_FORM, answerTooLarge, InputRefused } from '../tools/registry/limits.ts';
+import { ANSWER_FORM, answerTooLarge } from '../tools/registry/limits.ts';
 import { errorResponse } from './errors.ts';
 import { readBody } from './body.ts';
-import { sha256Hex32, type StoredDocument } from './store.ts';
+import { jsonBytesDocument, jsonDocument, type StoredDocument } from './store.ts';
 
 export interface ToolCall {
   tool: ToolDefinition;
@@ -20,14 +21,6 @@ export interface ToolCall {
 
 /** Parameters that steer the endpoint rather than the tool. */
 const CONTROL_PARAMS = new Set(['spec']);
-
-async function jsonDocument(path: string, value: unknown, lastModified: string): Promise<StoredDocument> {
-  return documentOf(path, new TextEncoder().encode(canonicalJson(value)), lastModified);
-}
-
-async function documentOf(path: string, bytes: Uint8Array<ArrayBuffer>, lastModified: string): Promise<StoredDocument> {
-  return { path, bytes, type: 'application/json', etag: await sha256Hex32(bytes), lastModified };
-}
 
 /**
  * GET /tools/<path>: no parameters at all → the tool's specification (200), unless the tool
@@ -55,19 +48,13 @@ export async function callTool(call: ToolCall): Promise<{ document: StoredDocume
     if (!body.ok) return { response: errorResponse(413, { code: 'payload_too_large', message: `The body is larger than ${ROBOTS_BODY_LIMIT} bytes.`, field: tool.postBody, accepted: `a robots.txt of at most ${ROBOTS_BODY_LIMIT} bytes` }, headers) };
     toolParams[tool.postBody] = new TextDecoder().decode(body.bytes);
   }
-  const checked = validateInput(tool, toolParams, 'query');
   const documentation = `${data.baseUrl}${path}.json`;
-  if (!checked.ok) return { response: errorResponse(400, { code: 'invalid_parameter', message: checked.message, field: checked.field, accepted: checked.accepted, documentation }, headers) };
-  let output: unknown;
-  try {
-    output = tool.run(checked.input, { data, caller });
-  } catch (error) {
-    if (!(error instanceof InputRefused)) throw error;
-    return { response: errorResponse(400, { code: 'invalid_parameter', message: error.message, field: error.field, accepted: error.accepted, documentation }, headers) };
-  }
+  const outcome = runTool(tool, toolParams, { data, caller }, 'query');
+  if (!outcome.ok) return { response: errorResponse(400, { code: 'invalid_parameter', message: outcome.message, field: outcome.field, accepted: outcome.accepted, documentation }, headers) };
+  const output = outcome.output;
   // Measured before hashing: an answer over the limit is refused, not sent.
   const bytes = new TextEncoder().encode(canonicalJson(output));
   const tooLarge = answerTooLarge(bytes.length);
   if (tooLarge !== null) return { response: errorResponse(400, { code: 'answer_too_large', message: tooLarge, accepted: ANSWER_FORM, documentation }, headers) };
-  return { document: await documentOf(path, bytes, generatedAt) };
+  return { document: await jsonBytesDocument(path, bytes, generatedAt) };
 }
