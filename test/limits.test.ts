@@ -1,12 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { build } from '../pipeline/build/build.ts';
 import { handleA2a } from '../pipeline/http/a2a.ts';
 import { handleMcp } from '../pipeline/http/mcp.ts';
-import { toolDataFrom } from '../pipeline/http/tool-data.ts';
-import { snapshotStore } from '../pipeline/node/dist-snapshot.ts';
-import { startServer, type RunningServer } from '../pipeline/node/server.ts';
+import type { RunningServer } from '../pipeline/node/server.ts';
 import type { SiteSettings } from '../pipeline/records/types.ts';
 import { callTool } from '../pipeline/http/tools-http.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
@@ -16,7 +12,7 @@ import { suggestToken } from '../pipeline/tools/registry/robots-tools.ts';
 import { boundedEditDistance } from '../pipeline/tools/robots/distance.ts';
 import { evaluationCost, GROUP_LISTED, parseRobotsTxt } from '../pipeline/tools/robots/index.ts';
 import { raw } from './support/http.ts';
-import { tempProject } from './support/project.ts';
+import { serveMini, type ServedMini } from './support/served.ts';
 
 // Issue 8 items 2 and 3: no single call may hold the event loop for long or answer with more
 // than a bounded number of bytes. Timings never decide a test: the bounds are asserted as
@@ -26,22 +22,15 @@ const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/
 const validateError = validatorFor('outputs/error.schema.json');
 const ROBOTS_LIMIT = 512_000;
 
-let project: Awaited<ReturnType<typeof tempProject>>;
+let served: ServedMini;
 let server: RunningServer;
 let data: ToolData;
 
 before(async () => {
-  project = await tempProject('mini');
-  await build({ root: project.root, now: '2026-01-01T00:00:00Z' });
-  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', checkEveryMs: 0 });
-  const loaded = await toolDataFrom(await snapshotStore(join(project.root, 'dist'), { checkEveryMs: 0 }));
-  assert.ok(loaded);
-  data = loaded;
+  served = await serveMini();
+  ({ server, data } = served);
 });
-after(async () => {
-  await server.close();
-  await project.dispose();
-});
+after(() => served.dispose());
 
 /** Lines until the next would pass the robots.txt parameter's limit. */
 function fill(line: (i: number) => string, head = ''): string {

@@ -1,40 +1,29 @@
 import { strict as assert } from 'node:assert';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { build } from '../pipeline/build/build.ts';
 import { handleMcp } from '../pipeline/http/mcp.ts';
-import { toolDataFrom } from '../pipeline/http/tool-data.ts';
-import { snapshotStore } from '../pipeline/node/dist-snapshot.ts';
-import { startServer, type RunningServer } from '../pipeline/node/server.ts';
+import type { RunningServer } from '../pipeline/node/server.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
 import { MCP_SERVERS, toolByName, type ToolData } from '../pipeline/tools/registry/index.ts';
 import { inputSchema } from '../pipeline/tools/registry/input.ts';
-import { tempProject } from './support/project.ts';
+import { serveMini, type ServedMini } from './support/served.ts';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 const validateError = validatorFor('outputs/error.schema.json');
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
-let project: Awaited<ReturnType<typeof tempProject>>;
+let served: ServedMini;
 let server: RunningServer;
 let data: ToolData;
 
 before(async () => {
-  project = await tempProject('mini');
-  await build({ root: project.root, now: '2026-01-01T00:00:00Z' });
-  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', checkEveryMs: 0 });
-  const loaded = await toolDataFrom(await snapshotStore(join(project.root, 'dist'), { checkEveryMs: 0 }));
-  assert.ok(loaded, 'the mini build holds the documents the tools read');
-  data = loaded;
+  served = await serveMini();
+  ({ server, data } = served);
 });
-after(async () => {
-  await server.close();
-  await project.dispose();
-});
+after(() => served.dispose());
 
 async function connect(path: string): Promise<Client> {
   const client = new Client({ name: 'crawler-index-test', version: '1.0.0' });

@@ -1,0 +1,33 @@
+import { join } from 'node:path';
+import { build } from '../../pipeline/build/build.ts';
+import { toolDataFrom } from '../../pipeline/http/tool-data.ts';
+import { snapshotStore } from '../../pipeline/node/dist-snapshot.ts';
+import { startServer, type RunningServer } from '../../pipeline/node/server.ts';
+import type { ToolData } from '../../pipeline/tools/registry/index.ts';
+import { tempProject } from './project.ts';
+
+export interface ServedMini {
+  root: string;
+  server: RunningServer;
+  /** The tools' view of the same build, for calling handlers in-process beside the socket tests. */
+  data: ToolData;
+  dispose(): Promise<void>;
+}
+
+/** The mini fixture built at a fixed time and served on a random loopback port. */
+export async function serveMini(now = '2026-01-01T00:00:00Z'): Promise<ServedMini> {
+  const project = await tempProject('mini');
+  await build({ root: project.root, now });
+  const server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', checkEveryMs: 0 });
+  const data = await toolDataFrom(await snapshotStore(join(project.root, 'dist'), { checkEveryMs: 0, compress: false }));
+  if (!data) throw new Error('the mini build lacks the documents the tools read');
+  return {
+    root: project.root,
+    server,
+    data,
+    dispose: async () => {
+      await server.close();
+      await project.dispose();
+    },
+  };
+}
