@@ -1,4 +1,6 @@
 // What each row sends. Plain data: the same request goes to the probe and to wrk.
+import { EVALUATION_BUDGET } from '../pipeline/tools/registry/limits.ts';
+import { evaluationCost, parseRobotsTxt } from '../pipeline/tools/robots/index.ts';
 import type { WrkRequest } from './wrk.ts';
 
 export const SMALL_DOCUMENT = '/crawler/gptbot.json';
@@ -41,16 +43,34 @@ function robotsPost(path: string, lines: number, line: (n: number) => string): W
   return { method: 'POST', path, headers: { 'content-type': 'text/plain' }, body };
 }
 
+/** The most rules `Disallow: /*ab<n>*x` that one robots-allowed call on `path` may evaluate within the work budget. */
+function rulesWithinBudget(path: string): number {
+  const fits = (rules: number) => {
+    const text = ['User-agent: GPTBot', ...Array.from({ length: rules }, (_, n) => `Disallow: /*ab${n + 1}*x`)].join('\n');
+    return evaluationCost(parseRobotsTxt(text), ['GPTBot'], [path]) <= EVALUATION_BUDGET;
+  };
+  let low = 1;
+  let high = 200_000;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (fits(middle)) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
 /**
  * The heaviest tool calls a client can send within the published limits (issue 8 item 2's
  * inputs, sized to stay under the work budget and the 512,000-byte body limit so that they are
- * run, not refused): wildcard rules against a 2,000-character path, a file of unknown tokens
- * for the "did you mean" search, and a file of unknown directives for the linter.
+ * run, not refused): as many wildcard rules as the budget allows against a 2,000-character
+ * path, a file of unknown tokens for the "did you mean" search, and a file of unknown
+ * directives for the linter.
  */
 export function heaviestToolCalls(): WrkRequest[] {
   const longPath = '/' + 'ab'.repeat(1_000);
+  const rules = rulesWithinBudget(longPath);
   return [
-    robotsPost(`/tools/robots-allowed?ua=GPTBot&path=${encodeURIComponent(longPath)}`, 14_000, (n) => (n === 0 ? 'User-agent: GPTBot' : `Disallow: /*ab${n}*x`)),
+    robotsPost(`/tools/robots-allowed?ua=GPTBot&path=${encodeURIComponent(longPath)}`, rules + 1, (n) => (n === 0 ? 'User-agent: GPTBot' : `Disallow: /*ab${n}*x`)),
     robotsPost('/tools/ai-access', 20_000, (n) => (n % 2 === 0 ? `User-agent: unknownbot${n}` : 'Disallow: /')),
     robotsPost('/tools/robots-lint', 40_000, (n) => `key${n}: x`),
   ];
