@@ -2,7 +2,7 @@
 // every lookup walks deep into the trie and most answers name a crawler), half random public
 // IPv4 addresses (mostly in no published range). Seeded, so every run sends the same list.
 import ipaddr from 'ipaddr.js';
-import { parsePrefix, type Prefix } from '../pipeline/tools/verify/prefix.ts';
+import { parsePrefix, type Prefix } from '../pipeline/net/prefix.ts';
 import { seededRandom, type Random } from '../pipeline/tools/robots/random.ts';
 
 function field(value: unknown, key: string): unknown {

@@ -6,6 +6,7 @@
 // Pure; works on the canonical text normalise.ts produces and on resolved addresses.
 
 import ipaddr from 'ipaddr.js';
+import { parsePrefix } from '../net/prefix.ts';
 
 export interface PrefixBounds {
   /** The shortest (widest) prefix length accepted per family. */
@@ -91,30 +92,12 @@ const V6_UNICAST = parseBlock(IPV6_GLOBAL_UNICAST);
  * or null when it can. The reason names the block it falls in or overlaps.
  */
 export function prefixProblem(cidr: string, bounds: PrefixBounds = DEFAULT_PREFIX_BOUNDS): string | null {
-  const prefix = readCidr(cidr);
-  if (prefix === null) return 'not a prefix';
+  const read = parsePrefix(cidr);
+  if (!read.ok) return 'not a prefix';
+  const prefix = read.prefix;
   const widest = prefix.family === 'ipv4' ? bounds.ipv4 : bounds.ipv6;
   if (prefix.length < widest) return `wider than /${widest}, the most any one organisation holds`;
   return spaceProblem(prefix, prefix.family, ipaddr.fromByteArray(prefix.bytes).range());
-}
-
-const DOTTED_CIDR = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/;
-
-/**
- * Reads a CIDR prefix. Lists run to hundreds of thousands of prefixes, nearly all IPv4 in
- * the canonical dotted form, which is read directly: ipaddr.js's general parser costs about
- * 10 µs a prefix, five seconds for a list of 500,000.
- */
-function readCidr(cidr: string): (Parsed & { family: 'ipv4' | 'ipv6' }) | null {
-  const dotted = DOTTED_CIDR.exec(cidr);
-  if (dotted) {
-    const bytes = [dotted[1], dotted[2], dotted[3], dotted[4]].map(Number);
-    const length = Number(dotted[5]);
-    return bytes.every((b) => b <= 255) && length <= 32 ? { family: 'ipv4', bytes, length } : null;
-  }
-  if (!ipaddr.isValidCIDR(cidr)) return null;
-  const [address, length] = ipaddr.parseCIDR(cidr);
-  return { family: address.kind(), bytes: address.toByteArray(), length };
 }
 
 /**

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildPrefixIndex, lookup } from './prefix-index.ts';
 import { buildLinearIndex, linearScan } from './linear-scan.ts';
-import { parsePrefix, type Prefix } from './prefix.ts';
+import { parsePrefix, type Prefix } from '../../net/prefix.ts';
 import type { PrefixSource } from './sources.ts';
 import { fixtureSources, mirrorSources, randomAddresses, referenceSources } from './test-support.ts';
 import { seededRandom } from '../robots/random.ts';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { buildPrefixIndex, lookup } from './prefix-index.ts';
 import type { FoundAddress, LookupResult } from './sources.ts';
 import { fixtureSources, mirrorSources, MIRROR_DIR, referenceSources, REFERENCE_DIR } from './test-support.ts';
-import { parsePrefix } from './prefix.ts';
+import { parsePrefix } from '../../net/prefix.ts';
 import ipaddr from 'ipaddr.js';
 
 const index = buildPrefixIndex(fixtureSources());

@@ -6,7 +6,7 @@
 // once per model; lookups allocate only the answer.
 
 import type { Family } from './address.ts';
-import { bitAt, type Prefix } from './prefix.ts';
+import { bitAt, type Prefix } from '../../net/prefix.ts';
 import { answer, prepareSources, type LookupResult, type PrefixMatch, type PrefixSource, type RejectedPrefix, type SourceInfo } from './sources.ts';
 
 interface Trie {

@@ -2,7 +2,7 @@
 // prefixes once, and the shape of an answer. Only the search differs between the two.
 
 import { parseAddress, type AddressErrorCode, type Family } from './address.ts';
-import { parsePrefix, type Prefix } from './prefix.ts';
+import { parsePrefix, type Prefix } from '../../net/prefix.ts';
 
 /** An IP list row; model.ts's SourceView fits (its `mirror` is a MirrorEntry). */
 export interface PrefixSource {

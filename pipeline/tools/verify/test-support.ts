@@ -7,7 +7,7 @@ import type { SourceRow } from '../../records/types.ts';
 import { fixtureCrawler } from '../classify/test-support.ts';
 import ipaddr from 'ipaddr.js';
 import type { PrefixSource } from './sources.ts';
-import type { Prefix } from './prefix.ts';
+import type { Prefix } from '../../net/prefix.ts';
 import type { Random } from '../robots/random.ts';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));

@@ -6,7 +6,7 @@
 
 import { buildPrefixIndex, lookup } from './prefix-index.ts';
 import { buildLinearIndex, linearScan } from './linear-scan.ts';
-import { parsePrefix } from './prefix.ts';
+import { parsePrefix } from '../../net/prefix.ts';
 import { mirrorSources, randomAddresses, referenceSources } from './test-support.ts';
 import { seededRandom } from '../robots/random.ts';
 import { time, type BenchFigure } from '../../../bench/figure.ts';
