@@ -5,7 +5,7 @@ import { checkRecords, formatProblem } from './records/check.ts';
 import { readRecordFiles } from './records/load.ts';
 import { join } from 'node:path';
 import { refreshMirror } from './refresh/refresh.ts';
-import { commitRefresh } from './refresh/commit.ts';
+import { CommitBlocked, commitRefresh } from './refresh/commit.ts';
 
 // Progress goes to stderr so that stdout stays clean for anything a caller pipes.
 const progress = (line: string) => process.stderr.write(`${line}\n`);
@@ -71,6 +71,12 @@ export function program(): Command {
           progress(commit ? `committed ${commit}` : 'nothing to commit: no byte changed');
         }
       } catch (error) {
+        if (error instanceof CommitBlocked) {
+          // dist/ and state/ are written; only the commit waits for the operator.
+          progress(`refresh: not committed: ${error.message}`);
+          process.exitCode = 1;
+          return;
+        }
         if (!(error instanceof BuildError)) throw error;
         for (const problem of error.problems) process.stdout.write(`${formatProblem(problem)}\n`);
         progress(`refresh: stopped, ${error.problems.length} problem${error.problems.length === 1 ? '' : 's'}; dist/ left as it was`);

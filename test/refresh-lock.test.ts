@@ -1,15 +1,16 @@
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { realpath, writeFile } from 'node:fs/promises';
+import { mkdtemp, realpath, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { build } from '../pipeline/build/build.ts';
 import { EMPTY_LOG } from '../pipeline/changes/types.ts';
-import { commitRefresh } from '../pipeline/refresh/commit.ts';
+import { CommitBlocked, commitRefresh } from '../pipeline/refresh/commit.ts';
 import { judgeLock, listGitProcesses, lockAdvice, type GitProcess, type Repository } from '../pipeline/refresh/git-lock.ts';
 import { initRepo } from './support/git.ts';
-import { tempProject } from './support/project.ts';
+import { REPO, tempProject } from './support/project.ts';
 
 // Issue 8 item 11: a refresh killed during its commit leaves .git/index.lock. The next
 // refresh removes it when no git process is working in the repository, and otherwise stops
@@ -54,6 +55,7 @@ test('an index.lock while a git process works in the repository is left alone, w
   const other = await runningGit(root);
   t.after(() => other.stop());
   await assert.rejects(commitRefresh(root, EMPTY_LOG), (error: Error) => {
+    assert.ok(error instanceof CommitBlocked, 'a typed refusal the CLI reports without a stack');
     assert.match(error.message, /index\.lock exists and a git process may be using/);
     assert.ok(error.message.includes(`pid ${other.pid}: git cat-file --batch`), error.message);
     assert.match(error.message, /Wait for it to finish or stop it, then run the refresh again/);
@@ -67,6 +69,26 @@ test('an index.lock while a git process works in the repository is left alone, w
   await other.stop();
   assert.ok(await commitRefresh(root, EMPTY_LOG));
   assert.equal(existsSync(lock), false);
+});
+
+test('the CLI reports a held lock in one line and exits 1, without a stack', { skip: !hasProc && 'needs /proc' }, async (t) => {
+  const project = await tempProject();
+  t.after(() => project.dispose());
+  await build({ root: project.root, now: '2026-01-01T00:00:00Z' });
+  await initRepo(project.root);
+  const root = project.root;
+  await writeFile(join(root, '.git', 'index.lock'), '');
+  const other = await runningGit(root);
+  t.after(() => other.stop());
+  const offline = await mkdtemp(join(tmpdir(), 'no-upstreams-'));
+  const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', join(REPO, 'pipeline', 'cli.ts'), '--root', root, 'refresh', '--commit', '--upstream-dir', offline], { cwd: REPO }, (error, _stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stderr });
+    });
+  });
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(result.stderr, /refresh: not committed: .*index\.lock exists and a git process may be using/);
+  assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
 });
 
 test('git processes are found through /proc with their working folder', { skip: !hasProc && 'needs /proc' }, async (t) => {

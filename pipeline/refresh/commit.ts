@@ -46,6 +46,11 @@ async function repositoryOf(git: SimpleGit, root: string): Promise<Repository> {
   };
 }
 
+/** The refresh cannot commit for a reason the operator must settle; the message says what to do. */
+export class CommitBlocked extends Error {
+  override name = 'CommitBlocked';
+}
+
 /**
  * Clears an index.lock that a killed git process left, so one killed refresh does not fail
  * every later one. Removes it only when no git process may be working in the repository and
@@ -56,7 +61,7 @@ async function clearStaleIndexLock(git: SimpleGit, root: string, note: (line: st
   const judged = await lockIdentity(repo.lock);
   if (judged === null) return; // released since git complained: just try again
   const verdict = judgeLock(repo, await listGitProcesses());
-  if (verdict.kind !== 'stale') throw new Error(lockAdvice(repo, verdict));
+  if (verdict.kind !== 'stale') throw new CommitBlocked(lockAdvice(repo, verdict));
   if ((await lockIdentity(repo.lock)) !== judged) return;
   await rm(repo.lock, { force: true });
   note(`git: removed ${repo.lock}, left by a git process that is no longer running; committing again`);
