@@ -123,6 +123,11 @@ describe('content-coding', () => {
     const small = await raw(server.url, '/robots/allow-all.txt', { headers: { 'accept-encoding': 'br' } });
     assert.ok(small.body.length < 1024);
     assert.equal(small.headers['content-encoding'], undefined);
+    const tool = await raw(server.url, '/tools/robots-lint?robots_txt=' + encodeURIComponent('User-agent: *\nDisallow: /private\n'.repeat(200)), { headers: { 'accept-encoding': 'br, gzip' } });
+    assert.equal(tool.status, 200);
+    assert.ok(tool.body.length > 1024, 'large enough that a document of this size would be compressed');
+    assert.equal(tool.headers['content-encoding'], undefined);
+    assert.doesNotThrow(() => JSON.parse(tool.text));
   });
 });
 

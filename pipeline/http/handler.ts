@@ -10,7 +10,7 @@ import { callTool } from './tools-http.ts';
 import { toolDataFrom } from './tool-data.ts';
 import { handleMcp } from './mcp.ts';
 import { handleA2a } from './a2a.ts';
-import { withSecurityHeaders } from './security.ts';
+import { withMissingHeaders, withSecurityHeaders } from './security.ts';
 import { quote } from '../util/quote.ts';
 import { jsonDocument, type DocumentStore, type StoredDocument } from './store.ts';
 
@@ -89,13 +89,6 @@ function publishedLogFrom(document: StoredDocument | null): PublishedLog | null 
   if (!document) return null;
   if (parsedLog?.etag !== document.etag) parsedLog = { etag: document.etag, log: JSON.parse(new TextDecoder().decode(document.bytes)) as PublishedLog };
   return parsedLog.log;
-}
-
-/** CORS on answers built elsewhere (MCP, A2A), without touching their own headers. */
-function withHeaders(response: Response, extra: Record<string, string>): Response {
-  const headers = new Headers(response.headers);
-  for (const [name, value] of Object.entries(extra)) if (!headers.has(name)) headers.set(name, value);
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 /** The other forms of the same content, for the Link header (SPEC 4.4 rule 5). */
@@ -180,9 +173,9 @@ export function createApp(options: HandlerOptions): App {
       const { kind, name } = route.dispatch;
       if (kind === 'mcp') {
         const server = MCP_SERVERS.find((s) => s.path === name)!;
-        return withHeaders(await handleMcp(request, server, { data, caller }), headers);
+        return withMissingHeaders(await handleMcp(request, server, { data, caller }), headers);
       }
-      if (kind === 'a2a') return withHeaders(await handleA2a(request, { data, caller }, site), headers);
+      if (kind === 'a2a') return withMissingHeaders(await handleA2a(request, { data, caller }, site), headers);
       const tool = toolByName(name)!;
       const result = await callTool({ tool, request, url, data, caller, generatedAt: await store.generatedAt(), headers });
       if ('response' in result) return result.response;

@@ -58,11 +58,22 @@ export async function sendResponse(response: Response, res: ServerResponse, req?
   res.end(body ?? undefined);
 }
 
-/** A JSON error written straight to the response, for requests that never became a Request. */
-function sendError(res: ServerResponse, status: number, code: string, message: string, extra: Record<string, string> = {}): void {
+/**
+ * A JSON error for a request that never became a Request (a bad target, a head node:http
+ * refused, CONNECT): the same body and headers whether it goes through a ServerResponse or
+ * straight to a socket.
+ */
+export function plainError(status: number, code: string, message: string, allow?: readonly string[]): { headers: Record<string, string>; body: string } {
+  const body = errorBody(status, { code, message, allow });
+  const headers: Record<string, string> = { ...BASE_HEADERS, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) };
+  if (allow) headers['allow'] = allow.join(', ');
+  return { headers, body };
+}
+
+function sendError(res: ServerResponse, status: number, code: string, message: string): void {
   if (res.headersSent || res.destroyed) return;
-  const body = errorBody(status, { code, message, ...(extra['allow'] ? { allow: extra['allow'].split(', ') } : {}) });
-  res.writeHead(status, { ...BASE_HEADERS, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...extra });
+  const { headers, body } = plainError(status, code, message);
+  res.writeHead(status, headers);
   res.end(body);
 }
 

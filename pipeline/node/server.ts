@@ -5,11 +5,10 @@ import { join } from 'node:path';
 import type { AddressInfo, Socket } from 'node:net';
 import { parse } from 'yaml';
 import { createApp } from '../http/handler.ts';
-import { errorBody } from '../http/errors.ts';
 import { toolDataFrom } from '../http/tool-data.ts';
 import type { SiteSettings } from '../records/types.ts';
 import { describeErrors, validatorFor } from '../schema/ajv.ts';
-import { addressOf, isClientGone, nodeListener } from './adapter.ts';
+import { addressOf, isClientGone, nodeListener, plainError } from './adapter.ts';
 import { snapshotStore } from './dist-snapshot.ts';
 import { recoverDist } from '../build/recover-dist.ts';
 
@@ -85,10 +84,10 @@ function clientErrorAnswer(code: string | undefined): { status: number; code: st
 }
 
 /** Writes a whole response to a raw socket and closes it (no request object exists yet). */
-function answerSocket(socket: Duplex, status: number, code: string, message: string, extra: Record<string, string> = {}): void {
+function answerSocket(socket: Duplex, status: number, code: string, message: string, allow?: readonly string[]): void {
   if (!socket.writable || socket.destroyed) return void socket.destroy();
-  const body = errorBody(status, { code, message, ...(extra['allow'] ? { allow: extra['allow'].split(', ') } : {}) });
-  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`, 'content-type: application/json', `content-length: ${Buffer.byteLength(body)}`, 'connection: close', 'x-content-type-options: nosniff', ...Object.entries(extra).map(([k, v]) => `${k}: ${v}`)];
+  const { headers, body } = plainError(status, code, message, allow);
+  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`, ...Object.entries({ ...headers, connection: 'close' }).map(([name, value]) => `${name}: ${value}`)];
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
 }
 
@@ -147,7 +146,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // CONNECT asks for a tunnel; without this listener node:http would drop the connection unanswered.
   server.on('connect', (req: { url?: string }, socket: Duplex) => {
     const response = app.refuseMethod('CONNECT', req.url?.startsWith('/') ? req.url : '/');
-    answerSocket(socket, 405, 'method_not_allowed', 'CONNECT is not accepted here; this server is not a proxy.', { allow: response.headers.get('allow') ?? 'GET, HEAD, OPTIONS' });
+    answerSocket(socket, 405, 'method_not_allowed', 'CONNECT is not accepted here; this server is not a proxy.', (response.headers.get('allow') ?? 'GET, HEAD, OPTIONS').split(', '));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
