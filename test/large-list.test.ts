@@ -5,11 +5,11 @@ import { after, before, test } from 'node:test';
 import { build } from '../pipeline/build/build.ts';
 import { commitRefresh } from '../pipeline/refresh/commit.ts';
 import { refreshMirror } from '../pipeline/refresh/refresh.ts';
-import { buildToolData, type ToolDocuments } from '../pipeline/tools/registry/data.ts';
 import { verifyBatch } from '../pipeline/tools/verify/index.ts';
 import { bytes, startUpstreamServer, type UpstreamServer } from '../pipeline/upstream/test-server.ts';
 import { initRepo } from './support/git.ts';
 import { tempProject } from './support/project.ts';
+import { publishedToolData } from './support/tool-data.ts';
 
 // Issue 8, item 7: a valid list far larger than any real one (500,000 prefixes; the largest
 // real list holds about a thousand) goes through the whole refresh, the build of every
@@ -63,13 +63,7 @@ test('500,000 prefixes: accepted, built into every document, committed, and veri
   assert.match(feed.items[0]?.content_text ?? '', /Added \(500000\):[\s\S]*and 499950 more/);
   assert.ok(await commitRefresh(project.root, result.model.log), 'the change is committed');
 
-  const data = buildToolData({
-    agents: await readJson<ToolDocuments['agents']>('/data/agents.json'),
-    ipSources: await readJson<ToolDocuments['ipSources']>('/data/ip-sources.json'),
-    ranges: await readJson<ToolDocuments['ranges']>('/ip-ranges/all.json'),
-    status: await readJson<ToolDocuments['status']>('/status.json'),
-    policies: [],
-  });
+  const data = await publishedToolData(project.root);
   const answer = verifyBatch(data.prefixes, data.crawlers, ['34.7.161.31', '34.7.161.32'], 'PerplexityBot');
   assert.deepEqual(answer.results.map((r) => (r.valid ? r.verdict : r.input)), ['genuine', 'not-in-published-ranges'], 'the last prefix is 34.7.161.31/32');
 });

@@ -6,11 +6,11 @@ import { build } from '../pipeline/build/build.ts';
 import type { ChangesPage } from '../pipeline/changes/page.ts';
 import { refreshMirror } from '../pipeline/refresh/refresh.ts';
 import { commitRefresh } from '../pipeline/refresh/commit.ts';
-import { buildToolData, type ToolDocuments } from '../pipeline/tools/registry/data.ts';
 import { verifyBatch } from '../pipeline/tools/verify/index.ts';
 import { bytes, file, fixture, hang, large, redirect, reset, startUpstreamServer, status, type Route, type UpstreamServer } from '../pipeline/upstream/test-server.ts';
 import { initRepo } from './support/git.ts';
 import { readTree, tempProject } from './support/project.ts';
+import { publishedToolData } from './support/tool-data.ts';
 
 // The whole refresh, end to end: a real HTTP server on 127.0.0.1 plays the operators, the
 // project is a real git repository, and every answer is read back from dist/ as users see it.
@@ -157,13 +157,7 @@ test('a list holding 0.0.0.0/0, 10.0.0.0/8 and 127.0.0.0/8 is refused; verify-cr
   for (const prefix of ['0.0.0.0/0', '10.0.0.0/8', '127.0.0.0/8']) assert.ok(!lines.includes(prefix), `${prefix} is not published`);
 
   // verify-crawler as the server answers it: from the published documents.
-  const data = buildToolData({
-    agents: await readJson<ToolDocuments['agents']>('/data/agents.json'),
-    ipSources: await readJson<ToolDocuments['ipSources']>('/data/ip-sources.json'),
-    ranges: await readJson<ToolDocuments['ranges']>('/ip-ranges/all.json'),
-    status: await readJson<ToolDocuments['status']>('/status.json'),
-    policies: [],
-  });
+  const data = await publishedToolData(project.root);
   const answer = verifyBatch(data.prefixes, data.crawlers, ['8.8.8.8', '192.168.1.10', '127.0.0.1', '66.249.66.1'], 'PerplexityBot');
   assert.deepEqual(answer.results.map((r) => (r.valid ? `${r.address} ${r.verdict}` : r.input)), [
     '8.8.8.8 not-in-published-ranges',

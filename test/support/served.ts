@@ -1,10 +1,8 @@
-import { join } from 'node:path';
 import { build } from '../../pipeline/build/build.ts';
-import { toolDataFrom } from '../../pipeline/http/tool-data.ts';
-import { snapshotStore } from '../../pipeline/node/dist-snapshot.ts';
 import { startServer, type RunningServer } from '../../pipeline/node/server.ts';
 import type { ToolData } from '../../pipeline/tools/registry/index.ts';
 import { tempProject } from './project.ts';
+import { publishedToolData } from './tool-data.ts';
 
 export interface ServedMini {
   root: string;
@@ -19,8 +17,7 @@ export async function serveMini(now = '2026-01-01T00:00:00Z'): Promise<ServedMin
   const project = await tempProject('mini');
   await build({ root: project.root, now });
   const server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', checkEveryMs: 0 });
-  const data = await toolDataFrom(await snapshotStore(join(project.root, 'dist'), { checkEveryMs: 0, compress: false }));
-  if (!data) throw new Error('the mini build lacks the documents the tools read');
+  const data = await publishedToolData(project.root);
   return {
     root: project.root,
     server,
