@@ -99,7 +99,7 @@ export const ROUTES: readonly Route[] = [
   ...TOOLS.flatMap((tool): Route[] => tool.path === null ? [] : [
     {
       key: `tool_${tool.name}`, path: `/tools/${tool.path}`, type: 'application/json', returns: `${tool.title} (tool ${tool.name}); no parameters: its specification`,
-      methods: tool.postBody ? ['GET', 'HEAD', 'POST', 'OPTIONS'] : READ, statuses: tool.postBody ? [200, 304, 400, 405, 413] : [200, 304, 400, 405],
+      methods: tool.postBody ? ['GET', 'HEAD', 'POST', 'OPTIONS'] : READ, statuses: tool.postBody ? [200, 304, 400, 405, 413, 503] : [200, 304, 400, 405, 503],
       source: 'dynamic', dispatch: { kind: 'tool', name: tool.name },
     },
     doc(`tool_${tool.name}_spec`, `/tools/${tool.path}.json`, `Machine specification of ${tool.name}`, undefined, 'tool-spec'),

@@ -13,6 +13,7 @@ import { boundedEditDistance } from '../pipeline/tools/robots/distance.ts';
 import { evaluationCost, GROUP_LISTED, parseRobotsTxt } from '../pipeline/tools/robots/index.ts';
 import { raw } from './support/http.ts';
 import { serveMini, type ServedMini } from './support/served.ts';
+import { inPlace } from './support/tool-data.ts';
 
 // Issue 8 items 2 and 3: no single call may hold the event loop for long or answer with more
 // than a bounded number of bytes. Timings never decide a test: the bounds are asserted as
@@ -225,7 +226,7 @@ describe(`every answer is capped at ${MAX_ANSWER_BYTES} bytes`, () => {
   test('MCP: -32602 naming the limit; nothing of the answer is sent', async () => {
     const spec = MCP_SERVERS.find((s) => s.path === '/mcp/netcheck')!;
     const request = new Request('http://localhost/mcp/netcheck', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(call(1, 'verification_methods', {})) });
-    const response = await handleMcp(request, spec, { data: inflated(), caller });
+    const response = await handleMcp(request, spec, inPlace(inflated()));
     const text = await response.text();
     const body = JSON.parse(text) as Rpc['body'];
     assert.equal(body.error?.code, -32602, text.slice(0, 300));
@@ -235,7 +236,7 @@ describe(`every answer is capped at ${MAX_ANSWER_BYTES} bytes`, () => {
 
   test('HTTP tool endpoint: 400 answer_too_large naming the limit', async () => {
     const url = new URL('http://localhost/tools/verification-methods?s=all');
-    const result = await callTool({ tool: toolByName('verification_methods')!, request: new Request(url), url, data: inflated(), caller, generatedAt: '2026-01-01T00:00:00Z', headers: {} });
+    const result = await callTool({ tool: toolByName('verification_methods')!, request: new Request(url), url, data: inflated(), caller, runner: inPlace(inflated()).runner, generatedAt: '2026-01-01T00:00:00Z', headers: {} });
     assert.ok('response' in result, 'refused, not answered');
     const body = JSON.parse(await result.response.text()) as { error: { code: string; status: number; message: string } };
     assert.ok(validateError(body));
@@ -247,7 +248,7 @@ describe(`every answer is capped at ${MAX_ANSWER_BYTES} bytes`, () => {
   test('A2A: -32602 naming the limit', async () => {
     const site: SiteSettings = { name: 'Test', base_url: 'http://localhost', repository: 'https://example.com/repo', license: 'CC0-1.0', contact: 'test@example.com' };
     const body = { jsonrpc: '2.0', id: 'a', method: 'message/send', params: { message: { role: 'user', messageId: '1', parts: [{ kind: 'data', data: { skill: 'verification_methods', input: {} } }] } } };
-    const response = await handleA2a(new Request('http://localhost/a2a', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(body) }), { data: inflated(), caller }, site);
+    const response = await handleA2a(new Request('http://localhost/a2a', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(body) }), inPlace(inflated()), site);
     const answer = JSON.parse(await response.text()) as Rpc['body'];
     assert.equal(answer.error?.code, -32602);
     assert.match(answer.error.message, new RegExp(`limit of ${MAX_ANSWER_BYTES} bytes`));

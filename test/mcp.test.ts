@@ -10,6 +10,7 @@ import { validatorFor } from '../pipeline/schema/ajv.ts';
 import { MCP_SERVERS, toolByName, type ToolData } from '../pipeline/tools/registry/index.ts';
 import { inputSchema } from '../pipeline/tools/registry/input.ts';
 import { serveMini, type ServedMini } from './support/served.ts';
+import { inPlace } from './support/tool-data.ts';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 const validateError = validatorFor('outputs/error.schema.json');
@@ -287,7 +288,7 @@ describe('handleMcp in process', () => {
 
   test('a tool that throws answers isError with a text saying so, HTTP 200', async () => {
     // Data broken on purpose: no classifier, so classify_user_agent throws inside the tool.
-    const broken = { data: { ...data, classifier: undefined as unknown as ToolData['classifier'] }, caller: { userAgent: null, address: null } };
+    const broken = inPlace({ ...data, classifier: undefined as unknown as ToolData['classifier'] });
     const response = await call(broken, 'classify_user_agent', { ua: 'GPTBot/1.0' });
     assert.equal(response.status, 200);
     const body = (await response.json()) as { result: { isError: boolean; content: { type: string; text: string }[]; structuredContent?: unknown } };
@@ -297,7 +298,7 @@ describe('handleMcp in process', () => {
   });
 
   test('with intact data the same call succeeds', async () => {
-    const response = await call({ data, caller: { userAgent: null, address: null } }, 'classify_user_agent', { ua: 'GPTBot/1.0' });
+    const response = await call(inPlace(data), 'classify_user_agent', { ua: 'GPTBot/1.0' });
     const body = (await response.json()) as { result: { isError?: boolean; structuredContent: { matched: boolean } } };
     assert.notEqual(body.result.isError, true);
     assert.equal(body.result.structuredContent.matched, true);

@@ -1,7 +1,7 @@
 import type { SiteSettings } from '../records/types.ts';
 import { classify, inputIssue } from '../tools/classify/index.ts';
-import { TOOLS, toolByName, type ToolContext, type ToolData, type ToolDefinition } from '../tools/registry/index.ts';
-import { runTool, type ToolOutcome } from '../tools/registry/call.ts';
+import { TOOLS, toolByName, type ToolData, type ToolDefinition } from '../tools/registry/index.ts';
+import type { CallContext } from '../tools/registry/call.ts';
 import { ANSWER_FORM, MAX_ANSWER_BYTES, textTooLarge } from '../tools/registry/limits.ts';
 import { parseAddress } from '../tools/verify/index.ts';
 import { readBody } from './body.ts';
@@ -256,7 +256,7 @@ function agentMessage(contextId: string | null, text: string, data: Record<strin
   };
 }
 
-export async function handleA2a(request: Request, context: ToolContext, site: SiteSettings): Promise<Response> {
+export async function handleA2a(request: Request, context: CallContext, site: SiteSettings): Promise<Response> {
   const body = await readBody(request, MAX_RPC_BODY_BYTES);
   if (!body.ok) return payloadTooLarge();
   const parsed = parseJsonBody(body.bytes, '{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"role":"user","messageId":"1","parts":[{"kind":"text","text":"who am I"}]}}}');
@@ -274,17 +274,19 @@ export async function handleA2a(request: Request, context: ToolContext, site: Si
   if (routed.kind === 'help') {
     return reply(id, agentMessage(message.contextId, helpText(site, routed.reason), { tool: null, skills: TOOLS.map((t) => t.name) }, null));
   }
-  let outcome: ToolOutcome;
-  let text: string;
-  try {
-    outcome = runTool(routed.tool, routed.raw, context);
-    text = outcome.ok ? routed.tool.summarize(outcome.output) : '';
-  } catch (error) {
-    return failure(id, new A2aError(RPC.internalError, `${routed.tool.name} failed on this input: ${(error as Error).message ?? String(error)}`, { tool: routed.tool.name }));
+  const name = routed.tool.name;
+  const run = await context.runner.run({ tool: name, params: routed.raw, caller: context.caller, form: 'structured' });
+  switch (run.status) {
+    case 'answered':
+      if (run.form !== 'structured') throw new Error(`${name}: the runner answered in the ${run.form} form, not structured`);
+      return reply(id, agentMessage(message.contextId, run.summary, { tool: name, input: run.input, output: run.output }, name));
+    case 'refused':
+      return failure(id, new A2aError(RPC.invalidParams, `Invalid params for ${name}: ${run.message} Accepted: ${run.accepted}.`, { tool: name, field: run.field, accepted: run.accepted }));
+    case 'too-large':
+      return failure(id, new A2aError(RPC.invalidParams, `${name}: ${run.message}`, { tool: name, limit_bytes: MAX_ANSWER_BYTES, accepted: ANSWER_FORM }));
+    case 'unavailable':
+      return failure(id, new A2aError(RPC.serverError, `${name}: ${run.message}`, { tool: name, reason: run.reason, retry_after_seconds: run.retryAfterSeconds }));
+    case 'failed':
+      return failure(id, new A2aError(RPC.internalError, `${name} failed on this input: ${run.message}`, { tool: name }));
   }
-  if (!outcome.ok) {
-    return failure(id, new A2aError(RPC.invalidParams, `Invalid params for ${routed.tool.name}: ${outcome.message} Accepted: ${outcome.accepted}.`, { tool: routed.tool.name, field: outcome.field, accepted: outcome.accepted }));
-  }
-  const { input, output } = outcome;
-  return reply(id, agentMessage(message.contextId, text, { tool: routed.tool.name, input, output }, routed.tool.name));
 }

@@ -8,6 +8,7 @@ import { API_PREFIX, resolvePath } from './paths.ts';
 import { MCP_SERVERS, toolByName } from '../tools/registry/index.ts';
 import { callTool } from './tools-http.ts';
 import { toolDataFrom } from './tool-data.ts';
+import { inProcessRunner, type ToolRunner } from '../tools/registry/call.ts';
 import { handleMcp } from './mcp.ts';
 import { handleA2a } from './a2a.ts';
 import { withMissingHeaders, withSecurityHeaders } from './security.ts';
@@ -53,6 +54,8 @@ export interface HandlerOptions {
   site: SiteSettings;
   /** The client's address as the transport saw it (never from a request header a client can set). */
   addressOf?: (request: Request) => string | null;
+  /** Where tool calls run; default: in place, on the thread that handles the request. */
+  tools?: ToolRunner;
   /** Told about every failure that became a 500, once, without the client's input. */
   onError?: (error: unknown, request: Request) => void;
 }
@@ -128,6 +131,7 @@ const internalError = () => errorResponse(500, { code: 'internal_error', message
 
 export function createApp(options: HandlerOptions): App {
   const { store, site } = options;
+  const runner = options.tools ?? inProcessRunner(() => toolDataFrom(store));
 
   // Headers of a stored document depend on its bytes, the path form and the feed's head; they
   // are computed once per document object (one per snapshot) and head, not per request.
@@ -173,11 +177,11 @@ export function createApp(options: HandlerOptions): App {
       const { kind, name } = route.dispatch;
       if (kind === 'mcp') {
         const server = MCP_SERVERS.find((s) => s.path === name)!;
-        return withMissingHeaders(await handleMcp(request, server, { data, caller }), headers);
+        return withMissingHeaders(await handleMcp(request, server, { data, caller, runner }), headers);
       }
-      if (kind === 'a2a') return withMissingHeaders(await handleA2a(request, { data, caller }, site), headers);
+      if (kind === 'a2a') return withMissingHeaders(await handleA2a(request, { data, caller, runner }, site), headers);
       const tool = toolByName(name)!;
-      const result = await callTool({ tool, request, url, data, caller, generatedAt: await store.generatedAt(), headers });
+      const result = await callTool({ tool, request, url, data, caller, runner, generatedAt: await store.generatedAt(), headers });
       if ('response' in result) return result.response;
       return toResponse(new PreparedDocument(result.document, { ...headers, 'cache-control': 'no-cache' }).answer(conditionalHeadersOf(request)));
     }

@@ -1,11 +1,12 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, InitializeRequestSchema, JSONRPCMessageSchema, ListToolsRequestSchema, PingRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { toolByName, type MCP_SERVERS, type ToolContext, type ToolDefinition } from '../tools/registry/index.ts';
-import { runTool, type ToolOutcome } from '../tools/registry/call.ts';
+import { toolByName, type MCP_SERVERS, type ToolDefinition } from '../tools/registry/index.ts';
+import type { CallContext } from '../tools/registry/call.ts';
 import { inputSchema } from '../tools/registry/input.ts';
-import { ANSWER_FORM, MAX_ANSWER_BYTES, textTooLarge } from '../tools/registry/limits.ts';
+import { ANSWER_FORM, MAX_ANSWER_BYTES } from '../tools/registry/limits.ts';
 import { readBody } from './body.ts';
 import { echoId, envelopeProblem, MAX_RPC_BODY_BYTES, parseJsonBody, payloadTooLarge, RPC, rpcErrorResponse, type RpcId } from './jsonrpc.ts';
 
@@ -18,6 +19,10 @@ export type McpServerSpec = (typeof MCP_SERVERS)[number];
 
 const SERVER_VERSION = '1.0.0';
 
+// A Server made without one builds its own Ajv instance, which cost more than the whole
+// classify call it serves (a Server is made per stateless request). One is shared: it holds
+// no per-request state.
+const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
 /** An error the SDK's Protocol turns into a JSON-RPC error object with this code (McpError would prefix the message). */
 class RpcError extends Error {
@@ -52,34 +57,33 @@ function firstIssue(error: z.ZodError): string {
   return `${issue.path.length > 0 ? issue.path.join('.') : 'params'}: ${issue.message}`;
 }
 
-function callTool(server: McpServerSpec, tools: readonly ToolDefinition[], context: ToolContext, request: z.infer<typeof CallToolRequestSchema>) {
+async function callTool(server: McpServerSpec, tools: readonly ToolDefinition[], context: CallContext, request: z.infer<typeof CallToolRequestSchema>) {
   const { name, arguments: args } = request.params;
   const tool = tools.find((t) => t.name === name);
   if (!tool) {
     throw new RpcError(RPC.invalidParams, `Unknown tool "${name}". ${server.path} has: ${server.tools.join(', ')}.`, { field: 'name', accepted: server.tools });
   }
-  let outcome: ToolOutcome;
-  let text: string;
-  try {
-    outcome = runTool(tool, args ?? {}, context);
-    text = outcome.ok ? tool.summarize(outcome.output) : '';
-  } catch (error) {
-    // A fault in a tool is the tool's answer, not a transport failure (MCP "tool execution errors").
-    return { content: [{ type: 'text' as const, text: `${tool.name} failed on this input: ${(error as Error).message ?? String(error)}` }], isError: true };
+  const run = await context.runner.run({ tool: tool.name, params: args ?? {}, caller: context.caller, form: 'structured' });
+  switch (run.status) {
+    case 'answered':
+      if (run.form !== 'structured') throw new Error(`${tool.name}: the runner answered in the ${run.form} form, not structured`);
+      return { content: [{ type: 'text' as const, text: run.summary }], structuredContent: run.output as Record<string, unknown> };
+    case 'failed':
+      // A fault in a tool is the tool's answer, not a transport failure (MCP "tool execution errors").
+      return { content: [{ type: 'text' as const, text: `${tool.name} failed on this input: ${run.message}` }], isError: true };
+    case 'refused':
+      throw new RpcError(RPC.invalidParams, `Invalid argument "${run.field}" for ${tool.name}: ${run.message} Accepted: ${run.accepted}.`, { field: run.field, accepted: run.accepted });
+    case 'too-large':
+      throw new RpcError(RPC.invalidParams, `${tool.name}: ${run.message}`, { limit_bytes: MAX_ANSWER_BYTES, accepted: ANSWER_FORM });
+    case 'unavailable':
+      // The server's condition, not the caller's input: JSON-RPC's implementation-defined server error.
+      throw new RpcError(RPC.serverError, `${tool.name}: ${run.message}`, { reason: run.reason, retry_after_seconds: run.retryAfterSeconds });
   }
-  if (!outcome.ok) {
-    throw new RpcError(RPC.invalidParams, `Invalid argument "${outcome.field}" for ${tool.name}: ${outcome.message} Accepted: ${outcome.accepted}.`, { field: outcome.field, accepted: outcome.accepted });
-  }
-  const output = outcome.output;
-  // The answer carries the structured output and its summary; it is refused, not sent, over the limit.
-  const tooLarge = textTooLarge(JSON.stringify(output) + text);
-  if (tooLarge !== null) throw new RpcError(RPC.invalidParams, `${tool.name}: ${tooLarge}`, { limit_bytes: MAX_ANSWER_BYTES, accepted: ANSWER_FORM });
-  return { content: [{ type: 'text' as const, text }], structuredContent: output as Record<string, unknown> };
 }
 
-function buildServer(server: McpServerSpec, context: ToolContext): Server {
+function buildServer(server: McpServerSpec, context: CallContext): Server {
   const tools = toolsOf(server);
-  const mcp = new Server({ name: server.name, version: SERVER_VERSION }, { capabilities: { tools: {} }, instructions: server.description });
+  const mcp = new Server({ name: server.name, version: SERVER_VERSION }, { capabilities: { tools: {} }, instructions: server.description, jsonSchemaValidator });
   mcp.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(describeTool) }));
   mcp.setRequestHandler(CallToolRequestSchema, (request) => callTool(server, tools, context, request));
   return mcp;
@@ -117,7 +121,7 @@ const BATCH_REFUSED = 'Invalid Request: JSON-RPC batches (a JSON array) are not 
  * 415) and answers the protocol; this function adds what it lacks: the body limit (413),
  * strict UTF-8, -32600 for malformed envelopes and -32602 for bad params.
  */
-export async function handleMcp(request: Request, server: McpServerSpec, context: ToolContext): Promise<Response> {
+export async function handleMcp(request: Request, server: McpServerSpec, context: CallContext): Promise<Response> {
   const body = await readBody(request, MAX_RPC_BODY_BYTES);
   if (!body.ok) return payloadTooLarge();
   const parsed = parseJsonBody(body.bytes, '{"jsonrpc":"2.0","id":1,"method":"tools/list"}');

@@ -3,6 +3,20 @@ import type { PublishedPolicy, ToolData } from '../tools/registry/types.ts';
 import { POLICY_IDS } from '../records/types.ts';
 import type { DocumentStore } from './store.ts';
 
+/** The published documents the tools read, named by their ETags: what a tool thread is sent. */
+export interface ToolSnapshot {
+  key: string;
+  bytes: Uint8Array[];
+}
+
+const PATHS = [...TOOL_DOCUMENTS, ...POLICY_IDS.map((id) => `/policy/${id}.json`)];
+
+export async function toolSnapshotFrom(store: DocumentStore): Promise<ToolSnapshot | null> {
+  const documents = await Promise.all(PATHS.map((path) => store.get(path)));
+  if (documents.some((d) => d === null)) return null;
+  return { key: documents.map((d) => d!.etag).join(','), bytes: documents.map((d) => d!.bytes) };
+}
+
 let cached: { key: string; data: ToolData } | null = null;
 const decoder = new TextDecoder();
 
@@ -10,13 +24,9 @@ const decoder = new TextDecoder();
  * The tools' view of the published tree, built once per set of document ETags: a rebuilt
  * dist/ gives a new classifier and prefix index on the next call, and nothing is parsed twice.
  */
-export async function toolDataFrom(store: DocumentStore): Promise<ToolData | null> {
-  const paths = [...TOOL_DOCUMENTS, ...POLICY_IDS.map((id) => `/policy/${id}.json`)];
-  const documents = await Promise.all(paths.map((path) => store.get(path)));
-  if (documents.some((d) => d === null)) return null;
-  const key = documents.map((d) => d!.etag).join(',');
-  if (cached?.key === key) return cached.data;
-  const json = (index: number) => JSON.parse(decoder.decode(documents[index]!.bytes)) as unknown;
+export function toolDataOf(snapshot: ToolSnapshot): ToolData {
+  if (cached?.key === snapshot.key) return cached.data;
+  const json = (index: number) => JSON.parse(decoder.decode(snapshot.bytes[index])) as unknown;
   const docs: ToolDocuments = {
     agents: json(0) as ToolDocuments['agents'],
     ipSources: json(1) as ToolDocuments['ipSources'],
@@ -24,6 +34,11 @@ export async function toolDataFrom(store: DocumentStore): Promise<ToolData | nul
     status: json(3) as ToolDocuments['status'],
     policies: POLICY_IDS.map((_, i) => json(TOOL_DOCUMENTS.length + i) as PublishedPolicy),
   };
-  cached = { key, data: buildToolData(docs) };
+  cached = { key: snapshot.key, data: buildToolData(docs) };
   return cached.data;
+}
+
+export async function toolDataFrom(store: DocumentStore): Promise<ToolData | null> {
+  const snapshot = await toolSnapshotFrom(store);
+  return snapshot === null ? null : toolDataOf(snapshot);
 }

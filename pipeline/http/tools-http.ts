@@ -1,13 +1,13 @@
-import { canonicalJson } from '../render/output.ts';
-import { runTool } from '../tools/registry/call.ts';
+import type { ToolRun, ToolRunner } from '../tools/registry/call.ts';
 import { fromSearchParams } from '../tools/registry/input.ts';
 import { toolSpec } from '../tools/registry/spec.ts';
 import type { Caller, ToolData, ToolDefinition } from '../tools/registry/types.ts';
 import { ROBOTS_BODY_LIMIT } from '../tools/registry/robots-tools.ts';
-import { ANSWER_FORM, answerTooLarge } from '../tools/registry/limits.ts';
+import { ANSWER_FORM } from '../tools/registry/limits.ts';
 import { errorResponse } from './errors.ts';
 import { readBody } from './body.ts';
 import { jsonBytesDocument, jsonDocument, type StoredDocument } from './store.ts';
+import { unavailableAnswer } from './unavailable.ts';
 
 export interface ToolCall {
   tool: ToolDefinition;
@@ -15,6 +15,7 @@ export interface ToolCall {
   url: URL;
   data: ToolData;
   caller: Caller;
+  runner: ToolRunner;
   generatedAt: string;
   headers: Record<string, string>;
 }
@@ -28,7 +29,7 @@ const CONTROL_PARAMS = new Set(['spec']);
  * is the robots.txt. Bad input → 400 naming the field and the accepted form; an oversize body → 413.
  */
 export async function callTool(call: ToolCall): Promise<{ document: StoredDocument } | { response: Response }> {
-  const { tool, request, url, data, caller, generatedAt, headers } = call;
+  const { tool, request, url, data, caller, runner, generatedAt, headers } = call;
   const path = `/tools/${tool.path}`;
   const params = fromSearchParams(url.searchParams);
   const specWanted = url.searchParams.get('spec');
@@ -49,12 +50,20 @@ export async function callTool(call: ToolCall): Promise<{ document: StoredDocume
     toolParams[tool.postBody] = new TextDecoder().decode(body.bytes);
   }
   const documentation = `${data.baseUrl}${path}.json`;
-  const outcome = runTool(tool, toolParams, { data, caller }, 'query');
-  if (!outcome.ok) return { response: errorResponse(400, { code: 'invalid_parameter', message: outcome.message, field: outcome.field, accepted: outcome.accepted, documentation }, headers) };
-  const output = outcome.output;
-  // Measured before hashing: an answer over the limit is refused, not sent.
-  const bytes = new TextEncoder().encode(canonicalJson(output));
-  const tooLarge = answerTooLarge(bytes.length);
-  if (tooLarge !== null) return { response: errorResponse(400, { code: 'answer_too_large', message: tooLarge, accepted: ANSWER_FORM, documentation }, headers) };
-  return { document: await jsonBytesDocument(path, bytes, generatedAt) };
+  const run: ToolRun = await runner.run({ tool: tool.name, params: toolParams, caller, source: 'query', form: 'json' });
+  switch (run.status) {
+    case 'answered':
+      if (run.form !== 'json') throw new Error(`${tool.name}: the runner answered in the ${run.form} form, not json`);
+      return { document: await jsonBytesDocument(path, run.bytes, generatedAt) };
+    case 'refused':
+      return { response: errorResponse(400, { code: 'invalid_parameter', message: run.message, field: run.field, accepted: run.accepted, documentation }, headers) };
+    case 'too-large':
+      // Measured before hashing: an answer over the limit is refused, not sent.
+      return { response: errorResponse(400, { code: 'answer_too_large', message: run.message, accepted: ANSWER_FORM, documentation }, headers) };
+    case 'unavailable':
+      return { response: unavailableAnswer(run, headers) };
+    case 'failed':
+      // The handler turns this into its logged 500, as for any fault.
+      throw new Error(`${tool.name} failed: ${run.detail}`);
+  }
 }

@@ -11,6 +11,8 @@ import { describeErrors, validatorFor } from '../schema/ajv.ts';
 import { addressOf, isClientGone, nodeListener, plainError } from './adapter.ts';
 import { snapshotStore } from './dist-snapshot.ts';
 import { recoverDist } from '../build/recover-dist.ts';
+import { toolPool, type ToolPoolOptions } from './tool-pool.ts';
+import { inProcessRunner } from '../tools/registry/call.ts';
 
 /**
  * How long a client may take, and how many connections it may hold. A slow client is cut off
@@ -49,6 +51,8 @@ export interface ServeOptions {
   limits?: Partial<ConnectionLimits>;
   /** Encode documents with brotli and gzip (default true). */
   compress?: boolean;
+  /** Tool calls run on worker threads (default: one per CPU, at most 4); `threads: 0` runs them in place. */
+  tools?: ToolPoolOptions;
   log?: (line: string) => void;
 }
 
@@ -123,8 +127,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     // request pays for them.
     prepare: async (snapshot) => void (await toolDataFrom(snapshot)),
   });
+  const tools = options.tools?.threads === 0 ? inProcessRunner(() => toolDataFrom(store)) : toolPool(store, { log, ...options.tools });
   const app = createApp({
-    store, site, addressOf,
+    store, site, addressOf, tools,
     onError: (error) => log(isClientGone(error) ? `serve: client went away (${(error as Error).message})` : `serve: ${(error as Error).stack ?? String(error)}`),
   });
   let origin = 'http://localhost';
@@ -160,9 +165,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     server,
     refresh: () => store.refresh(),
     encoded: () => store.encoded(),
-    close: () => new Promise<void>((resolve, reject) => {
-      server.closeAllConnections();
-      server.close((error) => (error ? reject(error) : resolve()));
-    }),
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      });
+      await tools.close();
+    },
   };
 }

@@ -8,6 +8,7 @@ import { canonicalJson, type RenderedFile } from './output.ts';
 const STATUS_TEXT: Record<number, string> = {
   200: 'The document', 304: 'Not modified: the validator you sent still matches; no body', 400: 'Invalid input; the body names the field and the accepted form',
   404: 'No such document', 405: 'Method not accepted; see the Allow header', 413: 'Request body too large',
+  503: 'The call was not run (past its deadline, the server busy, or its data not loaded); send it again after Retry-After',
 };
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

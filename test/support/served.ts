@@ -1,5 +1,5 @@
 import { build } from '../../pipeline/build/build.ts';
-import { startServer, type RunningServer } from '../../pipeline/node/server.ts';
+import { startServer, type RunningServer, type ServeOptions } from '../../pipeline/node/server.ts';
 import type { ToolData } from '../../pipeline/tools/registry/index.ts';
 import { tempProject } from './project.ts';
 import { publishedToolData } from './tool-data.ts';
@@ -13,10 +13,10 @@ export interface ServedMini {
 }
 
 /** The mini fixture built at a fixed time and served on a random loopback port. */
-export async function serveMini(now = '2026-01-01T00:00:00Z'): Promise<ServedMini> {
+export async function serveMini(now = '2026-01-01T00:00:00Z', options: Pick<ServeOptions, 'tools'> = {}): Promise<ServedMini> {
   const project = await tempProject('mini');
   await build({ root: project.root, now });
-  const server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', checkEveryMs: 0 });
+  const server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', checkEveryMs: 0, ...options });
   const data = await publishedToolData(project.root);
   return {
     root: project.root,

@@ -1,6 +1,8 @@
+import { canonicalJson } from '../../render/output.ts';
+import { toolByName } from './index.ts';
 import { validateInput, type InputSource } from './input.ts';
-import { InputRefused } from './limits.ts';
-import type { ToolContext, ToolDefinition, ToolInput } from './types.ts';
+import { answerTooLarge, InputRefused, textTooLarge } from './limits.ts';
+import type { Caller, ToolContext, ToolData, ToolDefinition, ToolInput } from './types.ts';
 
 /** A call's result, or why its input is not accepted: the field, what is wrong and the accepted form. */
 export type ToolOutcome =
@@ -22,4 +24,91 @@ export function runTool(tool: ToolDefinition, raw: Record<string, unknown>, cont
     if (!(error instanceof InputRefused)) throw error;
     return { ok: false, field: error.field, message: error.message, accepted: error.accepted };
   }
+}
+
+/**
+ * How the caller wants a successful answer: `json`, the canonical JSON bytes an HTTP answer
+ * sends as they are; `structured`, the validated input, the output and its one-line summary,
+ * which MCP and A2A wrap in their own envelopes.
+ */
+export type AnswerForm = 'json' | 'structured';
+
+/** One tool call as plain data, so that it can be run here or posted to another thread. */
+export interface ToolJob {
+  tool: string;
+  params: Record<string, unknown>;
+  caller: Caller;
+  source?: InputSource;
+  form: AnswerForm;
+}
+
+/** Why a call was not run at all: the runner's limits, not the tool's answer. */
+export type Unavailable = 'deadline' | 'busy' | 'not-ready';
+
+/** What became of a ToolJob; plain data (structured-clonable), never an exception. */
+export type ToolRun =
+  | { status: 'answered'; form: 'json'; bytes: Uint8Array<ArrayBuffer> }
+  | { status: 'answered'; form: 'structured'; input: ToolInput; output: unknown; summary: string }
+  | { status: 'refused'; field: string; message: string; accepted: string }
+  | { status: 'too-large'; message: string }
+  | { status: 'failed'; message: string; detail: string }
+  | { status: 'unavailable'; reason: Unavailable; message: string; retryAfterSeconds: number };
+
+const utf8 = new TextEncoder();
+
+/**
+ * Runs a job to its final form: validation, the tool, serialisation and the answer-size
+ * check, so that the thread which runs the tool also pays for turning its output into bytes.
+ * Pure apart from the tool's own work; a fault in the tool becomes `failed`, not a throw.
+ */
+export function executeTool(job: ToolJob, data: ToolData): ToolRun {
+  const tool = toolByName(job.tool);
+  if (tool === undefined) return { status: 'failed', message: `no tool is named "${job.tool}"`, detail: `unknown tool ${job.tool}` };
+  try {
+    const outcome = runTool(tool, job.params, { data, caller: job.caller }, job.source);
+    if (!outcome.ok) return { status: 'refused', field: outcome.field, message: outcome.message, accepted: outcome.accepted };
+    if (job.form === 'json') {
+      const bytes = utf8.encode(canonicalJson(outcome.output)) as Uint8Array<ArrayBuffer>;
+      const tooLarge = answerTooLarge(bytes.length);
+      return tooLarge === null ? { status: 'answered', form: 'json', bytes } : { status: 'too-large', message: tooLarge };
+    }
+    const summary = tool.summarize(outcome.output);
+    // The envelope carries the structured output and its summary; over the limit it is refused, not sent.
+    const tooLarge = textTooLarge(JSON.stringify(outcome.output) + summary);
+    if (tooLarge !== null) return { status: 'too-large', message: tooLarge };
+    return { status: 'answered', form: 'structured', input: outcome.input, output: outcome.output, summary };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { status: 'failed', message, detail: error instanceof Error ? (error.stack ?? message) : message };
+  }
+}
+
+/**
+ * Where tool calls run. The Web-standard handler needs only this; the Node server gives it a
+ * pool of worker threads, any other runtime runs calls in place (inProcessRunner).
+ */
+export interface ToolRunner {
+  run(job: ToolJob): Promise<ToolRun>;
+  close(): Promise<void>;
+}
+
+/** What a transport holds while it answers one request: the data to route with, the caller, where calls run. */
+export interface CallContext extends ToolContext {
+  runner: ToolRunner;
+}
+
+/** Runs every call on the calling thread, with the data `dataOf` gives at the time. */
+export function inProcessRunner(dataOf: () => Promise<ToolData | null>): ToolRunner {
+  return {
+    async run(job) {
+      const data = await dataOf();
+      if (data === null) return notReady();
+      return executeTool(job, data);
+    },
+    close: async () => {},
+  };
+}
+
+export function notReady(): ToolRun {
+  return { status: 'unavailable', reason: 'not-ready', message: 'The published tree lacks the documents the tools read; rebuild dist/.', retryAfterSeconds: 60 };
 }

@@ -1,7 +1,7 @@
-// How much one tool call may ask for. Every tool runs on the event loop (the handler must
-// also run on edge runtimes, which have no threads), so each limit is chosen to keep the
-// worst input under about 50 ms on a 2-core machine, measured with worst-case.bench.ts
-// beside this file. Inputs over a limit are refused up front with the limit named;
+// How much one tool call may ask for. The Node server runs calls on worker threads with a
+// deadline (node/tool-pool.ts), but the same handler also runs calls in place on runtimes
+// without threads, so each limit is chosen to keep the worst input under about 50 ms on a
+// 2-core machine, measured with worst-case.bench.ts beside this file. Inputs over a limit are refused up front with the limit named;
 // answers that list many items list the first ones and count the rest.
 
 /** Bytes of one path given to check_path_allowed (and the path of ai-access and site_check). */

@@ -1,0 +1,127 @@
+import { strict as assert } from 'node:assert';
+import { after, before, describe, test } from 'node:test';
+import { toolPool } from '../pipeline/node/tool-pool.ts';
+import { snapshotStore } from '../pipeline/node/dist-snapshot.ts';
+import { validatorFor } from '../pipeline/schema/ajv.ts';
+import { raw } from './support/http.ts';
+import { serveMini, type ServedMini } from './support/served.ts';
+import { join } from 'node:path';
+
+// Issue 8 item 2: tool calls run on worker threads with a per-call deadline, so no call holds
+// the event loop that answers documents. Order of answers and statuses are asserted, never times.
+
+const validateError = validatorFor('outputs/error.schema.json');
+const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/** A robots.txt that keeps the linter busy for tens of milliseconds: unknown directives up to the body limit. */
+function slowLintBody(): string {
+  return Array.from({ length: 40_000 }, (_, n) => `key${n}: x`).join('\n') + '\n';
+}
+
+function lintCall(origin: string) {
+  return raw(origin, '/tools/robots-lint', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: slowLintBody() });
+}
+
+describe('tool calls on threads (default server)', () => {
+  let served: ServedMini;
+  before(async () => { served = await serveMini(); });
+  after(() => served.dispose());
+
+  test('a document asked for while a long tool call runs is answered first', async () => {
+    const origin = served.server.url;
+    await lintCall(origin); // the thread is started and warm
+    const order: string[] = [];
+    const tool = lintCall(origin).then((r) => { order.push('tool'); return r; });
+    const document = raw(origin, '/data/agents.json').then((r) => { order.push('document'); return r; });
+    const [toolAnswer, documentAnswer] = await Promise.all([tool, document]);
+    assert.equal(toolAnswer.status, 200);
+    assert.equal(documentAnswer.status, 200);
+    assert.deepEqual(order, ['document', 'tool']);
+  });
+
+  test('answers from threads are the same as in place: every tool path answers 200 JSON', async () => {
+    const origin = served.server.url;
+    const classify = await raw(origin, '/tools/classify-ua?ua=GPTBot%2F1.2');
+    assert.equal(classify.status, 200);
+    assert.equal((JSON.parse(classify.text) as { matched: boolean }).matched, true);
+    const verify = await raw(origin, '/tools/verify-crawler?ip=192.0.2.1');
+    assert.equal(verify.status, 200);
+    assert.match(verify.headers['etag'] ?? '', /^"[0-9a-f]{32}"$/);
+  });
+});
+
+describe('a call past its deadline', () => {
+  let served: ServedMini;
+  before(async () => { served = await serveMini(undefined, { tools: { threads: 1, deadlineMs: 1 } }); });
+  after(() => served.dispose());
+
+  test('HTTP: 503 tool_deadline with Retry-After, and the server goes on', async () => {
+    const origin = served.server.url;
+    const answer = await lintCall(origin);
+    assert.equal(answer.status, 503, answer.text.slice(0, 300));
+    assert.equal(answer.headers['retry-after'], '1');
+    const body = JSON.parse(answer.text) as { error: { code: string; message: string } };
+    assert.ok(validateError(body));
+    assert.equal(body.error.code, 'tool_deadline');
+    assert.match(body.error.message, /deadline of 1 ms/);
+    assert.equal((await raw(origin, '/data/agents.json')).status, 200);
+    // A new thread replaces the one that was ended.
+    const again = await lintCall(origin);
+    assert.equal(again.status, 503);
+  });
+
+  test('MCP: JSON-RPC error -32000 naming the deadline', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'lint_robots_txt', arguments: { robots_txt: slowLintBody() } } });
+    const answer = await raw(served.server.url, '/mcp/robots', { method: 'POST', headers: { ...JSON_HEADERS, 'mcp-protocol-version': '2025-06-18' }, body });
+    const rpc = JSON.parse(answer.text) as { id: number; error: { code: number; message: string; data: { reason: string } } };
+    assert.equal(rpc.id, 7);
+    assert.equal(rpc.error.code, -32000);
+    assert.equal(rpc.error.data.reason, 'deadline');
+    assert.match(rpc.error.message, /lint_robots_txt: The call ran past its deadline/);
+  });
+
+  test('A2A: JSON-RPC error -32000 naming the deadline', async () => {
+    const message = { role: 'user', messageId: 'm1', kind: 'message', parts: [{ kind: 'data', data: { skill: 'lint_robots_txt', input: { robots_txt: slowLintBody() } } }] };
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 'a', method: 'message/send', params: { message } });
+    const answer = await raw(served.server.url, '/a2a', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const rpc = JSON.parse(answer.text) as { error: { code: number; data: { reason: string } } };
+    assert.equal(rpc.error.code, -32000, answer.text.slice(0, 300));
+    assert.equal(rpc.error.data.reason, 'deadline');
+  });
+});
+
+describe('the pool itself', () => {
+  let served: ServedMini;
+  before(async () => { served = await serveMini(undefined, { tools: { threads: 0 } }); });
+  after(() => served.dispose());
+
+  const job = { tool: 'classify_user_agent', params: { ua: 'GPTBot/1.2' }, caller: { userAgent: null, address: null }, form: 'structured' as const };
+
+  test('a full queue answers busy at once; the calls already queued are run', async () => {
+    const store = await snapshotStore(join(served.root, 'dist'), { compress: false });
+    const pool = toolPool(store, { threads: 1, maxQueued: 1 });
+    try {
+      // The thread takes far longer to start than these three take to arrive: the first waits, the others find the queue full.
+      const runs = await Promise.all([pool.run(job), pool.run(job), pool.run(job)]);
+      assert.deepEqual(runs.map((r) => r.status), ['answered', 'unavailable', 'unavailable']);
+      const busy = runs[1]!;
+      assert.ok(busy.status === 'unavailable' && busy.reason === 'busy' && /1 tool call is already waiting/.test(busy.message));
+      assert.equal((await pool.run(job)).status, 'answered');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('a call after close is refused, not left waiting', async () => {
+    const store = await snapshotStore(join(served.root, 'dist'), { compress: false });
+    const pool = toolPool(store, { threads: 1 });
+    await pool.close();
+    const run = await pool.run(job);
+    assert.equal(run.status, 'unavailable');
+  });
+
+  test('threads: 0 runs calls in place, with the same answers', async () => {
+    const answer = await raw(served.server.url, '/tools/classify-ua?ua=GPTBot%2F1.2');
+    assert.equal(answer.status, 200);
+  });
+});
