@@ -124,7 +124,8 @@ describe('lookup: fixture index', () => {
 
   it('does not let a caller corrupt the index through an answer', () => {
     const first = found(lookup(index, '192.0.2.130'));
-    first.matches[0]!.prefix = 'changed';
+    // The matches are the index's own objects, frozen: writing to one fails loudly.
+    assert.throws(() => { first.matches[0]!.prefix = 'changed'; }, TypeError);
     first.matches.length = 0;
     assert.equal(found(lookup(index, '192.0.2.130')).matches[0]!.prefix, '192.0.2.128/26');
   });

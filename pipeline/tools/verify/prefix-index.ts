@@ -3,7 +3,7 @@
 // A lookup walks at most 32 (IPv4) or 128 (IPv6) nodes whatever the number of prefixes, and
 // collects every prefix on the way, so nested and repeated prefixes (Google publishes the
 // same ranges in several lists) all come back, the deepest (most specific) first. Built
-// once per model; lookups allocate only the answer.
+// once per model; lookups allocate only the answer's list (its matches are the index's own frozen objects).
 
 import type { Family } from './address.ts';
 import { bitAt, type Prefix } from '../../net/prefix.ts';
@@ -44,6 +44,8 @@ function insert(trie: Trie, prefix: Prefix, match: PrefixMatch): void {
     }
     node = next;
   }
+  // Frozen: lookups hand out these objects themselves, not copies.
+  Object.freeze(match);
   const list = trie.matches[node];
   if (list === undefined) trie.matches[node] = [match];
   else list.push(match);
@@ -61,7 +63,7 @@ function search(trie: Trie, bytes: readonly number[]): PrefixMatch[] {
     if (node === -1) break;
   }
   const out: PrefixMatch[] = [];
-  for (let k = found.length - 1; k >= 0; k--) for (const m of found[k]!) out.push({ ...m });
+  for (let k = found.length - 1; k >= 0; k--) for (const m of found[k]!) out.push(m);
   return out;
 }
 

@@ -83,21 +83,25 @@ describe('verifyBatch: fixture', () => {
     assert.match(item.explanation, /published by OTHER, not by ACME/);
   });
 
-  it('not-in-published-ranges: says how the claim can be checked instead', () => {
-    const ranges = checked(verifyBatch(index, crawlers, ['198.18.0.1'], 'AcmeBot').results[0]);
-    assert.equal(ranges.verdict, 'not-in-published-ranges');
-    assert.equal(ranges.how_to_verify?.method, 'published-ranges');
-    assert.equal(ranges.caveat, null);
+  it('not-in-published-ranges: the claim says, once per call, how the crawler can be checked instead', () => {
+    const ranges = verifyBatch(index, crawlers, ['198.18.0.1', '198.18.0.2'], 'AcmeBot');
+    assert.deepEqual(ranges.results.map((r) => checked(r).verdict), ['not-in-published-ranges', 'not-in-published-ranges']);
+    assert.equal(checked(ranges.results[0]).caveat, null);
+    assert.equal(ranges.claim?.how_to_verify?.method, 'published-ranges');
+    assert.ok(ranges.results.every((r) => !('how_to_verify' in r)), 'not repeated per address');
 
-    const dns = checked(verifyBatch(index, crawlers, ['198.18.0.1'], 'AcmeDNSBot').results[0]);
-    assert.equal(dns.verdict, 'not-in-published-ranges');
-    assert.deepEqual(dns.how_to_verify?.commands, ['host 198.18.0.1', 'host <hostname>']);
-    assert.deepEqual(dns.how_to_verify?.hostnames, ['crawl.acme.example', 'acme.example']);
-    assert.match(dns.how_to_verify?.steps[0] ?? '', /ending in \.crawl\.acme\.example or \.acme\.example/);
+    const dns = verifyBatch(index, crawlers, ['198.18.0.1'], 'AcmeDNSBot');
+    assert.equal(checked(dns.results[0]).verdict, 'not-in-published-ranges');
+    assert.match(checked(dns.results[0]).explanation, /see claim\.how_to_verify/);
+    assert.deepEqual(dns.claim?.how_to_verify?.commands, ['host <ip>', 'host <hostname>']);
+    assert.deepEqual(dns.claim?.how_to_verify?.hostnames, ['crawl.acme.example', 'acme.example']);
+    assert.match(dns.claim?.how_to_verify?.steps[0] ?? '', /ending in \.crawl\.acme\.example or \.acme\.example/);
 
-    const none = checked(verifyBatch(index, crawlers, ['198.18.0.1'], 'AcmeQuiet').results[0]);
-    assert.equal(none.verdict, 'not-in-published-ranges');
-    assert.match(none.how_to_verify?.steps[0] ?? '', /publishes no verification method/);
+    const none = verifyBatch(index, crawlers, ['198.18.0.1'], 'AcmeQuiet');
+    assert.equal(checked(none.results[0]).verdict, 'not-in-published-ranges');
+    assert.match(none.claim?.how_to_verify?.steps[0] ?? '', /publishes no verification method/);
+
+    assert.equal(verifyBatch(index, crawlers, ['198.18.0.1'], 'NoSuchBot/1.0').claim?.how_to_verify, null);
   });
 
   it('a reverse-DNS crawler in its own operator\'s published range is operator-range', () => {
@@ -195,10 +199,10 @@ describe('verifyBatch: real records and the operators\' reference lists', { skip
   });
 
   it('a reverse-DNS crawler outside every list gets the two host commands with its hostnames', () => {
-    const item = checked(verifyBatch(realIndex, real, ['198.18.0.1'], 'YandexBot').results[0]);
-    assert.equal(item.verdict, 'not-in-published-ranges');
-    assert.deepEqual(item.how_to_verify?.commands, ['host 198.18.0.1', 'host <hostname>']);
-    assert.ok((item.how_to_verify?.hostnames ?? []).length > 0);
+    const answer = verifyBatch(realIndex, real, ['198.18.0.1'], 'YandexBot');
+    assert.equal(checked(answer.results[0]).verdict, 'not-in-published-ranges');
+    assert.deepEqual(answer.claim?.how_to_verify?.commands, ['host <ip>', 'host <hostname>']);
+    assert.ok((answer.claim?.how_to_verify?.hostnames ?? []).length > 0);
   });
 });
 

@@ -31,8 +31,12 @@ export interface ClaimedCrawler {
 }
 
 export type Claim =
-  | { input: string; resolved: true; by: 'robots-token' | 'slug' | 'user-agent'; crawler: ClaimedCrawler; note: string | null }
-  | { input: string; resolved: false; by: null; crawler: null; note: string };
+  | {
+      input: string; resolved: true; by: 'robots-token' | 'slug' | 'user-agent'; crawler: ClaimedCrawler; note: string | null;
+      /** How any address can be checked for this crawler, `<ip>` standing for the address; once per call, not per address. */
+      how_to_verify: HowToVerify;
+    }
+  | { input: string; resolved: false; by: null; crawler: null; note: string; how_to_verify: null };
 
 export interface BatchMatch extends PrefixMatch {
   operator_name: string;
@@ -45,8 +49,6 @@ export interface CheckedAddress extends Omit<FoundAddress, 'matches'> {
   explanation: string;
   /** Set when our copy of a list the verdict depends on is stale or missing. */
   caveat: string | null;
-  /** Set with the `not-in-published-ranges` verdict: how else the claim can be checked. */
-  how_to_verify: HowToVerify | null;
 }
 
 export type BatchItem = InvalidAddress | CheckedAddress;
@@ -71,6 +73,8 @@ interface Context {
   bySlug: Map<string, CrawlerView>;
   byToken: Map<string, CrawlerView>;
   operatorNames: Map<string, string>;
+  /** Each of the index's matches with its operator's name, made once per match. */
+  named: WeakMap<PrefixMatch, BatchMatch>;
 }
 
 // The crawler list is the model's and lives as long as it; build the lookups once per list.
@@ -88,6 +92,7 @@ function contextFor(crawlers: readonly CrawlerView[]): Context {
       bySlug: new Map(sorted.map((c) => [c.slug, c])),
       byToken,
       operatorNames: new Map(sorted.map((c) => [c.operator_slug, c.operator])),
+      named: new WeakMap(),
     };
     contexts.set(crawlers, context);
   }
@@ -104,7 +109,7 @@ export function resolveClaim(crawlers: readonly CrawlerView[], claimed: string):
   const issue = inputIssue(claimed);
   if (issue !== null) {
     const input = typeof claimed === 'string' ? claimed.slice(0, 200) : '';
-    return { input, resolved: false, by: null, crawler: null, note: `The claimed user agent was not examined (${issue}).` };
+    return { input, resolved: false, by: null, crawler: null, note: `The claimed user agent was not examined (${issue}).`, how_to_verify: null };
   }
   const text = claimed.trim();
   let by: 'robots-token' | 'slug' | 'user-agent' = 'robots-token';
@@ -127,12 +132,13 @@ export function resolveClaim(crawlers: readonly CrawlerView[], claimed: string):
       by: null,
       crawler: null,
       note: 'Neither a robots.txt token, a slug nor a User-Agent substring of any crawler in the index; the addresses are still checked against every published list.',
+      how_to_verify: null,
     };
   }
   const note = record.robots_only
     ? `${record.robots_token} is a robots.txt control token, not a crawler of its own: no request carries it in a User-Agent header.`
     : null;
-  return { input: claimed, resolved: true, by, crawler: claimedCrawler(record), note };
+  return { input: claimed, resolved: true, by, crawler: claimedCrawler(record), note, how_to_verify: howToVerify(record) };
 }
 
 /**
@@ -148,8 +154,13 @@ export function verifyBatch(index: PrefixIndex, crawlers: readonly CrawlerView[]
     }
     const found = lookup(index, input);
     if (!found.valid) return found;
-    const matches = found.matches.map((m) => ({ ...m, operator_name: context.operatorNames.get(m.operator) ?? m.operator }));
-    return { ...found, matches, ...judge(index, context, claim, found.address, matches) };
+    const matches = found.matches.map((m) => named(context, m));
+    const judged = judge(index, context, claim, found.address, matches);
+    // Written out rather than spread: this runs up to 500 times a call.
+    return {
+      valid: true, input: found.input, address: found.address, family: found.family, ipv4_mapped: found.ipv4_mapped, range: found.range, note: found.note,
+      matches, verdict: judged.verdict, explanation: judged.explanation, caveat: judged.caveat,
+    };
   });
 
   const checked = results.filter((r): r is CheckedAddress => r.valid);
@@ -173,13 +184,22 @@ export function verifyBatch(index: PrefixIndex, crawlers: readonly CrawlerView[]
   };
 }
 
-type Judgement = Pick<CheckedAddress, 'verdict' | 'explanation' | 'caveat' | 'how_to_verify'>;
+function named(context: Context, match: PrefixMatch): BatchMatch {
+  let batchMatch = context.named.get(match);
+  if (batchMatch === undefined) {
+    batchMatch = { ...match, operator_name: context.operatorNames.get(match.operator) ?? match.operator };
+    context.named.set(match, batchMatch);
+  }
+  return batchMatch;
+}
+
+type Judgement = Pick<CheckedAddress, 'verdict' | 'explanation' | 'caveat'>;
 
 function judge(index: PrefixIndex, context: Context, claim: Claim | null, address: string, matches: readonly BatchMatch[]): Judgement {
   const where = describeMatches(context, matches);
-  if (claim === null) return { verdict: null, explanation: where, caveat: null, how_to_verify: null };
+  if (claim === null) return { verdict: null, explanation: where, caveat: null };
   if (!claim.resolved) {
-    return { verdict: 'unknown-claim', explanation: `The claimed user agent names no crawler in the index. ${where}`, caveat: null, how_to_verify: null };
+    return { verdict: 'unknown-claim', explanation: `The claimed user agent names no crawler in the index. ${where}`, caveat: null };
   }
   const claimed = claim.crawler;
   const own = matches.find((m) => m.crawlers.includes(claimed.slug));
@@ -188,7 +208,6 @@ function judge(index: PrefixIndex, context: Context, claim: Claim | null, addres
       verdict: 'genuine',
       explanation: `${address} is in ${own.prefix}, which ${own.operator_name} publishes for ${claimed.name} (list ${own.source}).`,
       caveat: null,
-      how_to_verify: null,
     };
   }
   const sameOperator = matches.find((m) => m.operator === claimed.operator_slug);
@@ -197,7 +216,6 @@ function judge(index: PrefixIndex, context: Context, claim: Claim | null, addres
       verdict: 'operator-range',
       explanation: `${address} is in ${sameOperator.prefix}, a range of ${sameOperator.operator_name} (list ${sameOperator.source}, published for ${crawlerNames(context, sameOperator.crawlers)}), but not one published for ${claimed.name}. The address is ${claimed.operator}'s; the crawler named is not the one that list covers.`,
       caveat: null,
-      how_to_verify: null,
     };
   }
   if (matches.length > 0) {
@@ -206,17 +224,15 @@ function judge(index: PrefixIndex, context: Context, claim: Claim | null, addres
       verdict: 'other-operator',
       explanation: `${address} is in a range published by ${others.join(', ')}, not by ${claimed.operator}: the request claims to be ${claimed.name} but comes from another operator's crawler addresses. ${where}`,
       caveat: null,
-      how_to_verify: null,
     };
   }
-  const how = howToVerify(claimed, address);
   const explanation =
     claimed.verification_method === 'published-ranges'
       ? `${address} is in none of the ranges ${claimed.operator} publishes for ${claimed.name}, nor in any other published list: it is not one of ${claimed.name}'s addresses.`
       : claimed.verification_method === 'reverse-dns'
-        ? `${address} is in no published range. ${claimed.operator} publishes no IP list for ${claimed.name}; it is verified by forward-confirmed reverse DNS (see how_to_verify).`
+        ? `${address} is in no published range. ${claimed.operator} publishes no IP list for ${claimed.name}; it is verified by forward-confirmed reverse DNS (see claim.how_to_verify).`
         : `${address} is in no published range, and ${claimed.operator} publishes no verification method for ${claimed.name}: nothing can confirm or refute the claim.`;
-  return { verdict: 'not-in-published-ranges', explanation, caveat: staleness(index, claimed), how_to_verify: how };
+  return { verdict: 'not-in-published-ranges', explanation, caveat: staleness(index, claimed) };
 }
 
 /** Whether our copies of the claimed crawler's lists can be trusted to rule it out. */
