@@ -36,6 +36,9 @@ interface Variant {
  */
 export class PreparedDocument {
   private readonly variants = new Map<Selected, Variant>();
+  private readonly tags = new Map<Selected, string>();
+  // The encoded forms arrive in the background and never change after: the set is rebuilt only when they do.
+  private codings: ReadonlySet<Coding> = new Set();
   private readonly lastModifiedSeconds: number;
   private readonly base: Readonly<Record<string, string>>;
 
@@ -60,11 +63,18 @@ export class PreparedDocument {
   }
 
   private availableCodings(): ReadonlySet<Coding> {
-    return new Set(this.document.encoded?.keys() ?? []);
+    const encoded = this.document.encoded;
+    if (encoded !== undefined && encoded.size !== this.codings.size) this.codings = new Set(encoded.keys());
+    return this.codings;
   }
 
   etagOf(coding: Selected): string {
-    return coding === 'identity' ? `"${this.document.etag}"` : `"${this.document.etag}-${coding}"`;
+    let tag = this.tags.get(coding);
+    if (tag === undefined) {
+      tag = coding === 'identity' ? `"${this.document.etag}"` : `"${this.document.etag}-${coding}"`;
+      this.tags.set(coding, tag);
+    }
+    return tag;
   }
 
   /**
@@ -76,6 +86,8 @@ export class PreparedDocument {
   private notModifiedTag(request: ConditionalHeaders, selected: Selected): Selected | null {
     if (request.method !== 'GET' && request.method !== 'HEAD') return null;
     if (request.ifNoneMatch !== null) {
+      // Nearly every revalidation sends back exactly one tag this server gave: no parsing needed.
+      if (request.ifNoneMatch === this.etagOf(selected)) return selected;
       const tags = parseEntityTags(request.ifNoneMatch);
       if (tags === '*') return selected;
       const codings: Selected[] = [selected, 'identity', ...this.availableCodings()];
