@@ -5,8 +5,8 @@ import { isbot } from 'isbot';
 import type { CrawlerView } from '../pipeline/model/model.ts';
 import { buildClassifier, classify } from '../pipeline/tools/classify/index.ts';
 import { evaluateMany, parseRobotsTxt } from '../pipeline/tools/robots/index.ts';
-import { benchFile } from '../pipeline/tools/robots/robots.bench.ts';
-import { benchVerify } from '../pipeline/tools/verify/verify.bench.ts';
+import { benchFile } from './tools/robots.bench.ts';
+import { benchVerify } from './tools/verify.bench.ts';
 import { BROWSER_USER_AGENTS } from '../pipeline/tools/browser-user-agents.ts';
 import { fastest } from './figure.ts';
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError } from 'commander';
-import { BuildError, build } from './build/build.ts';
+import { BuildError, build } from './publish/build.ts';
 import { checkRecords, formatProblem } from './records/check.ts';
 import { readRecordFiles } from './records/load.ts';
 import { join } from 'node:path';

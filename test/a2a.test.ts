@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { after, before, describe, test } from 'node:test';
 import { Role, type Message, type Part } from '@a2a-js/sdk';
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
-import { build } from '../pipeline/build/build.ts';
+import { build } from '../pipeline/publish/build.ts';
 import { readSite, startServer, type RunningServer } from '../pipeline/node/server.ts';
 import { A2A_PROMPTS, agentCard } from '../pipeline/render/agent-card.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';

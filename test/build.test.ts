@@ -2,8 +2,8 @@ import { strict as assert } from 'node:assert';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { build, BuildError } from '../pipeline/build/build.ts';
-import { writeDist } from '../pipeline/build/write-dist.ts';
+import { build, BuildError } from '../pipeline/publish/build.ts';
+import { writeDist } from '../pipeline/publish/write-dist.ts';
 import { changedPaths, readTree, tempProject } from './support/project.ts';
 
 const T0 = '2026-01-01T00:00:00Z';

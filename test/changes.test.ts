@@ -3,7 +3,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { SimpleGit } from 'simple-git';
-import { build } from '../pipeline/build/build.ts';
+import { build } from '../pipeline/publish/build.ts';
 import type { EventLog } from '../pipeline/changes/types.ts';
 import { startServer, type RunningServer } from '../pipeline/node/server.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';

@@ -3,9 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { cp, readFile, readdir, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { build } from '../pipeline/build/build.ts';
-import { isCompleteTree, recoverDist } from '../pipeline/build/recover-dist.ts';
-import { leftoverPath } from '../pipeline/build/write-dist.ts';
+import { build } from '../pipeline/publish/build.ts';
+import { isCompleteTree, recoverDist } from '../pipeline/publish/recover-dist.ts';
+import { leftoverPath } from '../pipeline/publish/write-dist.ts';
 import { changedPaths, readTree, tempProject } from './support/project.ts';
 
 // Issue 8 item 10: a build killed anywhere in writeDist's swap leaves folders that the next

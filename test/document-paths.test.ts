@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
-import { build } from '../pipeline/build/build.ts';
+import { build } from '../pipeline/publish/build.ts';
 import { createApp, type App } from '../pipeline/http/handler.ts';
 import type { DocumentStore } from '../pipeline/http/store.ts';
 import { snapshotStore, type SnapshotStore } from '../pipeline/node/dist-snapshot.ts';

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { cp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { build } from '../pipeline/build/build.ts';
+import { build } from '../pipeline/publish/build.ts';
 import { FIXTURES, readTree, tempProject } from './support/project.ts';
 
 // One golden tree for every output format, rendered from the frozen fixture in

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { after, before, describe, test } from 'node:test';
-import { build } from '../pipeline/build/build.ts';
+import { build } from '../pipeline/publish/build.ts';
 import { startServer, type RunningServer } from '../pipeline/node/server.ts';
 import { raw } from './support/http.ts';
 import { tempProject } from './support/project.ts';

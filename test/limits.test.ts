@@ -14,6 +14,7 @@ import { evaluationCost, GROUP_LISTED, parseRobotsTxt } from '../pipeline/tools/
 import { raw } from './support/http.ts';
 import { serveMini, type ServedMini } from './support/served.ts';
 import { inPlace } from './support/tool-data.ts';
+import { fillToLimit as fill } from './support/robots-inputs.ts';
 
 // Issue 8 items 2 and 3: no single call may hold the event loop for long or answer with more
 // than a bounded number of bytes. Timings never decide a test: the bounds are asserted as
@@ -21,7 +22,6 @@ import { inPlace } from './support/tool-data.ts';
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const validateError = validatorFor('outputs/error.schema.json');
-const ROBOTS_LIMIT = 512_000;
 
 let served: ServedMini;
 let server: RunningServer;
@@ -33,15 +33,6 @@ before(async () => {
 });
 after(() => served.dispose());
 
-/** Lines until the next would pass the robots.txt parameter's limit. */
-function fill(line: (i: number) => string, head = ''): string {
-  let text = head;
-  for (let i = 0; ; i++) {
-    const next = line(i) + '\n';
-    if (text.length + next.length > ROBOTS_LIMIT) return text;
-    text += next;
-  }
-}
 
 // The file of issue 8 item 2: wildcard rules whose literal piece nearly matches everywhere.
 const WILDCARDS = fill((i) => `Disallow: /*ab${i}`, 'User-agent: *\n');

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { build } from '../pipeline/build/build.ts';
+import { build } from '../pipeline/publish/build.ts';
 import type { Ledger } from '../pipeline/ledger/ledger.ts';
 import { etagOf } from '../pipeline/ledger/etag.ts';
 import type { CrawlerView } from '../pipeline/model/model.ts';

@@ -5,7 +5,7 @@ import { mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { build } from '../pipeline/build/build.ts';
+import { build } from '../pipeline/publish/build.ts';
 import { EMPTY_LOG } from '../pipeline/changes/types.ts';
 import { CommitBlocked, commitRefresh } from '../pipeline/refresh/commit.ts';
 import { judgeLock, listGitProcesses, lockAdvice, type GitProcess, type Repository } from '../pipeline/refresh/git-lock.ts';

@@ -2,12 +2,12 @@ import { strict as assert } from 'node:assert';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { build } from '../pipeline/build/build.ts';
+import { build } from '../pipeline/publish/build.ts';
 import type { ChangesPage } from '../pipeline/changes/page.ts';
 import { refreshMirror } from '../pipeline/refresh/refresh.ts';
 import { commitRefresh } from '../pipeline/refresh/commit.ts';
 import { verifyBatch } from '../pipeline/tools/verify/index.ts';
-import { bytes, file, fixture, hang, large, redirect, reset, startUpstreamServer, status, type Route, type UpstreamServer } from '../pipeline/upstream/test-server.ts';
+import { bytes, file, fixture, hang, large, redirect, reset, startUpstreamServer, status, type Route, type UpstreamServer } from './support/upstream-server.ts';
 import { initRepo } from './support/git.ts';
 import { readTree, tempProject } from './support/project.ts';
 import { publishedToolData } from './support/tool-data.ts';
@@ -114,8 +114,8 @@ test('a changed list emits ranges.changed with exactly the prefixes added and re
   const log = await readJson<{ events: { cursor: number; kind: string; subject: { id: string }; added?: { ipv4: string[]; ipv6: string[] }; removed?: { ipv4: string[]; ipv6: string[] } }[] }>('/changes/log.json');
   const events = log.events.filter((e) => e.cursor > start.page.head);
   assert.deepEqual(events.map((e) => `${e.kind} ${e.subject.id}`), ['ranges.changed openai-gptbot']);
-  const before = JSON.parse(await readFile(new URL('../pipeline/upstream/fixtures/google-style.json', import.meta.url), 'utf8')) as { prefixes: Record<string, string>[] };
-  const afterList = JSON.parse(await readFile(new URL('../pipeline/upstream/fixtures/google-style.added.json', import.meta.url), 'utf8')) as { prefixes: Record<string, string>[] };
+  const before = JSON.parse(await readFile(new URL('./fixtures/upstream/google-style.json', import.meta.url), 'utf8')) as { prefixes: Record<string, string>[] };
+  const afterList = JSON.parse(await readFile(new URL('./fixtures/upstream/google-style.added.json', import.meta.url), 'utf8')) as { prefixes: Record<string, string>[] };
   const set = (list: { prefixes: Record<string, string>[] }, key: string) => new Set(list.prefixes.flatMap((p) => (p[key] ? [p[key]] : [])));
   const expectAdded = [...set(afterList, 'ipv4Prefix')].filter((p) => !set(before, 'ipv4Prefix').has(p));
   assert.ok(expectAdded.length > 0);
@@ -126,7 +126,7 @@ test('a changed list emits ranges.changed with exactly the prefixes added and re
 test('a creationTime-only change upstream writes and commits nothing', async () => {
   routes['/openai-gptbot'] = file('google-style.json');
   await refresh();
-  routes['/openai-gptbot'] = bytes((await readFile(new URL('../pipeline/upstream/fixtures/google-style.next-day.json', import.meta.url))));
+  routes['/openai-gptbot'] = bytes((await readFile(new URL('./fixtures/upstream/google-style.next-day.json', import.meta.url))));
   const result = await refresh();
   assert.equal(result.committed, null);
 });

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { build } from '../pipeline/build/build.ts';
+import { build } from '../pipeline/publish/build.ts';
 import type { Ledger } from '../pipeline/ledger/ledger.ts';
 import { startServer, type RunningServer } from '../pipeline/node/server.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';

@@ -4,10 +4,10 @@ import { link, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { test } from 'node:test';
-import { build, BuildError } from '../pipeline/build/build.ts';
-import { readMirrorState } from '../pipeline/build/mirror-state.ts';
-import { readEventLog, writeEventLog } from '../pipeline/changes/state.ts';
-import { canonicalJson } from '../pipeline/render/output.ts';
+import { build, BuildError } from '../pipeline/publish/build.ts';
+import { readMirrorState } from '../pipeline/state/mirror.ts';
+import { readEventLog, writeEventLog } from '../pipeline/state/events.ts';
+import { canonicalJson } from '../pipeline/util/canonical-json.ts';
 import { writeFileAtomic } from '../pipeline/util/atomic-file.ts';
 import { REPO, tempProject } from './support/project.ts';
 import { loopLogs } from './support/state-logs.ts';

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { after, before, describe, test } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { build } from '../pipeline/build/build.ts';
+import { build } from '../pipeline/publish/build.ts';
 import { startServer, type RunningServer } from '../pipeline/node/server.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
 import { TOOLS } from '../pipeline/tools/registry/index.ts';
@@ -151,6 +151,11 @@ describe('crawler and network tools', () => {
     const many = Array.from({ length: 501 }, (_, i) => `10.0.${Math.floor(i / 250)}.${i % 250}`).join(',');
     assertError(await get(`/tools/verify-crawler?ip=${many}`), 400, 'ip');
     assert.equal((await get(`/tools/verify-crawler?ip=${many.split(',').slice(0, 500).join(',')}`)).status, 200);
+  });
+  test('verify-crawler: an empty item between two commas is reported (an address lost in a paste), not dropped', async () => {
+    const body = json<{ results: { input: string; valid: boolean; code?: string }[] }>((await get('/tools/verify-crawler?ip=192.0.2.1,,192.0.2.2')).text);
+    assert.deepEqual(body.results.map((r) => [r.input, r.valid, r.code ?? null]), [['192.0.2.1', true, null], ['', false, 'empty'], ['192.0.2.2', true, null]]);
+    assertError(await get('/tools/verify-crawler?ip=%20,%20'), 400, 'ip');
   });
   test('verification-methods: one crawler, or the whole tally with any parameter', async () => {
     const one = json<{ matched: number; crawlers: { slug: string; method: string }[] }>((await get('/tools/verification-methods?crawler=googlebot')).text);

@@ -1,7 +1,7 @@
 // What the handler needs from a published tree. Node serves it from a verified in-memory
 // snapshot of dist/ (pipeline/node/dist-snapshot.ts); an edge runtime can back it with its
 // asset binding. No Node API here.
-import { canonicalJson } from '../render/output.ts';
+import { canonicalJson } from '../util/canonical-json.ts';
 import type { Coding } from './encoding.ts';
 
 export interface StoredDocument {

@@ -10,7 +10,7 @@ import type { SiteSettings } from '../records/types.ts';
 import { describeErrors, validatorFor } from '../schema/ajv.ts';
 import { addressOf, isClientGone, nodeListener, plainError } from './adapter.ts';
 import { snapshotStore } from './dist-snapshot.ts';
-import { recoverDist } from '../build/recover-dist.ts';
+import { recoverDist } from '../publish/recover-dist.ts';
 import { toolPool, type ToolPoolOptions } from './tool-pool.ts';
 import { inProcessRunner } from '../tools/registry/call.ts';
 

@@ -1,15 +1,15 @@
 import { readFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readMirrorState } from '../build/mirror-state.ts';
+import { readMirrorState } from '../state/mirror.ts';
 import { checkRecords } from '../records/check.ts';
 import { readRecordFiles } from '../records/load.ts';
 import type { SourceFormat, SourceRow } from '../records/types.ts';
-import { BuildError } from '../build/build.ts';
-import { canonicalJson } from '../render/output.ts';
+import { BuildError } from '../records/build-error.ts';
+import { canonicalJson } from '../util/canonical-json.ts';
 import { acceptList, type MirrorEntry } from '../upstream/accept.ts';
 import { makeAttempt } from '../upstream/attempt.ts';
 import { sha256Hex, type FetchOptions } from '../upstream/fetch.ts';
-import { refreshSource } from '../upstream/refresh.ts';
+import { refreshSource } from '../upstream/refresh-source.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 
 export const EXTENSIONS: Readonly<Record<SourceFormat, string>> = { 'prefix-json': 'json', 'prefix-json-html': 'html', text: 'txt', csv: 'csv' };

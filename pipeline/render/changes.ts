@@ -1,7 +1,8 @@
 import { changesPage, DEFAULT_LIMIT, type PublishedLog } from '../changes/page.ts';
 import type { Model } from '../model/model.ts';
 import { staleSources } from './ip-ranges.ts';
-import { canonicalJson, type RenderedFile } from './output.ts';
+import { canonicalJson } from '../util/canonical-json.ts';
+import { type RenderedFile } from './output.ts';
 
 export function publishedLog(model: Model, generatedAt: string): PublishedLog {
   const { log } = model;

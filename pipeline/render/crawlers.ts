@@ -2,7 +2,8 @@ import type { CrawlerView, Model } from '../model/model.ts';
 import { url } from '../model/model.ts';
 import { html } from '../site/html.ts';
 import { page } from '../site/layout.ts';
-import { canonicalJson, type RenderedFile } from './output.ts';
+import { canonicalJson } from '../util/canonical-json.ts';
+import { type RenderedFile } from './output.ts';
 
 function crawlerHtml(model: Model, crawler: CrawlerView): string {
   const { site } = model;

@@ -2,7 +2,8 @@ import type { Model, CrawlerView } from '../model/model.ts';
 import { url } from '../model/model.ts';
 import { ROUTES } from '../routes.ts';
 import { csvTable } from './csv.ts';
-import { canonicalJson, type RenderedFile } from './output.ts';
+import { canonicalJson } from '../util/canonical-json.ts';
+import { type RenderedFile } from './output.ts';
 import { alternation } from './regex.ts';
 
 /** The 23 fields of SPEC 2.1, in order: the CSV header and the first keys of every record. */

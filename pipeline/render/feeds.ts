@@ -4,7 +4,8 @@
 
 import type { ChangeEvent, EventLog, PrefixDelta } from '../changes/types.ts';
 import type { SiteSettings } from '../records/types.ts';
-import { canonicalJson, type RenderedFile } from './output.ts';
+import { canonicalJson } from '../util/canonical-json.ts';
+import { type RenderedFile } from './output.ts';
 
 /** Readers show the top of a feed; older events stay reachable through /changes.json. */
 export const FEED_ITEM_LIMIT = 100;

@@ -2,7 +2,8 @@ import type { Model } from '../model/model.ts';
 import { url } from '../model/model.ts';
 import { compareText } from '../util/compare.ts';
 import { categoryCounts } from './data.ts';
-import { canonicalJson, type RenderedFile } from './output.ts';
+import { canonicalJson } from '../util/canonical-json.ts';
+import { type RenderedFile } from './output.ts';
 
 /** Operators and categories: each a record plus the full records of its crawlers. */
 export function renderGroups(model: Model): RenderedFile[] {

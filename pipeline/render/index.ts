@@ -12,7 +12,7 @@ import { renderTools } from './tools.ts';
 import { renderCoverage } from './coverage.ts';
 import { agentCard } from './agent-card.ts';
 import { renderOpenApi } from './openapi.ts';
-import { canonicalJson } from './output.ts';
+import { canonicalJson } from '../util/canonical-json.ts';
 
 /** The feeds carry a build date, so they are rendered with the ledger's stamp like other dated files. */
 function renderFeedFiles(model: Model): RenderedFile[] {

@@ -1,7 +1,8 @@
 import type { Model, SourceView } from '../model/model.ts';
 import { url } from '../model/model.ts';
 import type { StaleSource } from '../changes/page.ts';
-import { canonicalJson, type RenderedFile } from './output.ts';
+import { canonicalJson } from '../util/canonical-json.ts';
+import { type RenderedFile } from './output.ts';
 
 /** Why a source's prefixes may not be current, in words a WAF builder can act on. */
 function warning(source: SourceView): string | null {

@@ -3,7 +3,8 @@ import { ROUTES, type Route } from '../routes.ts';
 import { toolByName } from '../tools/registry/index.ts';
 import { inputSchema } from '../tools/registry/input.ts';
 import type { ToolDefinition } from '../tools/registry/types.ts';
-import { canonicalJson, type RenderedFile } from './output.ts';
+import { canonicalJson } from '../util/canonical-json.ts';
+import { type RenderedFile } from './output.ts';
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'The document', 304: 'Not modified: the validator you sent still matches; no body', 400: 'Invalid input; the body names the field and the accepted form',

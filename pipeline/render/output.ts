@@ -9,8 +9,3 @@ export interface RenderedFile {
   body: string | ((stamp: string) => string);
 }
 
-export function canonicalJson(value: unknown): string {
-  // Key order is the insertion order the renderers build, which is fixed in code; with a
-  // 2-space indent and a trailing newline, diffs show only real changes.
-  return JSON.stringify(value, null, 2) + '\n';
-}

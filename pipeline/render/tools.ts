@@ -4,7 +4,8 @@ import { page } from '../site/layout.ts';
 import { TOOLS } from '../tools/registry/index.ts';
 import { toolIndex, toolSpec } from '../tools/registry/spec.ts';
 import type { ToolDefinition } from '../tools/registry/types.ts';
-import { canonicalJson, type RenderedFile } from './output.ts';
+import { canonicalJson } from '../util/canonical-json.ts';
+import { type RenderedFile } from './output.ts';
 
 /** A form that calls the tool with GET, so it works with no script: the browser shows the JSON answer. */
 function toolForm(model: Model, tool: ToolDefinition & { path: string }): string {

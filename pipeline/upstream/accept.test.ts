@@ -6,7 +6,7 @@ import { contentTypeFinding, makeAttempt } from './attempt.ts';
 import type { SourceRef } from './attempt.ts';
 import { sha256Hex } from './fetch.ts';
 import type { FetchOutcome } from './fetch.ts';
-import { fixture } from './test-server.ts';
+import { fixture } from '../../test/support/upstream-server.ts';
 
 const SOURCE: SourceRef = { id: 'example-bot', url: 'https://example.org/bot.json', format: 'prefix-json' };
 const T0 = '2026-08-21T00:00:00Z';

@@ -20,8 +20,8 @@ import {
   stallBody,
   startUpstreamServer,
   status,
-} from './test-server.ts';
-import type { UpstreamServer } from './test-server.ts';
+} from '../../test/support/upstream-server.ts';
+import type { UpstreamServer } from '../../test/support/upstream-server.ts';
 
 // Fast but real: retries happen, with a 1 ms base delay.
 const FAST: FetchOptions = { attempts: 3, baseDelayMs: 1, timeoutMs: 2_000 };

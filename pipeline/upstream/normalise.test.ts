@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { normalisePrefixes } from './normalise.ts';
 import { parsePrefixList } from './parse.ts';
-import { fixture } from './test-server.ts';
+import { fixture } from '../../test/support/upstream-server.ts';
 
 describe('normalisePrefixes', () => {
   test('the quirky fixture: host bits, duplicates, containment, mapped IPv6, numeric order', () => {

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { normalisePrefixes } from './normalise.ts';
 import { decodeEntities, parsePrefixList, stripTrailingCommas } from './parse.ts';
 import type { ParseResult, PrefixFormat } from './parse.ts';
-import { fixture } from './test-server.ts';
+import { fixture } from '../../test/support/upstream-server.ts';
 
 type Ok = Extract<ParseResult, { ok: true }>;
 

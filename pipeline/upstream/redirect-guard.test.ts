@@ -11,8 +11,8 @@ import { fetchUpstream } from './fetch.ts';
 import type { FetchOutcome } from './fetch.ts';
 import { NotPublicAddressError, publicOnlyLookup, redirectProblem } from './redirect-guard.ts';
 import type { Resolve } from './redirect-guard.ts';
-import { file, redirect, startUpstreamServer } from './test-server.ts';
-import type { UpstreamServer } from './test-server.ts';
+import { file, redirect, startUpstreamServer } from '../../test/support/upstream-server.ts';
+import type { UpstreamServer } from '../../test/support/upstream-server.ts';
 
 const FAST = { attempts: 2, baseDelayMs: 1, timeoutMs: 2_000 };
 

@@ -1,4 +1,4 @@
-import { build } from '../../pipeline/build/build.ts';
+import { build } from '../../pipeline/publish/build.ts';
 import { startServer, type RunningServer, type ServeOptions } from '../../pipeline/node/server.ts';
 import type { ToolData } from '../../pipeline/tools/registry/index.ts';
 import { tempProject } from './project.ts';

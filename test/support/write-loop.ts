@@ -2,7 +2,7 @@
 // alternating between two event logs, forever, printing one "." after each completed write,
 // until the test kills it with SIGKILL somewhere in the middle of a write.
 import { writeFileAtomic } from '../../pipeline/util/atomic-file.ts';
-import { canonicalJson } from '../../pipeline/render/output.ts';
+import { canonicalJson } from '../../pipeline/util/canonical-json.ts';
 import { loopLogs } from './state-logs.ts';
 
 const path = process.argv[2];

@@ -4,7 +4,7 @@ import { buildClassifier, classify, type Classification } from './classify.ts';
 import { compareText } from '../../util/compare.ts';
 import { HEURISTIC_LABEL, UA_LIMIT_BYTES, utf8Length } from './heuristic.ts';
 import { BROWSER_USER_AGENTS } from '../browser-user-agents.ts';
-import { fixtureCrawler, realCrawlers } from './test-support.ts';
+import { fixtureCrawler, realCrawlers } from '../../../test/support/classify-data.ts';
 import type { CrawlerView } from '../../model/model.ts';
 
 const crawlers = realCrawlers();

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildClassifier, classify } from './classify.ts';
 import { BROWSER_USER_AGENTS } from '../browser-user-agents.ts';
-import { peerEntries, realCrawlers, PEERS_PATH, type PeerEntry } from './test-support.ts';
+import { peerEntries, realCrawlers, PEERS_PATH, type PeerEntry } from '../../../test/support/classify-data.ts';
 import type { CrawlerView } from '../../model/model.ts';
 
 const crawlers = realCrawlers();

@@ -1,4 +1,4 @@
-import { canonicalJson } from '../../render/output.ts';
+import { canonicalJson } from '../../util/canonical-json.ts';
 import { toolByName } from './index.ts';
 import { validateInput, type InputSource } from './input.ts';
 import { answerTooLarge, InputRefused, textTooLarge } from './limits.ts';

@@ -98,7 +98,7 @@ export const verifyTool: ToolDefinition = {
   title: 'Is this address really that crawler?',
   description: 'Checks up to 500 IPv4/IPv6 addresses against every operator-published prefix list. With ua (a claimed crawler token or a whole User-Agent header) each address gets a verdict: genuine, in the claimed operator\'s range for another crawler, in another operator\'s range, in no published range (with how else to verify), or an unknown claim. Invalid items are reported one by one.',
   params: [
-    { name: 'ip', kind: 'list', required: true, maxItems: MAX_ADDRESSES_PER_CALL, split: 'comma-or-space', description: 'Addresses: repeat the parameter or separate with commas or spaces.', accepted: `1 to ${MAX_ADDRESSES_PER_CALL} IPv4 or IPv6 addresses (repeat ip= or separate with commas or spaces)`, example: '20.171.206.10' },
+    { name: 'ip', kind: 'list', required: true, maxItems: MAX_ADDRESSES_PER_CALL, split: 'addresses', description: 'Addresses: repeat the parameter or separate with commas or spaces.', accepted: `1 to ${MAX_ADDRESSES_PER_CALL} IPv4 or IPv6 addresses (repeat ip= or separate with commas or spaces)`, example: '20.171.206.10' },
     { name: 'ua', kind: 'string', required: false, maxBytes: UA_LIMIT_BYTES, description: 'The claimed crawler: a robots token such as GPTBot, or the whole User-Agent header; applied to every address.', accepted: `a robots token or User-Agent header, at most ${UA_LIMIT_BYTES} bytes` },
   ],
   outputSchema: { type: 'object', required: ['claim', 'received', 'checked', 'limit', 'results', 'summary'], properties: { results: { type: 'array', items: { type: 'object', required: ['input', 'valid'] } } } },

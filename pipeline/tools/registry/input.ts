@@ -1,3 +1,4 @@
+import { parseAddressList } from '../../net/address-list.ts';
 import type { ParamSpec, ToolDefinition, ToolInput } from './types.ts';
 
 export type InputResult = { ok: true; input: ToolInput } | { ok: false; field: string; message: string; accepted: string };
@@ -15,7 +16,7 @@ export function inputSchema(tool: ToolDefinition): Record<string, unknown> {
           description: `${param.description} Accepted: ${param.accepted}`,
           anyOf: [
             { type: 'array', items: { type: 'string', ...(param.maxItemBytes ? { maxLength: param.maxItemBytes } : {}) }, maxItems: param.maxItems },
-            { type: 'string', description: 'One string, split on commas' + (param.split === 'comma-or-space' ? ' and white space' : '') },
+            { type: 'string', description: 'One string, split on commas' + (param.split === 'addresses' ? ' and white space' : '') },
           ],
           ...(param.default !== undefined ? { default: param.default } : {}),
         };
@@ -32,7 +33,9 @@ export function inputSchema(tool: ToolDefinition): Record<string, unknown> {
 export type InputSource = 'query' | 'json';
 
 function splitList(param: ParamSpec, value: string | readonly string[], source: InputSource): string[] {
-  const pattern = param.split === 'comma-or-space' ? /[\s,]+/ : param.split === 'comma' ? /,/ : null;
+  // Addresses pasted from a log: an empty item between two commas is kept and reported, not dropped.
+  if (param.split === 'addresses') return parseAddressList(value).items;
+  const pattern = param.split === 'comma' ? /,/ : null;
   const values = typeof value === 'string' ? [value] : value;
   const split = pattern !== null && (source === 'query' || typeof value === 'string');
   return values.flatMap((v) => (split ? v.split(pattern) : [v])).map((v) => v.trim()).filter((v) => v !== '');

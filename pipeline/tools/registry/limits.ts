@@ -1,8 +1,9 @@
 // How much one tool call may ask for. The Node server runs calls on worker threads with a
 // deadline (node/tool-pool.ts), but the same handler also runs calls in place on runtimes
 // without threads, so each limit is chosen to keep the worst input under about 50 ms on a
-// 2-core machine, measured with worst-case.bench.ts beside this file. Inputs over a limit are refused up front with the limit named;
-// answers that list many items list the first ones and count the rest.
+// 2-core machine, measured with bench/tools/worst-case.bench.ts. Inputs over a limit are
+// refused up front with the limit named; answers that list many items list the first ones
+// and count the rest.
 
 /** Bytes of one path given to check_path_allowed (and the path of ai-access and site_check). */
 export const MAX_PATH_BYTES = 2048;

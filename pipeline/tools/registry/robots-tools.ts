@@ -1,6 +1,6 @@
 import type { CrawlerView } from '../../model/model.ts';
 import { boundedEditDistance } from '../robots/distance.ts';
-import { evaluate, evaluateMany, evaluationCost, lintParsed, parseRobotsTxt, UNITS_PER_COMPARISON, type Finding, type ParsedRobots, type Verdict } from '../robots/index.ts';
+import { evaluate, evaluateMany, evaluationCost, lintParsed, parseRobotsTxt, UNITS_PER_COMPARISON, type Finding, type ParsedRobots, type PathVerdict } from '../robots/index.ts';
 import { EVALUATION_BUDGET, InputRefused, LISTED_FINDINGS, LISTED_UNKNOWN_TOKENS, MAX_PATH_BYTES, SUGGESTED_TOKENS } from './limits.ts';
 import type { ParamSpec, ToolDefinition } from './types.ts';
 import { listOf, textOf } from './input.ts';
@@ -28,7 +28,7 @@ export function checkEvaluationBudget(parsed: ParsedRobots, tokens: readonly str
   );
 }
 
-function brief(crawler: CrawlerView, verdict: Verdict) {
+function brief(crawler: CrawlerView, verdict: PathVerdict) {
   return {
     slug: crawler.slug, name: crawler.name, operator: crawler.operator, category: crawler.category, robots_token: crawler.robots_token,
     respects_robots_txt: crawler.respects_robots_txt,
@@ -239,7 +239,7 @@ export const allowedTool: ToolDefinition = {
     return { token: textOf(input, 'ua'), summary: { allowed: results.filter((r) => r.allowed).length, disallowed: results.filter((r) => !r.allowed).length }, results };
   },
   summarize: (output) => {
-    const o = output as { token: string; results: Verdict[] };
+    const o = output as { token: string; results: PathVerdict[] };
     return o.results.slice(0, 20).map((r) => `${r.path}: ${r.allowed ? 'allowed' : 'disallowed'} for ${o.token} (${r.deciding ? `line ${r.deciding.line}: ${r.deciding.text}` : r.reason})`).join('\n') + (o.results.length > 20 ? `\n… and ${o.results.length - 20} more paths` : '');
   },
 };

@@ -19,8 +19,8 @@ export interface ParamSpec {
   maxItems?: number;
   /** Lists: the largest accepted item in UTF-8 bytes. */
   maxItemBytes?: number;
-  /** Lists given as one string are split on this (commas; for addresses also white space). */
-  split?: 'comma' | 'comma-or-space';
+  /** Lists given as one string are split on this: commas, or for addresses commas and white space (net/address-list.ts). */
+  split?: 'comma' | 'addresses';
   default?: string | string[];
   example?: string;
 }

@@ -19,7 +19,7 @@
 
 import { compilePattern } from './match.ts';
 import type { Matcher } from './match.ts';
-import { normalizeRequestPath } from './normalize.ts';
+import { normalizeRequestPath } from './percent-encoding.ts';
 import type { Group, ParsedRobots, Rule } from './parse.ts';
 
 export type MatchedBy = 'token' | 'fallback' | 'star' | 'none';
@@ -52,7 +52,7 @@ export interface Disagreements {
   whole_name: boolean;
 }
 
-export interface Verdict {
+export interface PathVerdict {
   /** The path as given. */
   path: string;
   /** The path and query after normalisation, as matched. */
@@ -101,7 +101,7 @@ interface Model {
    * that fall to the same group (most fall to `*`) cost one evaluation, not one each. */
   decisions: Map<string, Decision>;
   /** Group descriptions, keyed by selection. */
-  described: Map<string, Verdict['group']>;
+  described: Map<string, PathVerdict['group']>;
 }
 
 interface Compiled {
@@ -305,7 +305,7 @@ function sameIndices(a: readonly number[], b: readonly number[]): boolean {
 /** The most user-agent lines and tokens a verdict lists for its group; the counts are always whole. */
 export const GROUP_LISTED = 50;
 
-function describeGroup(model: Model, sel: Selection): Verdict['group'] {
+function describeGroup(model: Model, sel: Selection): PathVerdict['group'] {
   if (sel.indices.length === 0) return null;
   const key = keyOf(sel.indices);
   const known = model.described.get(key);
@@ -421,7 +421,7 @@ export function evaluationCost(parsed: ParsedRobots, tokens: readonly string[], 
  * once (compiled patterns are cached per ParsedRobots object, which must not be mutated).
  * The work is bounded by evaluationCost, which callers check first.
  */
-export function evaluateMany(parsed: ParsedRobots, productToken: string, paths: readonly string[]): Verdict[] {
+export function evaluateMany(parsed: ParsedRobots, productToken: string, paths: readonly string[]): PathVerdict[] {
   const compiled = compile(parsed);
   const { rfc, google } = compiled;
   const { token, sel, strictSel, firstGroup, googleSel, wholeSel } = planFor(compiled, productToken);
@@ -445,7 +445,7 @@ export function evaluateMany(parsed: ParsedRobots, productToken: string, paths: 
     baseNotes.push(`${sel.indices.length} groups name "${token}"; their rules are merged (RFC 9309 2.2.1)`);
   }
 
-  return paths.map((path): Verdict => {
+  return paths.map((path): PathVerdict => {
     const normalized = normalizeRequestPath(path);
     const disagreements: Disagreements = {
       non_merging: false,
@@ -456,7 +456,7 @@ export function evaluateMany(parsed: ParsedRobots, productToken: string, paths: 
       whole_name: false,
     };
     // Fixed key order, so serialised verdicts read the same way every time.
-    const verdict = (allowed: boolean, deciding: DecidingRule | null, reason: string, notes: string[]): Verdict => ({
+    const verdict = (allowed: boolean, deciding: DecidingRule | null, reason: string, notes: string[]): PathVerdict => ({
       path,
       normalized_path: normalized,
       token,
@@ -529,6 +529,6 @@ export function evaluateMany(parsed: ParsedRobots, productToken: string, paths: 
   });
 }
 
-export function evaluate(parsed: ParsedRobots, productToken: string, path: string): Verdict {
+export function evaluate(parsed: ParsedRobots, productToken: string, path: string): PathVerdict {
   return evaluateMany(parsed, productToken, [path])[0]!;
 }

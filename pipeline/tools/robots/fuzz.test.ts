@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { evaluateMany } from './evaluate.ts';
-import type { Verdict } from './evaluate.ts';
+import type { PathVerdict } from './evaluate.ts';
 import { lintParsed } from './lint.ts';
 import { parseRobotsTxt, PARSE_LIMIT_BYTES } from './parse.ts';
 import type { ParsedRobots } from './parse.ts';
@@ -12,7 +12,7 @@ import type { Random } from './random.ts';
 
 const SEVERITIES = new Set(['error', 'warning', 'info']);
 
-function checkInvariants(parsed: ParsedRobots, verdicts: Verdict[], label: string): void {
+function checkInvariants(parsed: ParsedRobots, verdicts: PathVerdict[], label: string): void {
   const byLine = new Map(parsed.lines.map((l) => [l.line, l]));
   parsed.lines.forEach((l, i) => assert.equal(l.line, i + 1, label));
   for (const g of [...parsed.groups, ...(parsed.google_groups ?? [])]) {

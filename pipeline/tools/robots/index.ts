@@ -13,7 +13,7 @@ export type {
   UserAgentLine,
 } from './parse.ts';
 export { evaluate, evaluateMany, evaluationCost, GROUP_LISTED, normalizeToken, UNITS_PER_COMPARISON } from './evaluate.ts';
-export type { DecidingRule, Disagreements, MatchedBy, Verdict } from './evaluate.ts';
+export type { DecidingRule, Disagreements, MatchedBy, PathVerdict } from './evaluate.ts';
 export { lintParsed, lintRobotsTxt } from './lint.ts';
 export type { Finding, Severity } from './lint.ts';
-export { normalizePattern, normalizeRequestPath } from './normalize.ts';
+export { normalizePattern, normalizeRequestPath } from './percent-encoding.ts';

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { compilePattern } from './match.ts';
-import { normalizePattern, normalizeRequestPath } from './normalize.ts';
+import { normalizePattern, normalizeRequestPath } from './percent-encoding.ts';
 import { seededRandom } from './random.ts';
 
 function matches(pattern: string, path: string): boolean {

@@ -36,7 +36,7 @@
 //   `AI2Bot` reads as `AI`. A value that is `*`, or `*` followed by whitespace, is
 //   the global group (Google's behaviour).
 
-import { normalizePattern } from './normalize.ts';
+import { normalizePattern } from './percent-encoding.ts';
 
 /** RFC 9309 2.5: the parsing limit must be at least 500 kibibytes. */
 export const PARSE_LIMIT_BYTES = 500 * 1024;

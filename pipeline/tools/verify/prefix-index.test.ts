@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildPrefixIndex, lookup } from './prefix-index.ts';
 import type { FoundAddress, LookupResult } from './sources.ts';
-import { fixtureSources, mirrorSources, MIRROR_DIR, referenceSources, REFERENCE_DIR } from './test-support.ts';
+import { fixtureSources, mirrorSources, MIRROR_DIR, referenceSources, REFERENCE_DIR } from '../../../test/support/verify-data.ts';
 import { parsePrefix } from '../../net/prefix.ts';
 import ipaddr from 'ipaddr.js';
 

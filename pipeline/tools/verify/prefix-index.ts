@@ -5,7 +5,7 @@
 // same ranges in several lists) all come back, the deepest (most specific) first. Built
 // once per model; lookups allocate only the answer's list (its matches are the index's own frozen objects).
 
-import type { Family } from './address.ts';
+import type { Family } from '../../net/address.ts';
 import { bitAt, type Prefix } from '../../net/prefix.ts';
 import { answer, prepareSources, type LookupResult, type PrefixMatch, type PrefixSource, type RejectedPrefix, type SourceInfo } from './sources.ts';
 

@@ -1,7 +1,7 @@
 // What the prefix index and its linear reference share: the input rows, reading their
 // prefixes once, and the shape of an answer. Only the search differs between the two.
 
-import { parseAddress, type AddressErrorCode, type Family } from './address.ts';
+import { parseAddress, type AddressErrorCode, type Family } from '../../net/address.ts';
 import { parsePrefix, type Prefix } from '../../net/prefix.ts';
 
 /** An IP list row; model.ts's SourceView fits (its `mirror` is a MirrorEntry). */

@@ -2,10 +2,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildPrefixIndex } from './prefix-index.ts';
 import { MAX_ADDRESSES_PER_CALL, resolveClaim, verifyBatch, type BatchItem, type CheckedAddress } from './verify-batch.ts';
-import { parseAddressList } from './address-list.ts';
+import { parseAddressList } from '../../net/address-list.ts';
 import { howToVerify } from './how-to-verify.ts';
-import { fixtureCrawlers, fixtureSources, mirrorSources, referenceSources } from './test-support.ts';
-import { realCrawlers } from '../classify/test-support.ts';
+import { fixtureCrawlers, fixtureSources, mirrorSources, referenceSources } from '../../../test/support/verify-data.ts';
+import { realCrawlers } from '../../../test/support/classify-data.ts';
 
 const crawlers = fixtureCrawlers();
 const index = buildPrefixIndex(fixtureSources());

@@ -13,9 +13,9 @@ import type { FoundAddress, InvalidAddress, PrefixMatch } from './sources.ts';
 /** SPEC section 8: ip values per call. */
 export const MAX_ADDRESSES_PER_CALL = 500;
 
-export type Verdict = 'genuine' | 'operator-range' | 'other-operator' | 'not-in-published-ranges' | 'unknown-claim';
+export type ClaimVerdict = 'genuine' | 'operator-range' | 'other-operator' | 'not-in-published-ranges' | 'unknown-claim';
 
-export const VERDICTS: readonly Verdict[] = ['genuine', 'operator-range', 'other-operator', 'not-in-published-ranges', 'unknown-claim'];
+export const VERDICTS: readonly ClaimVerdict[] = ['genuine', 'operator-range', 'other-operator', 'not-in-published-ranges', 'unknown-claim'];
 
 export interface ClaimedCrawler {
   slug: string;
@@ -45,7 +45,7 @@ export interface BatchMatch extends PrefixMatch {
 export interface CheckedAddress extends Omit<FoundAddress, 'matches'> {
   matches: BatchMatch[];
   /** Null without a claim. */
-  verdict: Verdict | null;
+  verdict: ClaimVerdict | null;
   explanation: string;
   /** Set when our copy of a list the verdict depends on is stale or missing. */
   caveat: string | null;
@@ -64,7 +64,7 @@ export interface BatchAnswer {
     invalid: number;
     in_published_ranges: number;
     /** Null without a claim. */
-    verdicts: Record<Verdict, number> | null;
+    verdicts: Record<ClaimVerdict, number> | null;
   };
 }
 
@@ -164,9 +164,9 @@ export function verifyBatch(index: PrefixIndex, crawlers: readonly CrawlerView[]
   });
 
   const checked = results.filter((r): r is CheckedAddress => r.valid);
-  let verdicts: Record<Verdict, number> | null = null;
+  let verdicts: Record<ClaimVerdict, number> | null = null;
   if (claim !== null) {
-    verdicts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
+    verdicts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<ClaimVerdict, number>;
     for (const r of checked) if (r.verdict !== null) verdicts[r.verdict]++;
   }
   return {

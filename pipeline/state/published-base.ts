@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { simpleGit } from 'simple-git';
-import type { PublishedState } from './diff.ts';
+import type { PublishedState } from '../changes/diff.ts';
 
 export interface Base {
   commit: string;

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import type { MirrorEntry } from './accept.ts';
 import type { SourceRef } from './attempt.ts';
 import type { FetchOptions } from './fetch.ts';
-import { refreshSource } from './refresh.ts';
+import { refreshSource } from './refresh-source.ts';
 import {
   conditional,
   file,
@@ -17,8 +17,8 @@ import {
   sequence,
   startUpstreamServer,
   status,
-} from './test-server.ts';
-import type { UpstreamServer } from './test-server.ts';
+} from '../../test/support/upstream-server.ts';
+import type { UpstreamServer } from '../../test/support/upstream-server.ts';
 
 const SOURCE: SourceRef = { id: 'google-googlebot', url: 'https://developers.google.com/static/crawling/ipranges/common-crawlers.json', format: 'prefix-json' };
 const T0 = '2026-08-21T00:00:00Z';

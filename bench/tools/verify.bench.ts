@@ -2,14 +2,14 @@
 // prefix. Baseline, measured in the same run: linearScan, ipaddr.js `match` over every prefix
 // (what a script looping over the lists does). Both read each address the same way (address.ts,
 // through ipaddr.js), and that reading is most of the trie's figure: the walk itself is at most
-// 32 or 128 steps. Run: npx tsx pipeline/tools/verify/verify.bench.ts
+// 32 or 128 steps. Run: npx tsx bench/tools/verify.bench.ts
 
-import { buildPrefixIndex, lookup } from './prefix-index.ts';
-import { buildLinearIndex, linearScan } from './linear-scan.ts';
-import { parsePrefix } from '../../net/prefix.ts';
-import { mirrorSources, randomAddresses, referenceSources } from './test-support.ts';
-import { seededRandom } from '../robots/random.ts';
-import { time, type BenchFigure } from '../../../bench/figure.ts';
+import { buildPrefixIndex, lookup } from '../../pipeline/tools/verify/prefix-index.ts';
+import { buildLinearIndex, linearScan } from '../../test/support/linear-scan.ts';
+import { parsePrefix } from '../../pipeline/net/prefix.ts';
+import { mirrorSources, randomAddresses, referenceSources } from '../../test/support/verify-data.ts';
+import { seededRandom } from '../../pipeline/tools/robots/random.ts';
+import { time, type BenchFigure } from '../figure.ts';
 
 export function benchVerify(batches = 20): BenchFigure[] {
   const mirror = mirrorSources();

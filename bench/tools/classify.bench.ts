@@ -1,15 +1,15 @@
 // Benchmark: classifying 20,000 User-Agent headers (crawler examples and browser headers mixed).
 // Baselines, measured in the same run: one `includes` per crawler per header (what a loop over
 // the records does), for the scan alone and for the whole answer.
-// Run: npx tsx pipeline/tools/classify/classify.bench.ts
+// Run: npx tsx bench/tools/classify.bench.ts
 
 import { isbot } from 'isbot';
-import { findAll } from './aho-corasick.ts';
-import { buildClassifier, classify } from './classify.ts';
-import { compareText } from '../../util/compare.ts';
-import { realCrawlers } from './test-support.ts';
-import { BROWSER_USER_AGENTS } from '../browser-user-agents.ts';
-import { time, type BenchFigure } from '../../../bench/figure.ts';
+import { findAll } from '../../pipeline/tools/classify/aho-corasick.ts';
+import { buildClassifier, classify } from '../../pipeline/tools/classify/classify.ts';
+import { compareText } from '../../pipeline/util/compare.ts';
+import { realCrawlers } from '../../test/support/classify-data.ts';
+import { BROWSER_USER_AGENTS } from '../../pipeline/tools/browser-user-agents.ts';
+import { time, type BenchFigure } from '../figure.ts';
 
 export function benchClassify(count = 20000): BenchFigure[] {
   const crawlers = realCrawlers();

@@ -2,12 +2,12 @@
 // answers, in the same order, on seeded random addresses drawn mostly near real prefixes.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildPrefixIndex, lookup } from './prefix-index.ts';
-import { buildLinearIndex, linearScan } from './linear-scan.ts';
-import { parsePrefix, type Prefix } from '../../net/prefix.ts';
-import type { PrefixSource } from './sources.ts';
-import { fixtureSources, mirrorSources, randomAddresses, referenceSources } from './test-support.ts';
-import { seededRandom } from '../robots/random.ts';
+import { buildPrefixIndex, lookup } from '../pipeline/tools/verify/prefix-index.ts';
+import { buildLinearIndex, linearScan } from './support/linear-scan.ts';
+import { parsePrefix, type Prefix } from '../pipeline/net/prefix.ts';
+import type { PrefixSource } from '../pipeline/tools/verify/sources.ts';
+import { fixtureSources, mirrorSources, randomAddresses, referenceSources } from './support/verify-data.ts';
+import { seededRandom } from '../pipeline/tools/robots/random.ts';
 
 function prefixesOf(sources: readonly PrefixSource[]): Prefix[] {
   return sources.flatMap((s) => [...s.mirror.ipv4, ...s.mirror.ipv6]).flatMap((t) => {

@@ -3,7 +3,7 @@
 // parsed once, as a fair baseline would; the search itself visits every prefix.
 
 import ipaddr from 'ipaddr.js';
-import { answer, prepareSources, type LookupResult, type PrefixMatch, type PrefixSource } from './sources.ts';
+import { answer, prepareSources, type LookupResult, type PrefixMatch, type PrefixSource } from '../../pipeline/tools/verify/sources.ts';
 
 export interface LinearIndex {
   readonly entries: readonly { match: PrefixMatch; network: ipaddr.IPv4 | ipaddr.IPv6; length: number }[];

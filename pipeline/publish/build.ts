@@ -9,13 +9,10 @@ import type { Problem } from '../records/types.ts';
 import { renderAll } from '../render/index.ts';
 import { findRoute } from '../routes.ts';
 import { describeErrors, readSchemas, validatorFor } from '../schema/ajv.ts';
-import { readMirrorState } from './mirror-state.ts';
-import { readBase } from '../changes/git-base.ts';
-import { diffStates } from '../changes/diff.ts';
-import { recordBatch } from '../changes/log.ts';
-import { publishedStateOf, readEventLog, writeEventLog } from '../changes/state.ts';
+import { readMirrorState } from '../state/mirror.ts';
+import { eventsSincePublished, readEventLog, writeEventLog } from '../state/events.ts';
 import { writeDist, type DistFile } from './write-dist.ts';
-import { BuildError } from './build-error.ts';
+import { BuildError } from '../records/build-error.ts';
 import { describePlan, planDistRecovery, recoverDist } from './recover-dist.ts';
 
 export { BuildError };
@@ -83,16 +80,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const eventsPath = join(options.root, 'state', 'events.json');
   let events = await readEventLog(eventsPath);
   const draft = buildModel(records, mirror, events, readSchemas());
-  // Change events come from what the last commit published, so they survive a rebuild that
-  // was never committed and are not repeated by one that is run again (recordBatch).
-  const base = await readBase(options.root, distDir);
-  if (base) {
-    const pending = diffStates(base.state, publishedStateOf(draft), {
-      crawler: (slug) => `${records.site.base_url}/crawler/${slug}.json`,
-      source: (id) => `${records.site.base_url}/ip-ranges/${id}.json`,
-    });
-    events = recordBatch(events, base.commit, pending, now);
-  }
+  events = await eventsSincePublished(events, draft, { root: options.root, distDir, baseUrl: records.site.base_url, now });
   const model = { ...draft, log: events };
   log(`model: ${model.crawlers.length} crawlers, ${model.operators.length} operators, ${model.sources.length} sources, change cursor ${events.head}`);
 

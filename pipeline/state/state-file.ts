@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { messageOf } from '../util/errno.ts';
-import { BuildError } from './build-error.ts';
+import { BuildError } from '../records/build-error.ts';
 
 export interface StateShape<T> {
   /** What the file must hold, for the message when it does not ("an event log object"). */

@@ -1,9 +1,9 @@
 // Test support, not runtime code: it reads files with node:fs, so only *.test.ts and benchmarks import it.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { CrawlerView } from '../../model/model.ts';
+import type { CrawlerView } from '../../pipeline/model/model.ts';
 
-const repo = fileURLToPath(new URL('../../../', import.meta.url));
+const repo = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The published crawler records, as the tools receive them at request time. */
 export function realCrawlers(): CrawlerView[] {
@@ -11,7 +11,7 @@ export function realCrawlers(): CrawlerView[] {
   return doc.crawlers;
 }
 
-export const PEERS_PATH = new URL('../../../../shared/reference-data/peers/crawler-user-agents.json', import.meta.url).pathname;
+export const PEERS_PATH = new URL('../../../shared/reference-data/peers/crawler-user-agents.json', import.meta.url).pathname;
 
 export interface PeerEntry {
   pattern: string;

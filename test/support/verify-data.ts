@@ -2,17 +2,17 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
-import type { CrawlerView } from '../../model/model.ts';
-import type { SourceRow } from '../../records/types.ts';
-import { fixtureCrawler } from '../classify/test-support.ts';
+import type { CrawlerView } from '../../pipeline/model/model.ts';
+import type { SourceRow } from '../../pipeline/records/types.ts';
+import { fixtureCrawler } from './classify-data.ts';
 import ipaddr from 'ipaddr.js';
-import type { PrefixSource } from './sources.ts';
-import type { Prefix } from '../../net/prefix.ts';
-import type { Random } from '../robots/random.ts';
+import type { PrefixSource } from '../../pipeline/tools/verify/sources.ts';
+import type { Prefix } from '../../pipeline/net/prefix.ts';
+import type { Random } from '../../pipeline/tools/robots/random.ts';
 
-const repo = fileURLToPath(new URL('../../../', import.meta.url));
+const repo = fileURLToPath(new URL('../../', import.meta.url));
 export const MIRROR_DIR = `${repo}state/mirror`;
-export const REFERENCE_DIR = new URL('../../../../shared/reference-data/upstream', import.meta.url).pathname;
+export const REFERENCE_DIR = new URL('../../../shared/reference-data/upstream', import.meta.url).pathname;
 
 /**
  * A hand-built index small enough to reason about:

@@ -8,7 +8,7 @@
 
 import ipaddr from 'ipaddr.js';
 
-import type { Family } from '../../net/prefix.ts';
+import type { Family } from './prefix.ts';
 export type { Family };
 
 export type AddressErrorCode = 'empty' | 'zone-id' | 'prefix-not-address' | 'port' | 'ipv4-parts' | 'ipv4-octet' | 'ipv4-leading-zero' | 'invalid-ipv6' | 'not-an-address' | 'over-limit';

@@ -1,5 +1,5 @@
-import { formatProblem } from '../records/check.ts';
-import type { Problem } from '../records/types.ts';
+import { formatProblem } from './check.ts';
+import type { Problem } from './types.ts';
 
 /** A build stopped by problems in its inputs (records, state) or outputs, each naming its file. */
 export class BuildError extends Error {

@@ -1,11 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { readStateJson, restoreFromGit } from '../build/state-file.ts';
+import { readStateJson, restoreFromGit } from './state-file.ts';
 import { isRecord } from '../util/guards.ts';
 import type { Model } from '../model/model.ts';
-import { canonicalJson } from '../render/output.ts';
-import type { PublishedState } from './diff.ts';
+import { canonicalJson } from '../util/canonical-json.ts';
+import { diffStates, type PublishedState } from '../changes/diff.ts';
+import { recordBatch } from '../changes/log.ts';
+import { readBase } from './published-base.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
-import { EMPTY_LOG, type EventLog } from './types.ts';
+import { EMPTY_LOG, type EventLog } from '../changes/types.ts';
 
 /** The facts of a model in the shape they are published, for diffing against HEAD's. */
 export function publishedStateOf(model: Model): PublishedState {
@@ -37,4 +39,19 @@ export async function writeEventLog(path: string, log: EventLog): Promise<boolea
   if (current === text) return false;
   await writeFileAtomic(path, text);
   return true;
+}
+
+/**
+ * The log with the changes between what the last commit published (read with git) and the
+ * model about to be published. They come from the commit, not the last build, so they survive
+ * a rebuild that was never committed and are not repeated by one run again (recordBatch).
+ */
+export async function eventsSincePublished(events: EventLog, draft: Model, at: { root: string; distDir: string; baseUrl: string; now: string }): Promise<EventLog> {
+  const base = await readBase(at.root, at.distDir);
+  if (!base) return events;
+  const pending = diffStates(base.state, publishedStateOf(draft), {
+    crawler: (slug) => `${at.baseUrl}/crawler/${slug}.json`,
+    source: (id) => `${at.baseUrl}/ip-ranges/${id}.json`,
+  });
+  return recordBatch(events, base.commit, pending, at.now);
 }

@@ -1,13 +1,13 @@
 // Benchmark: 200 paths against a robots.txt at the 500 KiB limit.
 // Baseline, measured in the same run: parsing the file again for every path (what a
 // matcher that does not keep the parsed file does, such as Google's library called
-// once per URL). Run: npx tsx pipeline/tools/robots/robots.bench.ts
+// once per URL). Run: npx tsx bench/tools/robots.bench.ts
 
-import { evaluate, evaluateMany } from './evaluate.ts';
-import { lintRobotsTxt } from './lint.ts';
-import { parseRobotsTxt, PARSE_LIMIT_BYTES } from './parse.ts';
-import { seededRandom } from './random.ts';
-import { time, type BenchFigure } from '../../../bench/figure.ts';
+import { evaluate, evaluateMany } from '../../pipeline/tools/robots/evaluate.ts';
+import { lintRobotsTxt } from '../../pipeline/tools/robots/lint.ts';
+import { parseRobotsTxt, PARSE_LIMIT_BYTES } from '../../pipeline/tools/robots/parse.ts';
+import { seededRandom } from '../../pipeline/tools/robots/random.ts';
+import { time, type BenchFigure } from '../figure.ts';
 
 /** A deterministic file just under the limit: many groups, wildcards, anchors, a big `*` group. */
 export function benchFile(): string {

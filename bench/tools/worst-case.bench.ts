@@ -1,31 +1,22 @@
 // The most expensive input we know how to build for each tool, timed through the same path a
 // request takes: validation, the tool, its summary and the JSON of the answer. Every figure is
 // one synchronous stretch of the event loop; the goal is that none passes ~50 ms.
-// Run: npx tsx pipeline/tools/registry/worst-case.bench.ts [dist-dir]
+// Run: npx tsx bench/tools/worst-case.bench.ts [dist-dir]
 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { toolDataFrom } from '../../http/tool-data.ts';
-import { snapshotStore } from '../../node/dist-snapshot.ts';
-import { time } from '../../../bench/figure.ts';
-import { evaluationCost, parseRobotsTxt } from '../robots/index.ts';
-import { seededRandom, type Random } from '../robots/random.ts';
-import { EVALUATION_BUDGET, InputRefused, MAX_PATH_BYTES } from './limits.ts';
-import { toolByName } from './index.ts';
-import { validateInput } from './input.ts';
-import type { ToolContext } from './types.ts';
+import { toolDataFrom } from '../../pipeline/http/tool-data.ts';
+import { snapshotStore } from '../../pipeline/node/dist-snapshot.ts';
+import { time } from '../figure.ts';
+import { evaluationCost, parseRobotsTxt } from '../../pipeline/tools/robots/index.ts';
+import { seededRandom, type Random } from '../../pipeline/tools/robots/random.ts';
+import { EVALUATION_BUDGET, InputRefused, MAX_PATH_BYTES } from '../../pipeline/tools/registry/limits.ts';
+import { toolByName } from '../../pipeline/tools/registry/index.ts';
+import { validateInput } from '../../pipeline/tools/registry/input.ts';
+import type { ToolContext } from '../../pipeline/tools/registry/types.ts';
+import { fillToLimit as fill } from '../../test/support/robots-inputs.ts';
 
-const ROBOTS_LIMIT = 512_000;
 
-/** Lines until the file would pass the robots.txt parameter's limit. */
-function fill(line: (i: number) => string, head = ''): string {
-  let text = head;
-  for (let i = 0; ; i++) {
-    const next = line(i) + '\n';
-    if (text.length + next.length > ROBOTS_LIMIT) return text;
-    text += next;
-  }
-}
 
 function randomToken(rnd: Random, length: number): string {
   const letters = 'abcdefghijklmnopqrstuvwxyz';
@@ -134,7 +125,7 @@ function fastestOf(runs: number, fn: () => void, first: { wall: number; cpu: num
 }
 
 async function main(): Promise<void> {
-  const dist = process.argv[2] ?? join(fileURLToPath(new URL('../../../', import.meta.url)), 'dist');
+  const dist = process.argv[2] ?? join(fileURLToPath(new URL('../../', import.meta.url)), 'dist');
   const data = await toolDataFrom(await snapshotStore(dist, { checkEveryMs: 0 }));
   if (!data) throw new Error(`${dist} lacks the documents the tools read`);
   const context: ToolContext = { data, caller: { userAgent: null, address: null } };

@@ -1,0 +1,8 @@
+/**
+ * Every JSON document the project writes (dist/, state/, tool answers): key order is the
+ * insertion order the code builds, which is fixed; with a 2-space indent and a trailing
+ * newline, diffs show only real changes.
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, null, 2) + '\n';
+}
