@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
@@ -19,8 +19,8 @@ interface Excluded {
 
 const EXCLUDED_FILE = join(REPO, 'records', 'excluded.yaml');
 const CRAWLERS_DIR = join(REPO, 'records', 'crawlers');
-// The peers' list lives next to the repository, not in it; the checks that need it skip without it.
-const PEERS_FILE = join(REPO, '..', 'shared', 'reference-data', 'peers', 'ai-robots-txt-robots.json');
+// A copy of the peers' list kept in the repository; test/fixtures/reference/README.md names its source and licence.
+const PEERS_FILE = join(REPO, 'test', 'fixtures', 'reference', 'peers', 'ai-robots-txt-robots.json');
 
 const excluded = parse(readFileSync(EXCLUDED_FILE, 'utf8')) as Excluded[];
 const crawlers = readdirSync(CRAWLERS_DIR)
@@ -79,11 +79,7 @@ test('the schema rejects an unknown reason, a missing note and an extra field', 
   assert.ok(validate([entry('X', 'merged-into:gptbot')]));
 });
 
-test('every peer name is indexed or excluded, and every excluded name is a peer name', (t) => {
-  if (!existsSync(PEERS_FILE)) {
-    t.skip('the peers\' list (../shared/reference-data) is not present');
-    return;
-  }
+test('every peer name is indexed or excluded, and every excluded name is a peer name', () => {
   const peers = peerNames();
   assert.deepEqual(unaccounted(peers, tokens, excluded), []);
   const known = new Set(peers);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { normalisePrefixes } from './normalise.ts';
 import { decodeEntities, parsePrefixList, stripTrailingCommas } from './parse.ts';
@@ -229,11 +229,10 @@ describe('csv', () => {
 });
 
 // ---------------------------------------------------------------------------------------
-// Real operator files (shared/reference-data). Expected counts come from its README table.
+// Real operator files (test/fixtures/reference). Expected counts come from its README table,
+// which records them beside each file's source, so updating a file and its facts is one change.
 
-const REFERENCE = new URL('../../../shared/reference-data/', import.meta.url);
-const haveReference = existsSync(new URL('upstream/', REFERENCE));
-const skipReason = haveReference ? false : 'shared/reference-data/upstream is absent';
+const REFERENCE = new URL('../../test/fixtures/reference/', import.meta.url);
 
 interface ReferenceRow {
   file: string;
@@ -272,8 +271,8 @@ function referenceRows(heading: string): ReferenceRow[] {
   });
 }
 
-describe('real operator files (reference-data/upstream)', { skip: skipReason }, () => {
-  const rows = haveReference ? referenceRows('## upstream/') : [];
+describe('real operator files (fixtures/reference/upstream)', () => {
+  const rows = referenceRows('## upstream/');
 
   test('the README table lists every file in upstream/', () => {
     const files = readdirSync(new URL('upstream/', REFERENCE)).sort();
@@ -317,33 +316,46 @@ describe('real operator files (reference-data/upstream)', { skip: skipReason }, 
   });
 });
 
-describe('Canonry-derived Amazon lists as JSON-parser inputs', { skip: skipReason }, () => {
-  const rows = haveReference ? referenceRows('## derived/').filter((r) => r.file.startsWith('amazon-')) : [];
+// Amazon serves its lists only inside an HTML page, with bare addresses, and no copy of those
+// pages may be kept in the repository. The same shape is rebuilt from a real list that holds
+// only /32 entries: the /32 taken off, a creationTime in one of Amazon's zoned styles, and the
+// JSON HTML-escaped inside <pre><code>. Both readings must give back the original prefixes.
+const AMAZON_SHAPED = [
+  { file: 'duckduckgo-duckduckbot.v1.json', creationTime: '2026-04-30T00:00:00.000000+00:00' },
+  { file: 'duckduckgo-duckduckbot.v2.json', creationTime: '2025-11-21T23:40:00.471564Z' },
+];
 
-  test('the README lists three Amazon files', () => {
-    assert.equal(rows.length, 3);
-  });
+/** The list as Amazon would ship it: bare addresses and Amazon's creationTime. */
+function amazonShaped(text: string, creationTime: string): string {
+  return text.replace(/"creationTime": "[^"]*"/, `"creationTime": "${creationTime}"`).replace(/\/32"/g, '"');
+}
 
-  for (const row of rows) {
-    test(`derived/${row.file}: ${row.v4} IPv4, creationTime ${row.creationTime}`, () => {
-      const bytes = readFileSync(new URL(`derived/${row.file}`, REFERENCE));
-      const result = ok(parsePrefixList('prefix-json', bytes));
-      assert.equal(result.creationTime, row.creationTime);
-      const normalised = normalisePrefixes(result.prefixes);
-      assert.deepEqual(normalised.invalid, []);
-      assert.equal(normalised.ipv4.length, row.v4);
-      assert.equal(normalised.ipv6.length, row.v6);
+function amazonPage(json: string): Uint8Array {
+  const escaped = json.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+  return utf8(`<!DOCTYPE html><html><body><h1>IP addresses</h1><pre><code>${escaped}</code></pre></body></html>`);
+}
 
-      // The same JSON as Amazon ships it: escaped inside <pre><code>, with the /32 that
-      // Canonry added taken off again, reads to the same prefixes.
-      const original = bytes.toString('utf8').replace(/\/32"/g, '"');
-      const escaped = original.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
-      const page = `<!DOCTYPE html><html><body><h1>IP addresses</h1><pre><code>${escaped}</code></pre></body></html>`;
-      const fromHtml = ok(parsePrefixList('prefix-json-html', new TextEncoder().encode(page)));
-      assert.equal(fromHtml.creationTime, row.creationTime);
-      const again = normalisePrefixes(fromHtml.prefixes);
-      assert.deepEqual(again.ipv4, normalised.ipv4);
-      assert.match(again.findings.join('\n'), new RegExp(`^${row.v4} entries are bare addresses without a prefix length, read as /32`));
+describe('Amazon-shaped lists rebuilt from real all-/32 lists', () => {
+  const rows = new Map(referenceRows('## upstream/').map((row) => [row.file, row]));
+
+  for (const { file, creationTime } of AMAZON_SHAPED) {
+    test(`${file} without its /32s, as JSON and inside HTML, creationTime ${creationTime}`, () => {
+      const row = rows.get(file);
+      assert.ok(row !== undefined && row.v4 > 0 && row.v6 === 0, `${file} must be an IPv4 list in the README table`);
+      const text = readFileSync(new URL(`upstream/${file}`, REFERENCE), 'utf8');
+      const original = normalisePrefixes(ok(parsePrefixList('prefix-json', utf8(text))).prefixes);
+      const json = amazonShaped(text, creationTime);
+      assert.equal(json.match(/\/32"/g), null, 'every entry lost its /32');
+      const bare = new RegExp(`^${row.v4} entries are bare addresses without a prefix length, read as /32`);
+
+      for (const [format, body] of [['prefix-json', utf8(json)], ['prefix-json-html', amazonPage(json)]] as const) {
+        const result = ok(parsePrefixList(format, body));
+        assert.equal(result.creationTime, creationTime, format);
+        const again = normalisePrefixes(result.prefixes);
+        assert.deepEqual(again.invalid, [], format);
+        assert.deepEqual(again.ipv4, original.ipv4, format);
+        assert.match(again.findings.join('\n'), bare, format);
+      }
     });
   }
 });

@@ -1,5 +1,5 @@
 // Test support, not runtime code: it reads files with node:fs, so only *.test.ts and benchmarks import it.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { CrawlerView } from '../../pipeline/model/model.ts';
 
@@ -11,16 +11,16 @@ export function realCrawlers(): CrawlerView[] {
   return doc.crawlers;
 }
 
-export const PEERS_PATH = new URL('../../../shared/reference-data/peers/crawler-user-agents.json', import.meta.url).pathname;
+// A copy kept in the repository (see test/fixtures/reference/README.md for its source and licence).
+export const PEERS_PATH = `${repo}test/fixtures/reference/peers/crawler-user-agents.json`;
 
 export interface PeerEntry {
   pattern: string;
   instances: string[];
 }
 
-/** monperrus/crawler-user-agents, when the reference copy is present. */
-export function peerEntries(): PeerEntry[] | null {
-  if (!existsSync(PEERS_PATH)) return null;
+/** monperrus/crawler-user-agents; a missing copy throws with its path rather than skipping the cross-check. */
+export function peerEntries(): PeerEntry[] {
   return JSON.parse(readFileSync(PEERS_PATH, 'utf8')) as PeerEntry[];
 }
 

@@ -12,7 +12,8 @@ import type { Random } from '../../pipeline/tools/robots/random.ts';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 export const MIRROR_DIR = `${repo}state/mirror`;
-export const REFERENCE_DIR = new URL('../../../shared/reference-data/upstream', import.meta.url).pathname;
+// Real operator lists kept in the repository (test/fixtures/reference/README.md), so the tests using them run everywhere.
+export const REFERENCE_DIR = `${repo}test/fixtures/reference/upstream`;
 
 /**
  * A hand-built index small enough to reason about:
@@ -61,12 +62,12 @@ function sourceRows(): SourceRow[] {
 const REFERENCE_ALIASES: Record<string, string> = { 'bing-bingbot': 'microsoft-bingbot' };
 
 /**
- * The real source rows filled with the operators' real lists from the reference data (the
- * newest version of each); null when the reference data is absent. Rows without a reference
- * copy are left empty, as in a mirror that has not fetched them yet.
+ * The real source rows filled with the operators' real lists from the reference fixtures (the
+ * newest version of each). Rows without a reference copy are left empty, as in a mirror that
+ * has not fetched them yet. A missing fixture folder throws with its path: it is part of the
+ * repository, so its absence is a broken checkout, not a reason to skip.
  */
-export function referenceSources(): PrefixSource[] | null {
-  if (!existsSync(REFERENCE_DIR)) return null;
+export function referenceSources(): PrefixSource[] {
   const lists = new Map<string, { ipv4: string[]; ipv6: string[] }>();
   for (const name of readdirSync(REFERENCE_DIR).filter((n) => n.endsWith('.json')).sort()) {
     const base = name.replace(/(\.v\d+)?\.json$/, '');

@@ -172,11 +172,11 @@ describe('howToVerify', () => {
 });
 
 const reference = referenceSources();
-describe('verifyBatch: real records and the operators\' reference lists', { skip: reference === null ? 'reference data absent' : false }, () => {
+describe('verifyBatch: real records and the operators\' reference lists', () => {
   const real = realCrawlers();
-  const realIndex = buildPrefixIndex(reference ?? []);
+  const realIndex = buildPrefixIndex(reference);
   const firstAddressOf = (sourceId: string) => {
-    const source = reference!.find((s) => s.id === sourceId)!;
+    const source = reference.find((s) => s.id === sourceId)!;
     return source.mirror.ipv4[0]!.split('/')[0]!;
   };
 
@@ -192,8 +192,8 @@ describe('verifyBatch: real records and the operators\' reference lists', { skip
   });
 
   it('GPTBot from an address of another OpenAI list is operator-range', () => {
-    const gptbotList = new Set(reference!.find((s) => s.id === 'openai-gptbot')!.mirror.ipv4);
-    const candidate = reference!.find((s) => s.id === 'openai-chatgpt-user')!.mirror.ipv4.find((p) => !gptbotList.has(p))!;
+    const gptbotList = new Set(reference.find((s) => s.id === 'openai-gptbot')!.mirror.ipv4);
+    const candidate = reference.find((s) => s.id === 'openai-chatgpt-user')!.mirror.ipv4.find((p) => !gptbotList.has(p))!;
     const item = checked(verifyBatch(realIndex, real, [candidate.split('/')[0]!], 'GPTBot').results[0]);
     assert.equal(item.verdict, 'operator-range', item.explanation);
   });
