@@ -1,8 +1,9 @@
 import { MCP_SERVERS, TOOLS } from './tools/registry/index.ts';
 
-// The one table of public paths. The endpoint map in /data/agents.json, the /api/v1 root
-// document, the home page's list and the 405 Allow header are all generated from it; later
-// surfaces (OpenAPI, sitemap, llms.txt) read it too. A path is written here once.
+// The one table of public paths. The server dispatches on it (each route says how it is
+// answered), renderers and the model build every URL with href(), and the endpoint map in
+// /data/agents.json, the /api/v1 root, the home page's list, OpenAPI and the 405 Allow
+// header are generated from it. A path is written here once.
 
 export type Method = 'GET' | 'HEAD' | 'OPTIONS' | 'POST';
 
@@ -22,14 +23,30 @@ export interface Route {
   methods: readonly Method[];
   statuses: readonly number[];
   parameter?: PathParameter;
-  /** document: bytes come from dist/ and the ledger; dynamic: computed per request. */
-  source: 'document' | 'dynamic';
+  /** How the server answers the path; every kind but `document` is computed per request. */
+  answer: Answer;
+  /** Other paths answered the same way (a folder URL for its index, `/` for the home page). */
+  aliases?: readonly string[];
   /** Query parameters of a dynamic path (tools describe theirs in the tool registry). */
   query?: readonly { name: string; description: string; schema: Record<string, unknown> }[];
   /** The output schema (schemas/outputs/<name>.schema.json) every JSON answer of this path satisfies. */
   schema?: string;
-  /** For dynamic routes answered by a tool, an MCP server or the A2A endpoint: which one. */
-  dispatch?: { kind: 'tool' | 'mcp' | 'a2a'; name: string };
+}
+
+/**
+ * How a route is answered: `document`, the stored bytes of dist/ (a static host serves these
+ * alone); the others by the server. http/handler.ts has one case per kind.
+ */
+export type Answer =
+  | { by: 'document' }
+  | { by: 'changes' }
+  | { by: 'api-root' }
+  | { by: 'tool'; tool: string }
+  | { by: 'mcp'; server: string }
+  | { by: 'a2a' };
+
+export function isDynamic(route: Route): boolean {
+  return route.answer.by !== 'document';
 }
 
 const READ: readonly Method[] = ['GET', 'HEAD', 'OPTIONS'];
@@ -58,10 +75,11 @@ export function contentTypeOf(path: string): string {
   return CONTENT_TYPES[extension] ?? 'application/octet-stream';
 }
 
-const doc = (key: string, path: string, returns: string, parameter?: PathParameter, schema?: string): Route => ({
+const doc = (key: string, path: string, returns: string, parameter?: PathParameter, schema?: string, aliases?: readonly string[]): Route => ({
   key, path, returns, parameter, schema, type: contentTypeOf(path), methods: READ,
   statuses: parameter ? [200, 304, 404] : [200, 304],
-  source: 'document',
+  answer: { by: 'document' },
+  ...(aliases ? { aliases } : {}),
 });
 
 const CRAWLER: PathParameter = { name: 'slug', values_from: '/data/agents.json: crawlers[].slug' };
@@ -70,8 +88,19 @@ const CATEGORY: PathParameter = { name: 'slug', values_from: '/data/agents.json:
 const POLICY: PathParameter = { name: 'policy', values_from: '/data/agents.json: policies[].id' };
 const SOURCE: PathParameter = { name: 'source', values_from: '/data/ip-sources.json: sources[].id' };
 
-export const ROUTES: readonly Route[] = [
-  doc('home', '/index.html', 'Home page: what the index is and how to use it'),
+/**
+ * Built on first use, not at import: the table lists the tools' routes, and the tools'
+ * modules import renderers that import this one, so the registry may not be loaded yet when
+ * this module is.
+ */
+export function routes(): readonly Route[] {
+  return (table ??= buildRoutes());
+}
+
+let table: readonly Route[] | null = null;
+
+const buildRoutes = (): readonly Route[] => [
+  doc('home', '/index.html', 'Home page: what the index is and how to use it', undefined, undefined, ['/']),
   doc('agents', '/data/agents.json', 'Crawler list: every crawler record, categories, policies, endpoint map', undefined, 'agents'),
   doc('agents_csv', '/data/agents.csv', 'Crawler table as CSV (RFC 4180, header row)'),
   doc('ua_regex', '/data/ua-regex.json', 'Pre-escaped user-agent regex alternations: all, ai_only, by_category', undefined, 'ua-regex'),
@@ -90,37 +119,68 @@ export const ROUTES: readonly Route[] = [
   { key: 'changes', path: '/changes.json', schema: 'changes', query: [
     { name: 'since', description: 'A cursor from an earlier response, or an ISO 8601 timestamp with a time zone (or a date). Omitted: from the oldest retained event. Anything else is a 400.', schema: { type: 'string', examples: ['42', '2026-11-22T06:00:00Z'] } },
     { name: 'limit', description: 'Events per page.', schema: { type: 'integer', minimum: 1, maximum: 400, default: 100 } },
-  ], type: 'application/json', returns: 'Change feed page: events after a cursor or time, oldest first (since, limit)', methods: READ, statuses: [200, 304, 400], source: 'dynamic' },
+  ], type: 'application/json', returns: 'Change feed page: events after a cursor or time, oldest first (since, limit)', methods: READ, statuses: [200, 304, 400], answer: { by: 'changes' } },
   doc('changes_log', '/changes/log.json', 'Every retained change event (what /changes.json pages through)', undefined, 'changes-log'),
   doc('feed_json', '/feed.json', 'JSON Feed 1.1 of the newest changes', undefined, 'feed'),
   doc('feed_rss', '/feed.xml', 'RSS 2.0 feed of the newest changes'),
   doc('coverage', '/data/coverage.json', 'Counts per category, robots.txt stance and verification method; crawlers named per policy', undefined, 'coverage'),
-  doc('tools', '/tools/index.json', 'Index of the keyless tools and MCP servers (also at /tools/)', undefined, 'tool-index'),
+  doc('tools', '/tools/index.json', 'Index of the keyless tools and MCP servers (also at /tools/)', undefined, 'tool-index', ['/tools', '/tools/']),
   ...TOOLS.flatMap((tool): Route[] => tool.path === null ? [] : [
     {
-      key: `tool_${tool.name}`, path: `/tools/${tool.path}`, type: 'application/json', returns: `${tool.title} (tool ${tool.name}); no parameters: its specification`,
+      key: toolRouteKey(tool.name, 'endpoint'), path: `/tools/${tool.path}`, type: 'application/json', returns: `${tool.title} (tool ${tool.name}); no parameters: its specification`,
       methods: tool.postBody ? ['GET', 'HEAD', 'POST', 'OPTIONS'] : READ, statuses: tool.postBody ? [200, 304, 400, 405, 413, 503] : [200, 304, 400, 405, 503],
-      source: 'dynamic', dispatch: { kind: 'tool', name: tool.name },
+      answer: { by: 'tool', tool: tool.name },
     },
-    doc(`tool_${tool.name}_spec`, `/tools/${tool.path}.json`, `Machine specification of ${tool.name}`, undefined, 'tool-spec'),
-    doc(`tool_${tool.name}_form`, `/tools/${tool.path}.html`, `A form page for ${tool.name}`),
+    doc(toolRouteKey(tool.name, 'spec'), `/tools/${tool.path}.json`, `Machine specification of ${tool.name}`, undefined, 'tool-spec'),
+    doc(toolRouteKey(tool.name, 'form'), `/tools/${tool.path}.html`, `A form page for ${tool.name}`),
   ]),
   ...MCP_SERVERS.map((server): Route => ({
     key: server.path.slice(1).replace(/\//g, '_'),
     path: server.path, type: 'application/json', returns: `MCP server (JSON-RPC 2.0, Streamable HTTP): ${server.tools.join(', ')}`,
-    methods: ['POST'], statuses: [200, 400, 405, 413], source: 'dynamic', dispatch: { kind: 'mcp', name: server.path },
+    methods: ['POST'], statuses: [200, 400, 405, 413], answer: { by: 'mcp', server: server.path },
   })),
-  { key: 'a2a', path: '/a2a', type: 'application/json', returns: 'Agent-to-agent endpoint (JSON-RPC 2.0, message/send)', methods: ['POST'], statuses: [200, 405, 413], source: 'dynamic', dispatch: { kind: 'a2a', name: 'a2a' } },
+  { key: 'a2a', path: '/a2a', type: 'application/json', returns: 'Agent-to-agent endpoint (JSON-RPC 2.0, message/send)', methods: ['POST'], statuses: [200, 405, 413], answer: { by: 'a2a' } },
   doc('agent_card', '/.well-known/agent-card.json', 'A2A agent card describing /a2a and its skills', undefined, 'agent-card'),
   doc('openapi', '/openapi.json', 'OpenAPI 3.1 description of every path, generated from this table', undefined, 'openapi'),
   doc('documents', '/documents.json', 'Document ledger: path, bytes, ETag and Last-Modified of every document', undefined, 'documents'),
   doc('documents_txt', '/documents.txt', 'Document ledger as tab-separated text'),
-  { key: 'api_root', path: '/api/v1', type: 'application/json', returns: 'Root document of the v1 API: access, license, endpoints', methods: READ, statuses: [200, 304], source: 'dynamic' },
+  { key: 'api_root', path: '/api/v1', type: 'application/json', returns: 'Root document of the v1 API: access, license, endpoints', methods: READ, statuses: [200, 304], answer: { by: 'api-root' } },
 ];
+
+let indexes: { byKey: Map<string, Route>; byAlias: Map<string, Route> } | null = null;
+function lookups() {
+  return (indexes ??= {
+    byKey: new Map(routes().map((route) => [route.key, route])),
+    byAlias: new Map(routes().flatMap((route) => (route.aliases ?? []).map((alias) => [alias, route] as const))),
+  });
+}
+
+/**
+ * The path of a route, relative to the base URL, with its parameter filled in: every URL the
+ * renderers, the model and the tools' specifications write comes from here. An unknown key or a
+ * missing parameter is a programming error and throws.
+ */
+export function href(key: string, value?: string): string {
+  const route = lookups().byKey.get(key);
+  if (route === undefined) throw new Error(`href: no route has the key "${key}"`);
+  if (route.parameter === undefined) return route.path;
+  if (value === undefined || value === '' || value.includes('/')) throw new Error(`href: ${key} needs one path segment for {${route.parameter.name}}, got ${JSON.stringify(value)}`);
+  return route.path.replace(`{${route.parameter.name}}`, value);
+}
+
+/** The key of each of a tool's three routes. */
+export function toolRouteKey(tool: string, form: 'endpoint' | 'spec' | 'form'): string {
+  return form === 'endpoint' ? `tool_${tool}` : `tool_${tool}_${form}`;
+}
+
+/** The stored path an alias stands for (`/` → `/index.html`), or the path itself. */
+export function canonicalPath(path: string): string {
+  return lookups().byAlias.get(path)?.path ?? path;
+}
 
 /** The route a concrete path belongs to, if any. */
 export function findRoute(path: string): Route | undefined {
-  return ROUTES.find((route) => matchRoute(route, path) !== undefined);
+  return routes().find((route) => matchRoute(route, path) !== undefined);
 }
 
 /** Matches a concrete path against a route's pattern; returns the parameter value or null. */

@@ -2,6 +2,7 @@ import type { SiteSettings } from '../records/types.ts';
 import { classify, inputIssue } from '../tools/classify/index.ts';
 import { TOOLS, toolByName, type ToolData, type ToolDefinition } from '../tools/registry/index.ts';
 import type { CallContext } from '../tools/registry/call.ts';
+import { ATTRIBUTION_PARAM } from '../tools/registry/input.ts';
 import { ANSWER_FORM, MAX_ANSWER_BYTES, textTooLarge } from '../tools/registry/limits.ts';
 import { parseAddress } from '../tools/verify/index.ts';
 import { readBody } from './body.ts';
@@ -210,7 +211,7 @@ function routeData(part: Record<string, unknown>): Routed | A2aError | null {
   }
   for (const name of BY_FIELDS) {
     const candidate = tool(name);
-    const names = new Set([...candidate.params.map((p) => p.name), 's']);
+    const names = new Set([...candidate.params.map((p) => p.name), ATTRIBUTION_PARAM.name]);
     const required = candidate.params.filter((p) => p.required).map((p) => p.name);
     if (required.every((n) => n in part) && Object.keys(part).every((k) => names.has(k))) return { kind: 'tool', tool: candidate, raw: part, via: 'data' };
   }

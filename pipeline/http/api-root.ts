@@ -1,12 +1,12 @@
 import type { SiteSettings } from '../records/types.ts';
-import { ROUTES } from '../routes.ts';
+import { routes } from '../routes.ts';
 import { API_PREFIX } from './paths.ts';
 
 /** SPEC 9.4: the root document of /api/v1, generated from the route table. */
 export function apiRootDocument(site: SiteSettings, generatedAt: string): unknown {
   const prefixed = site.base_url + API_PREFIX;
-  const concrete = ROUTES.filter((r) => !r.parameter && r.key !== 'api_root');
-  const templates = ROUTES.filter((r) => r.parameter);
+  const concrete = routes().filter((r) => !r.parameter && r.key !== 'api_root');
+  const templates = routes().filter((r) => r.parameter);
   return {
     api: site.name,
     version: 'v1',

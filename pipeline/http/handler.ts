@@ -1,15 +1,15 @@
 import type { SiteSettings } from '../records/types.ts';
-import { findRoute, matchRoute, contentTypeOf, type Method, type Route } from '../routes.ts';
+import { canonicalPath, contentTypeOf, findRoute, isDynamic as isDynamicRoute, matchRoute, type Answer, type Method, type Route } from '../routes.ts';
 import { apiRootDocument } from './api-root.ts';
 import { conditionalHeadersOf, PreparedDocument, type ConditionalHeaders, type DocumentAnswer } from './document-answer.ts';
-import { errorResponse, type ErrorDetail } from './errors.ts';
+import { errorResponse } from './errors.ts';
 import { changesPage, parseChangesQuery, type PublishedLog } from '../changes/page.ts';
 import { API_PREFIX, resolvePath } from './paths.ts';
 import { MCP_SERVERS, toolByName } from '../tools/registry/index.ts';
 import { callTool } from './tools-http.ts';
 import { toolDataFrom } from './tool-data.ts';
 import { inProcessRunner, type ToolRunner } from '../tools/registry/call.ts';
-import { handleMcp } from './mcp.ts';
+import { handleMcp, type McpServerSpec } from './mcp.ts';
 import { handleA2a } from './a2a.ts';
 import { withMissingHeaders, withSecurityHeaders } from './security.ts';
 import { quote } from '../util/quote.ts';
@@ -60,28 +60,30 @@ export interface HandlerOptions {
   onError?: (error: unknown, request: Request) => void;
 }
 
-/** Paths that name another document: the tool index is a folder URL. */
-const ALIASES: Readonly<Record<string, string>> = { '/': '/index.html', '/tools': '/tools/index.json', '/tools/': '/tools/index.json' };
-
 const READ_METHODS: readonly Method[] = ['GET', 'HEAD', 'OPTIONS'];
+const STORED: Answer = { by: 'document' };
+
+/** What the dispatcher needs of a request once its path is resolved. */
+interface Asked {
+  request: Request;
+  url: URL;
+  /** The stored path (an alias resolved). */
+  path: string;
+  prefixed: boolean;
+  cursor: number;
+  headers: Record<string, string>;
+}
+
+function documentResponse(document: StoredDocument, request: Request, headers: Record<string, string>): Response {
+  return toResponse(new PreparedDocument(document, headers).answer(conditionalHeadersOf(request)));
+}
+
+function mcpServer(path: string): McpServerSpec {
+  const server = MCP_SERVERS.find((s) => s.path === path);
+  if (server === undefined) throw new Error(`the route table names MCP server ${path}, which MCP_SERVERS lacks`);
+  return server;
+}
 const CORS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'ETag, Last-Modified, Link, X-Cursor' };
-
-/** A dynamic answer: a document (with extra headers) or an error that names the bad field. */
-type DynamicResult = { document: StoredDocument | null; headers?: Record<string, string> } | { error: { status: number } & ErrorDetail };
-type Dynamic = (context: { site: SiteSettings; store: DocumentStore; url: URL }) => Promise<DynamicResult>;
-
-const DYNAMIC: Readonly<Record<string, Dynamic>> = {
-  api_root: async ({ site, store }) => ({ document: await jsonDocument('/api/v1', apiRootDocument(site, await store.generatedAt()), await store.generatedAt()) }),
-  changes: async ({ site, store, url }) => {
-    const parsed = parseChangesQuery(url.searchParams);
-    if (!parsed.ok) return { error: { status: 400, code: 'invalid_parameter', message: parsed.message, field: parsed.field, accepted: parsed.accepted } };
-    const log = publishedLogFrom(await store.get(LOG_PATH));
-    if (!log) return { document: null };
-    const result = changesPage(log, parsed.query, site.base_url);
-    if (!result.ok) return { error: { status: 400, code: 'invalid_parameter', message: result.message, field: result.field, accepted: result.accepted } };
-    return { document: await jsonDocument('/changes.json', result.page, result.lastModified), headers: { 'x-cursor': String(result.page.cursor) } };
-  },
-};
 
 const LOG_PATH = '/changes/log.json';
 
@@ -156,7 +158,7 @@ export function createApp(options: HandlerOptions): App {
     if (!resolved.ok) {
       return errorResponse(404, { code: 'not_found', message: `No document at this path (${resolved.reason}). Paths are listed at ${site.base_url}/api/v1.` }, { ...base, link: linkHeader(site, '/index.html', false, cursor) });
     }
-    const path = ALIASES[resolved.path] ?? resolved.path;
+    const path = canonicalPath(resolved.path);
     const route = findRoute(path);
     const headers: Record<string, string> = { ...base, link: linkHeader(site, path, resolved.prefixed, cursor) };
     const allow = allowedMethods(route);
@@ -169,35 +171,45 @@ export function createApp(options: HandlerOptions): App {
       });
     }
     if (!allow.includes(request.method as Method)) return methodNotAllowed(request.method, allow, headers);
+    // A stored file outside the table (the style sheet) is answered like any document.
+    return answer(route?.answer ?? STORED, route, { request, url, path, prefixed: resolved.prefixed, cursor, headers });
+  }
 
-    if (route?.dispatch) {
-      const data = await toolDataFrom(store);
-      if (!data) return errorResponse(503, { code: 'not_ready', message: 'The published tree lacks the documents the tools read; rebuild dist/.' }, headers);
-      const caller = { userAgent: request.headers.get('user-agent'), address: options.addressOf?.(request) ?? null };
-      const { kind, name } = route.dispatch;
-      if (kind === 'mcp') {
-        const server = MCP_SERVERS.find((s) => s.path === name)!;
-        return withMissingHeaders(await handleMcp(request, server, { data, caller, runner }), headers);
+  /** The dispatcher: one case per way the route table says a path is answered. */
+  async function answer(how: Answer, route: Route | undefined, asked: Asked): Promise<Response> {
+    const { request, url, path, headers } = asked;
+    switch (how.by) {
+      case 'document': {
+        const document = await store.get(path);
+        if (!document) return notFound(site, path, route, headers);
+        return toResponse(preparedFor(document, path, asked.prefixed, asked.cursor).answer(conditionalHeadersOf(request)));
       }
-      if (kind === 'a2a') return withMissingHeaders(await handleA2a(request, { data, caller, runner }, site), headers);
-      const tool = toolByName(name)!;
-      const result = await callTool({ tool, request, url, data, caller, runner, generatedAt: await store.generatedAt(), headers });
-      if ('response' in result) return result.response;
-      return toResponse(new PreparedDocument(result.document, { ...headers, 'cache-control': 'no-cache' }).answer(conditionalHeadersOf(request)));
-    }
-    const dynamic = route?.source === 'dynamic' ? DYNAMIC[route.key] : undefined;
-    if (dynamic) {
-      const result = await dynamic({ site, store, url });
-      if ('error' in result) {
-        const { status, ...detail } = result.error;
-        return errorResponse(status, detail, headers);
+      case 'api-root': {
+        const generatedAt = await store.generatedAt();
+        return documentResponse(await jsonDocument('/api/v1', apiRootDocument(site, generatedAt), generatedAt), request, headers);
       }
-      if (!result.document) return notFound(site, path, route, headers);
-      return toResponse(new PreparedDocument(result.document, { ...headers, ...result.headers }).answer(conditionalHeadersOf(request)));
+      case 'changes': {
+        const parsed = parseChangesQuery(url.searchParams);
+        if (!parsed.ok) return errorResponse(400, { code: 'invalid_parameter', message: parsed.message, field: parsed.field, accepted: parsed.accepted }, headers);
+        const log = publishedLogFrom(await store.get(LOG_PATH));
+        if (!log) return notFound(site, path, route, headers);
+        const result = changesPage(log, parsed.query, site.base_url);
+        if (!result.ok) return errorResponse(400, { code: 'invalid_parameter', message: result.message, field: result.field, accepted: result.accepted }, headers);
+        return documentResponse(await jsonDocument('/changes.json', result.page, result.lastModified), request, { ...headers, 'x-cursor': String(result.page.cursor) });
+      }
+      case 'tool':
+      case 'mcp':
+      case 'a2a': {
+        const data = await toolDataFrom(store);
+        if (!data) return errorResponse(503, { code: 'not_ready', message: 'The published tree lacks the documents the tools read; rebuild dist/.' }, headers);
+        const context = { data, caller: { userAgent: request.headers.get('user-agent'), address: options.addressOf?.(request) ?? null }, runner };
+        if (how.by === 'mcp') return withMissingHeaders(await handleMcp(request, mcpServer(how.server), context), headers);
+        if (how.by === 'a2a') return withMissingHeaders(await handleA2a(request, context, site), headers);
+        const result = await callTool({ tool: toolByName(how.tool)!, request, url, ...context, generatedAt: await store.generatedAt(), headers });
+        if ('response' in result) return result.response;
+        return documentResponse(result.document, request, { ...headers, 'cache-control': 'no-cache' });
+      }
     }
-    const document = await store.get(path);
-    if (!document) return notFound(site, path, route, headers);
-    return toResponse(preparedFor(document, path, resolved.prefixed, cursor).answer(conditionalHeadersOf(request)));
   }
 
   return {
@@ -220,7 +232,7 @@ export function createApp(options: HandlerOptions): App {
       if (rawPath.includes('%')) return null;
       const resolved = resolvePath(rawPath);
       if (!resolved.ok) return null;
-      const path = ALIASES[resolved.path] ?? resolved.path;
+      const path = canonicalPath(resolved.path);
       const document = store.peek?.(path);
       if (!document || isDynamic(path)) return null;
       const cursor = cursorFrom(store.peek?.(LOG_PATH) ?? null);
@@ -229,7 +241,7 @@ export function createApp(options: HandlerOptions): App {
 
     refuseMethod(method, pathAndQuery) {
       const resolved = resolvePath(pathAndQuery.split('?', 1)[0] ?? '/');
-      const path = resolved.ok ? (ALIASES[resolved.path] ?? resolved.path) : '/index.html';
+      const path = resolved.ok ? canonicalPath(resolved.path) : '/index.html';
       return withSecurityHeaders(methodNotAllowed(method, allowedMethods(findRoute(path)), { ...CORS }));
     },
   };
@@ -241,7 +253,8 @@ const dynamicPaths = new Map<string, boolean>();
 function isDynamic(path: string): boolean {
   let dynamic = dynamicPaths.get(path);
   if (dynamic === undefined) {
-    dynamic = findRoute(path)?.source === 'dynamic';
+    const route = findRoute(path);
+    dynamic = route !== undefined && isDynamicRoute(route);
     dynamicPaths.set(path, dynamic);
   }
   return dynamic;

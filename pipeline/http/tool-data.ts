@@ -2,6 +2,7 @@ import { buildToolData, TOOL_DOCUMENTS, type ToolDocuments } from '../tools/regi
 import type { PublishedPolicy, ToolData } from '../tools/registry/types.ts';
 import { POLICY_IDS } from '../records/types.ts';
 import type { DocumentStore } from './store.ts';
+import { href } from '../routes.ts';
 
 /** The published documents the tools read, named by their ETags: what a tool thread is sent. */
 export interface ToolSnapshot {
@@ -9,7 +10,7 @@ export interface ToolSnapshot {
   bytes: Uint8Array[];
 }
 
-const PATHS = [...TOOL_DOCUMENTS, ...POLICY_IDS.map((id) => `/policy/${id}.json`)];
+const PATHS = [...TOOL_DOCUMENTS, ...POLICY_IDS.map((id) => href('policy', id))];
 
 export async function toolSnapshotFrom(store: DocumentStore): Promise<ToolSnapshot | null> {
   const documents = await Promise.all(PATHS.map((path) => store.get(path)));

@@ -8,6 +8,7 @@ import { errorResponse } from './errors.ts';
 import { readBody } from './body.ts';
 import { jsonBytesDocument, jsonDocument, type StoredDocument } from './store.ts';
 import { unavailableAnswer } from './unavailable.ts';
+import { href, toolRouteKey } from '../routes.ts';
 
 export interface ToolCall {
   tool: ToolDefinition;
@@ -30,7 +31,7 @@ const CONTROL_PARAMS = new Set(['spec']);
  */
 export async function callTool(call: ToolCall): Promise<{ document: StoredDocument } | { response: Response }> {
   const { tool, request, url, data, caller, runner, generatedAt, headers } = call;
-  const path = `/tools/${tool.path}`;
+  const path = href(toolRouteKey(tool.name, 'endpoint'));
   const params = fromSearchParams(url.searchParams);
   const specWanted = url.searchParams.get('spec');
   if (specWanted !== null && specWanted !== '1') {

@@ -2,6 +2,7 @@ import type { CategoryId, CategoryRecord, OperatorRecord, PolicyRecord, RecordSe
 import { STANCE_LABELS, VERIFICATION_LABELS } from './labels.ts';
 import { neverFetched, type MirrorEntry } from '../upstream/accept.ts';
 import { EMPTY_LOG, type EventLog } from '../changes/types.ts';
+import { href } from '../routes.ts';
 
 /** A crawler as every output shows it: the 23 fields of SPEC 2.1, then our documented extras. */
 export interface CrawlerView {
@@ -89,7 +90,7 @@ export function buildModel(records: RecordSet, mirror: ReadonlyMap<string, Mirro
   const sources: SourceView[] = records.sources.map((row) => ({
     ...row,
     mirror: mirror.get(row.id) ?? neverFetched(row.id, row.url),
-    endpoint: url(site, `/ip-ranges/${row.id}.json`),
+    endpoint: url(site, href('ip_ranges', row.id)),
   }));
   const sourcesOf = (slug: string) => sources.filter((s) => s.crawlers.includes(slug));
 
@@ -118,8 +119,8 @@ export function buildModel(records: RecordSet, mirror: ReadonlyMap<string, Mirro
       what_it_is: record.what_it_is,
       cost_of_blocking: record.cost_of_blocking,
       operator_docs: record.operator_docs,
-      html_url: url(site, `/crawler/${record.slug}.html`),
-      json_url: url(site, `/crawler/${record.slug}.json`),
+      html_url: url(site, href('crawler_html', record.slug)),
+      json_url: url(site, href('crawler', record.slug)),
       last_reviewed: record.last_reviewed,
       robots_only: record.robots_only ?? false,
       robots_token_is_product_token: PRODUCT_TOKEN.test(record.robots_token),
@@ -128,7 +129,7 @@ export function buildModel(records: RecordSet, mirror: ReadonlyMap<string, Mirro
       robots_txt_evidence: record.robots_txt_evidence ?? null,
       reverse_dns_hostnames: record.reverse_dns_hostnames ?? [],
       ip_sources: own.map((s) => s.id),
-      markdown_url: url(site, `/crawler/${record.slug}.md`),
+      markdown_url: url(site, href('crawler_markdown', record.slug)),
     };
   });
 

@@ -4,6 +4,7 @@ import { html } from '../site/html.ts';
 import { page } from '../site/layout.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import { type RenderedFile } from './output.ts';
+import { href } from '../routes.ts';
 
 function crawlerHtml(model: Model, crawler: CrawlerView): string {
   const { site } = model;
@@ -13,7 +14,7 @@ function crawlerHtml(model: Model, crawler: CrawlerView): string {
       ? html`${crawler.verification_label}: the host name must end in ${crawler.reverse_dns_hostnames.map((h, i) => html`${i > 0 ? ', ' : ''}<code>${h}</code>`)} and resolve back to the same address.`
       : html`${crawler.verification_label}. A request claiming to be ${crawler.name} cannot be confirmed.`;
   const body = html`<h1>${crawler.name}</h1>
-<p class="muted">${crawler.category_label} · operated by <a href="${url(site, `/operator/${crawler.operator_slug}.json`)}">${crawler.operator}</a></p>
+<p class="muted">${crawler.category_label} · operated by <a href="${url(site, href('operator', crawler.operator_slug))}">${crawler.operator}</a></p>
 <p>${crawler.what_it_is}</p>
 <dl>
 <dt>robots.txt token</dt><dd><code>${crawler.robots_token}</code>${crawler.robots_token_note ? html` <br><span class="muted">${crawler.robots_token_note}</span>` : ''}</dd>
@@ -28,7 +29,7 @@ ${crawler.user_agent_example === null ? '' : html`<dt>Example User-Agent</dt><dd
 <pre><code>User-agent: ${crawler.robots_token}
 Disallow: /</code></pre>
 <p>Also as <a href="${crawler.json_url}">JSON</a> and <a href="${crawler.markdown_url}">Markdown</a>.</p>`;
-  return page({ path: `/crawler/${crawler.slug}.html`,
+  return page({ path: href('crawler_html', crawler.slug),
     title: `${crawler.name} (${crawler.operator})`,
     description: `${crawler.name}: robots.txt token, user agent, verification and cost of blocking.`,
     canonical: crawler.html_url,
@@ -67,8 +68,8 @@ function verificationDetail(crawler: CrawlerView): string {
 
 export function renderCrawlers(model: Model): RenderedFile[] {
   return model.crawlers.flatMap((crawler) => [
-    { path: `/crawler/${crawler.slug}.json`, kind: 'crawler', body: canonicalJson(crawler) },
-    { path: `/crawler/${crawler.slug}.html`, kind: 'crawler-page', body: crawlerHtml(model, crawler) },
-    { path: `/crawler/${crawler.slug}.md`, kind: 'crawler-markdown', body: crawlerMarkdown(crawler) },
+    { path: href('crawler', crawler.slug), kind: 'crawler', body: canonicalJson(crawler) },
+    { path: href('crawler_html', crawler.slug), kind: 'crawler-page', body: crawlerHtml(model, crawler) },
+    { path: href('crawler_markdown', crawler.slug), kind: 'crawler-markdown', body: crawlerMarkdown(crawler) },
   ]);
 }

@@ -1,6 +1,6 @@
 import type { Model, CrawlerView } from '../model/model.ts';
 import { url } from '../model/model.ts';
-import { ROUTES } from '../routes.ts';
+import { href, routes } from '../routes.ts';
 import { csvTable } from './csv.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import { type RenderedFile } from './output.ts';
@@ -16,7 +16,7 @@ export const SPEC_FIELDS = [
 ] as const satisfies readonly (keyof CrawlerView)[];
 
 export function endpointMap(model: Model): Record<string, { url: string; type: string; returns: string; template: boolean }> {
-  return Object.fromEntries(ROUTES.map((route) => [route.key, {
+  return Object.fromEntries(routes().map((route) => [route.key, {
     url: url(model.site, route.path),
     type: route.type,
     returns: route.returns,
@@ -39,11 +39,11 @@ function agentsJson(model: Model, generatedAt: string): string {
     operator_count: model.operators.length,
     categories: model.categories.map((c) => ({
       id: c.id, label: c.label, ai: c.ai, definition: c.definition,
-      count: counts.get(c.id) ?? 0, json_url: url(model.site, `/category/${c.id}.json`),
+      count: counts.get(c.id) ?? 0, json_url: url(model.site, href('category', c.id)),
     })),
     policies: model.policies.map((p) => ({
       id: p.id, title: p.title, crawler_count: p.crawlers.length,
-      json_url: url(model.site, `/policy/${p.id}.json`), robots_url: url(model.site, `/robots/${p.id}.txt`),
+      json_url: url(model.site, href('policy', p.id)), robots_url: url(model.site, href('robots', p.id)),
     })),
     endpoints: endpointMap(model),
     crawlers: model.crawlers,

@@ -6,6 +6,7 @@ import type { ChangeEvent, EventLog, PrefixDelta } from '../changes/types.ts';
 import type { SiteSettings } from '../records/types.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import { type RenderedFile } from './output.ts';
+import { href } from '../routes.ts';
 
 /** Readers show the top of a feed; older events stay reachable through /changes.json. */
 export const FEED_ITEM_LIMIT = 100;
@@ -55,7 +56,7 @@ export function rfc822(iso: string): string {
 
 function subjectPage(site: SiteSettings, subject: ChangeEvent['subject']): string {
   const id = encodeURIComponent(subject.id);
-  return subject.type === 'crawler' ? `${site.base_url}/crawler/${id}.html` : `${site.base_url}/ip-ranges/${id}.json`;
+  return subject.type === 'crawler' ? `${site.base_url}${href('crawler_html', id)}` : `${site.base_url}${href('ip_ranges', id)}`;
 }
 
 /**

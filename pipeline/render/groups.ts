@@ -4,6 +4,7 @@ import { compareText } from '../util/compare.ts';
 import { categoryCounts } from './data.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import { type RenderedFile } from './output.ts';
+import { href } from '../routes.ts';
 
 /** Operators and categories: each a record plus the full records of its crawlers. */
 export function renderGroups(model: Model): RenderedFile[] {
@@ -12,7 +13,7 @@ export function renderGroups(model: Model): RenderedFile[] {
     const sources = model.sources.filter((s) => s.operator === operator.slug);
     const hostnames = [...new Set(crawlers.flatMap((c) => c.reverse_dns_hostnames))].sort(compareText);
     return {
-      path: `/operator/${operator.slug}.json`,
+      path: href('operator', operator.slug),
       kind: 'operator',
       body: canonicalJson({
         slug: operator.slug,
@@ -27,7 +28,7 @@ export function renderGroups(model: Model): RenderedFile[] {
           reverse_dns_hostnames: hostnames,
         },
         last_reviewed: operator.last_reviewed,
-        json_url: url(model.site, `/operator/${operator.slug}.json`),
+        json_url: url(model.site, href('operator', operator.slug)),
         crawler_count: crawlers.length,
         crawlers,
       }),
@@ -35,14 +36,14 @@ export function renderGroups(model: Model): RenderedFile[] {
   });
   const counts = categoryCounts(model);
   const categories = model.categories.map((category): RenderedFile => ({
-    path: `/category/${category.id}.json`,
+    path: href('category', category.id),
     kind: 'category',
     body: canonicalJson({
       id: category.id,
       label: category.label,
       ai: category.ai,
       definition: category.definition,
-      json_url: url(model.site, `/category/${category.id}.json`),
+      json_url: url(model.site, href('category', category.id)),
       crawler_count: counts.get(category.id) ?? 0,
       crawlers: model.crawlers.filter((c) => c.category === category.id),
     }),

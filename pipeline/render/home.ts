@@ -1,6 +1,6 @@
 import type { Model } from '../model/model.ts';
 import { url } from '../model/model.ts';
-import { ROUTES } from '../routes.ts';
+import { href, routes } from '../routes.ts';
 import { html } from '../site/html.ts';
 import { page, STYLE } from '../site/layout.ts';
 import { categoryCounts } from './data.ts';
@@ -27,14 +27,14 @@ ${coverageSection(model)}
 <table>
 <thead><tr><th scope="col">Policy</th><th scope="col">Crawlers named</th><th scope="col">Files</th></tr></thead>
 <tbody>
-${model.policies.map((p) => html`<tr><td>${p.title}</td><td>${p.crawlers.length}</td><td><a href="${link(`/robots/${p.id}.txt`)}">robots.txt</a> · <a href="${link(`/policy/${p.id}.json`)}">rationale</a></td></tr>
+${model.policies.map((p) => html`<tr><td>${p.title}</td><td>${p.crawlers.length}</td><td><a href="${link(href('robots', p.id))}">robots.txt</a> · <a href="${link(href('policy', p.id))}">rationale</a></td></tr>
 `)}</tbody>
 </table>
 <h2>Categories</h2>
 <table>
 <thead><tr><th scope="col">Category</th><th scope="col">Crawlers</th><th scope="col">What it means</th></tr></thead>
 <tbody>
-${model.categories.map((c) => html`<tr><td><a href="${link(`/category/${c.id}.json`)}">${c.label}</a></td><td>${counts.get(c.id) ?? 0}</td><td>${c.definition}</td></tr>
+${model.categories.map((c) => html`<tr><td><a href="${link(href('category', c.id))}">${c.label}</a></td><td>${counts.get(c.id) ?? 0}</td><td>${c.definition}</td></tr>
 `)}</tbody>
 </table>
 <h2>Crawlers</h2>
@@ -48,7 +48,7 @@ ${model.crawlers.map((c) => html`<tr><td><a href="${c.html_url}">${c.name}</a></
 <table>
 <thead><tr><th scope="col">Path</th><th scope="col">Returns</th></tr></thead>
 <tbody>
-${ROUTES.map((r) => html`<tr><td><code>${r.path}</code></td><td>${r.returns}</td></tr>
+${routes().map((r) => html`<tr><td><code>${r.path}</code></td><td>${r.returns}</td></tr>
 `)}</tbody>
 </table>
 <p>Every path is also served under <code>/api/v1/</code>. Source and issues: <a href="${site.repository}">${site.repository}</a>.</p>`;

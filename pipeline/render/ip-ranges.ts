@@ -3,6 +3,7 @@ import { url } from '../model/model.ts';
 import type { StaleSource } from '../changes/page.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import { type RenderedFile } from './output.ts';
+import { href } from '../routes.ts';
 
 /** Why a source's prefixes may not be current, in words a WAF builder can act on. */
 function warning(source: SourceView): string | null {
@@ -31,7 +32,7 @@ export function sourceFile(model: Model, source: SourceView) {
     id: source.id,
     operator: source.operator,
     title: source.title,
-    crawlers: source.crawlers.map((slug) => ({ slug, json_url: url(model.site, `/crawler/${slug}.json`) })),
+    crawlers: source.crawlers.map((slug) => ({ slug, json_url: url(model.site, href('crawler', slug)) })),
     state: source.mirror.state,
     warning: warning(source),
     ipv4_count: source.mirror.ipv4.length,
@@ -91,7 +92,7 @@ export function renderIpRanges(model: Model): RenderedFile[] {
   const ok = model.sources.filter((s) => s.mirror.state === 'ok').length;
   const failed = model.sources.filter((s) => s.mirror.state === 'failed').length;
   return [
-    ...model.sources.map((source): RenderedFile => ({ path: `/ip-ranges/${source.id}.json`, kind: 'ip-ranges', body: canonicalJson(sourceFile(model, source)) })),
+    ...model.sources.map((source): RenderedFile => ({ path: href('ip_ranges', source.id), kind: 'ip-ranges', body: canonicalJson(sourceFile(model, source)) })),
     {
       path: '/ip-ranges/all.json',
       kind: 'ip-ranges-all',

@@ -1,7 +1,7 @@
 import type { Model } from '../model/model.ts';
-import { ROUTES, type Route } from '../routes.ts';
+import { routes, type Route } from '../routes.ts';
 import { toolByName } from '../tools/registry/index.ts';
-import { inputSchema } from '../tools/registry/input.ts';
+import { ATTRIBUTION_PARAM, inputSchema } from '../tools/registry/input.ts';
 import type { ToolDefinition } from '../tools/registry/types.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import { type RenderedFile } from './output.ts';
@@ -40,20 +40,20 @@ function parameters(route: Route, tool: ToolDefinition | undefined) {
         ...(param.kind === 'list' ? { style: 'form', explode: true } : {}),
       });
     }
-    list.push({ name: 's', in: 'query', required: false, description: 'Optional attribution tag; it does not affect the answer.', schema: { type: 'string' } });
+    list.push({ name: ATTRIBUTION_PARAM.name, in: 'query', required: false, description: ATTRIBUTION_PARAM.description, schema: { type: 'string' } });
   }
   return list;
 }
 
 function operations(route: Route) {
-  const tool = route.dispatch?.kind === 'tool' ? toolByName(route.dispatch.name) : undefined;
+  const tool = route.answer.by === 'tool' ? toolByName(route.answer.tool) : undefined;
   const ops: Record<string, unknown> = {};
   const base = { summary: route.returns, operationId: route.key, parameters: parameters(route, tool), responses: responses(route, tool) };
   if (route.methods.includes('GET')) ops['get'] = { ...base, operationId: `get_${route.key}` };
   if (route.methods.includes('POST')) {
     const body = tool?.postBody
       ? { required: true, description: `The raw ${tool.postBody}`, content: { 'text/plain': { schema: { type: 'string' } } } }
-      : { required: true, description: route.dispatch?.kind === 'mcp' ? 'A JSON-RPC 2.0 request (MCP Streamable HTTP; send accept: application/json, text/event-stream)' : 'A JSON-RPC 2.0 request (A2A message/send)', content: { 'application/json': { schema: { type: 'object', required: ['jsonrpc', 'method'] } } } };
+      : { required: true, description: route.answer.by === 'mcp' ? 'A JSON-RPC 2.0 request (MCP Streamable HTTP; send accept: application/json, text/event-stream)' : 'A JSON-RPC 2.0 request (A2A message/send)', content: { 'application/json': { schema: { type: 'object', required: ['jsonrpc', 'method'] } } } };
     ops['post'] = { ...base, operationId: `post_${route.key}`, requestBody: body, responses: tool ? responses(route, tool) : { 200: { description: 'A JSON-RPC 2.0 response', content: { 'application/json': { schema: { type: 'object' } } } }, 405: { description: STATUS_TEXT[405], content: errorContent }, 413: { description: STATUS_TEXT[413], content: errorContent } } };
   }
   return ops;
@@ -78,7 +78,7 @@ export function openApiDocument(model: Model, stamp: string) {
       license: { name: 'CC0-1.0', identifier: 'CC0-1.0' },
     },
     servers: [{ url: model.site.base_url }, { url: `${model.site.base_url}/api/v1` }],
-    paths: Object.fromEntries(ROUTES.map((route) => [route.path, operations(route)])),
+    paths: Object.fromEntries(routes().map((route) => [route.path, operations(route)])),
     components: { schemas: components },
   };
 }

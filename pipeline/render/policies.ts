@@ -2,6 +2,7 @@ import type { CrawlerView, Model, PolicyView } from '../model/model.ts';
 import { url } from '../model/model.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import { type RenderedFile } from './output.ts';
+import { href } from '../routes.ts';
 
 /** Naming a crawler that says robots.txt does not apply records a wish, not a block. */
 function effect(policy: PolicyView, crawler: CrawlerView): string | null {
@@ -19,8 +20,8 @@ function policyJson(model: Model, policy: PolicyView): string {
     select: policy.select ?? null,
     rationale: policy.rationale,
     caveats: policy.caveats,
-    json_url: url(model.site, `/policy/${policy.id}.json`),
-    robots_url: url(model.site, `/robots/${policy.id}.txt`),
+    json_url: url(model.site, href('policy', policy.id)),
+    robots_url: url(model.site, href('robots', policy.id)),
     crawler_count: policy.crawlers.length,
     crawlers: policy.crawlers.map((crawler) => ({
       slug: crawler.slug,
@@ -43,7 +44,7 @@ function policyJson(model: Model, policy: PolicyView): string {
 export function robotsFragment(model: Model, policy: PolicyView, stamp: string): string {
   const lines = [
     `# ${model.site.name} policy "${policy.id}": ${policy.title}`,
-    `# Content last changed ${stamp.slice(0, 10)}. Source: ${url(model.site, `/policy/${policy.id}.json`)}`,
+    `# Content last changed ${stamp.slice(0, 10)}. Source: ${url(model.site, href('policy', policy.id))}`,
     `# ${policy.crawlers.length === 0 ? 'Names no crawler' : `Names ${policy.crawlers.length} crawler${policy.crawlers.length === 1 ? '' : 's'}`}. Append to your robots.txt; read the policy's caveats first.`,
     '',
   ];
@@ -58,7 +59,7 @@ export function robotsFragment(model: Model, policy: PolicyView, stamp: string):
 
 export function renderPolicies(model: Model): RenderedFile[] {
   return model.policies.flatMap((policy): RenderedFile[] => [
-    { path: `/policy/${policy.id}.json`, kind: 'policy', body: policyJson(model, policy) },
-    { path: `/robots/${policy.id}.txt`, kind: 'robots', body: (stamp) => robotsFragment(model, policy, stamp) },
+    { path: href('policy', policy.id), kind: 'policy', body: policyJson(model, policy) },
+    { path: href('robots', policy.id), kind: 'robots', body: (stamp) => robotsFragment(model, policy, stamp) },
   ]);
 }

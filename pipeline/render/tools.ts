@@ -6,6 +6,8 @@ import { toolIndex, toolSpec } from '../tools/registry/spec.ts';
 import type { ToolDefinition } from '../tools/registry/types.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import { type RenderedFile } from './output.ts';
+import { href, toolRouteKey } from '../routes.ts';
+import { ATTRIBUTION_PARAM } from '../tools/registry/input.ts';
 
 /** A form that calls the tool with GET, so it works with no script: the browser shows the JSON answer. */
 function toolForm(model: Model, tool: ToolDefinition & { path: string }): string {
@@ -23,12 +25,12 @@ ${big
   });
   const body = html`<h1>${tool.title}</h1>
 <p>${tool.description}</p>
-<form method="get" action="${site.base_url}/tools/${tool.path}">
-${fields}${tool.params.length === 0 ? html`<input type="hidden" name="s" value="form">` : ''}<p><button type="submit">Run ${tool.name}</button></p>
+<form method="get" action="${site.base_url}${href(toolRouteKey(tool.name, 'endpoint'))}">
+${fields}${tool.params.length === 0 ? html`<input type="hidden" name="${ATTRIBUTION_PARAM.name}" value="form">` : ''}<p><button type="submit">Run ${tool.name}</button></p>
 </form>
-${tool.postBody ? html`<p>Large files: <code>curl --data-binary @robots.txt '${site.base_url}/tools/${tool.path}'</code> sends the file as the raw body.</p>` : ''}
-<p>Specification: <a href="${site.base_url}/tools/${tool.path}.json">${tool.path}.json</a>. Also on MCP: ${spec.mcp.map((u, i) => html`${i > 0 ? ', ' : ''}<code>${u}</code>`)}. All tools: <a href="${site.base_url}/tools/">/tools/</a>.</p>`;
-  return page({ path: `/tools/${tool.path}.html`, title: tool.title, description: tool.description, canonical: `${site.base_url}/tools/${tool.path}.html`, body, siteName: site.name, baseUrl: site.base_url, repository: site.repository });
+${tool.postBody ? html`<p>Large files: <code>curl --data-binary @robots.txt '${site.base_url}${href(toolRouteKey(tool.name, 'endpoint'))}'</code> sends the file as the raw body.</p>` : ''}
+<p>Specification: <a href="${site.base_url}${href(toolRouteKey(tool.name, 'spec'))}">${tool.path}.json</a>. Also on MCP: ${spec.mcp.map((u, i) => html`${i > 0 ? ', ' : ''}<code>${u}</code>`)}. All tools: <a href="${site.base_url}/tools/">/tools/</a>.</p>`;
+  return page({ path: href(toolRouteKey(tool.name, 'form')), title: tool.title, description: tool.description, canonical: `${site.base_url}${href(toolRouteKey(tool.name, 'form'))}`, body, siteName: site.name, baseUrl: site.base_url, repository: site.repository });
 }
 
 export function renderTools(model: Model): RenderedFile[] {
@@ -37,8 +39,8 @@ export function renderTools(model: Model): RenderedFile[] {
   return [
     { path: '/tools/index.json', kind: 'tool-index', body: canonicalJson(toolIndex(base)) },
     ...withPath.flatMap((tool): RenderedFile[] => [
-      { path: `/tools/${tool.path}.json`, kind: 'tool-spec', body: canonicalJson(toolSpec(base, tool)) },
-      { path: `/tools/${tool.path}.html`, kind: 'tool-form', body: toolForm(model, tool) },
+      { path: href(toolRouteKey(tool.name, 'spec')), kind: 'tool-spec', body: canonicalJson(toolSpec(base, tool)) },
+      { path: href(toolRouteKey(tool.name, 'form')), kind: 'tool-form', body: toolForm(model, tool) },
     ]),
   ];
 }

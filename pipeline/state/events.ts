@@ -8,6 +8,7 @@ import { recordBatch } from '../changes/log.ts';
 import { readBase } from './published-base.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { EMPTY_LOG, type EventLog } from '../changes/types.ts';
+import { href } from '../routes.ts';
 
 /** The facts of a model in the shape they are published, for diffing against HEAD's. */
 export function publishedStateOf(model: Model): PublishedState {
@@ -50,8 +51,8 @@ export async function eventsSincePublished(events: EventLog, draft: Model, at: {
   const base = await readBase(at.root, at.distDir);
   if (!base) return events;
   const pending = diffStates(base.state, publishedStateOf(draft), {
-    crawler: (slug) => `${at.baseUrl}/crawler/${slug}.json`,
-    source: (id) => `${at.baseUrl}/ip-ranges/${id}.json`,
+    crawler: (slug) => `${at.baseUrl}${href('crawler', slug)}`,
+    source: (id) => `${at.baseUrl}${href('ip_ranges', id)}`,
   });
   return recordBatch(events, base.commit, pending, at.now);
 }

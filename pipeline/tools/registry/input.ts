@@ -5,6 +5,13 @@ export type InputResult = { ok: true; input: ToolInput } | { ok: false; field: s
 
 const encoder = new TextEncoder();
 
+/**
+ * The one parameter every tool accepts besides its own: a free tag a caller may add to say where
+ * a call came from (a form, a script). It never changes the answer. Every surface that lists
+ * parameters (input schemas, OpenAPI, the tools' specifications, A2A routing) reads it here.
+ */
+export const ATTRIBUTION_PARAM = { name: 's', description: 'Optional attribution tag; it does not affect the answer.', accepted: 'any short string' } as const;
+
 /** JSON Schema of a tool's input, generated from its parameters (the MCP tools/list view). */
 export function inputSchema(tool: ToolDefinition): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
@@ -21,7 +28,7 @@ export function inputSchema(tool: ToolDefinition): Record<string, unknown> {
           ...(param.default !== undefined ? { default: param.default } : {}),
         };
   }
-  properties['s'] = { type: 'string', description: 'Optional attribution tag; it does not affect the answer.' };
+  properties[ATTRIBUTION_PARAM.name] = { type: 'string', description: ATTRIBUTION_PARAM.description };
   return { type: 'object', properties, required: tool.params.filter((p) => p.required).map((p) => p.name), additionalProperties: false };
 }
 
@@ -79,7 +86,7 @@ function check(param: ParamSpec, value: string | string[] | undefined, source: I
 export function validateInput(tool: ToolDefinition, raw: Record<string, unknown>, source: InputSource = 'json'): InputResult {
   const known = new Set(tool.params.map((p) => p.name));
   for (const name of Object.keys(raw)) {
-    if (name === 's' || known.has(name)) continue;
+    if (name === ATTRIBUTION_PARAM.name || known.has(name)) continue;
     const accepted = tool.params.length === 0 ? 'no parameters (and the optional s)' : `${tool.params.map((p) => p.name).join(', ')} (and the optional s)`;
     return { ok: false, field: name, message: `${tool.path ?? tool.name} has no parameter "${name}".`, accepted };
   }

@@ -1,13 +1,14 @@
-import { inputSchema } from './input.ts';
+import { ATTRIBUTION_PARAM, inputSchema } from './input.ts';
 import { MCP_SERVERS, TOOLS } from './index.ts';
 import type { ToolDefinition, ToolInput } from './types.ts';
+import { href, toolRouteKey } from '../../routes.ts';
 
 /** A GET URL that runs the example (lists become repeated parameters). */
 export function exampleUrl(baseUrl: string, tool: ToolDefinition, input: ToolInput): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(input)) for (const v of Array.isArray(value) ? value : [value ?? '']) params.append(name, v);
   const query = params.toString();
-  return `${baseUrl}/tools/${tool.path}${query ? `?${query}` : tool.runsWithoutParams ? '' : '?s=example'}`;
+  return `${baseUrl}${href(toolRouteKey(tool.name, 'endpoint'))}${query ? `?${query}` : tool.runsWithoutParams ? '' : `?${ATTRIBUTION_PARAM.name}=example`}`;
 }
 
 /** The machine specification of one tool: /tools/<path>.json and the no-parameter answer. */
@@ -18,18 +19,18 @@ export function toolSpec(baseUrl: string, tool: ToolDefinition) {
     title: tool.title,
     description: tool.description,
     http: tool.path === null ? null : {
-      url: `${baseUrl}/tools/${tool.path}`,
+      url: `${baseUrl}${href(toolRouteKey(tool.name, 'endpoint'))}`,
       methods,
       post_body: tool.postBody ? `The raw request body is ${tool.postBody}; other parameters go in the query string.` : null,
       parameters: [...tool.params.map((p) => ({
         name: p.name, in: 'query', required: p.required, repeatable: p.kind === 'list', description: p.description, accepted: p.accepted,
         ...(p.maxBytes !== undefined ? { max_bytes: p.maxBytes } : {}), ...(p.maxItems !== undefined ? { max_items: p.maxItems } : {}),
         ...(p.default !== undefined ? { default: p.default } : {}),
-      })), { name: 's', in: 'query', required: false, repeatable: false, description: 'Optional attribution tag; it does not affect the answer.', accepted: 'any short string' }],
+      })), { name: ATTRIBUTION_PARAM.name, in: 'query', required: false, repeatable: false, description: ATTRIBUTION_PARAM.description, accepted: ATTRIBUTION_PARAM.accepted }],
       no_parameters: tool.runsWithoutParams ? 'answers for real; ?spec=1 returns this specification' : 'returns this specification',
       statuses: tool.postBody ? [200, 304, 400, 405, 413] : [200, 304, 400, 405],
-      form: `${baseUrl}/tools/${tool.path}.html`,
-      spec: `${baseUrl}/tools/${tool.path}.json`,
+      form: `${baseUrl}${href(toolRouteKey(tool.name, 'form'))}`,
+      spec: `${baseUrl}${href(toolRouteKey(tool.name, 'spec'))}`,
     },
     mcp: MCP_SERVERS.filter((s) => s.tools.includes(tool.name)).map((s) => `${baseUrl}${s.path}`),
     input_schema: inputSchema(tool),
@@ -42,7 +43,7 @@ export function toolIndex(baseUrl: string) {
   return {
     count: TOOLS.length,
     note: 'Keyless. Every tool with an http block is a GET (some also POST) endpoint; every tool is also on the MCP servers listed.',
-    tools: TOOLS.map((t) => ({ name: t.name, title: t.title, endpoint: t.path === null ? null : `${baseUrl}/tools/${t.path}`, spec: t.path === null ? null : `${baseUrl}/tools/${t.path}.json`, form: t.path === null ? null : `${baseUrl}/tools/${t.path}.html`, mcp: MCP_SERVERS.filter((s) => s.tools.includes(t.name)).map((s) => `${baseUrl}${s.path}`) })),
+    tools: TOOLS.map((t) => ({ name: t.name, title: t.title, endpoint: t.path === null ? null : `${baseUrl}${href(toolRouteKey(t.name, 'endpoint'))}`, spec: t.path === null ? null : `${baseUrl}${href(toolRouteKey(t.name, 'spec'))}`, form: t.path === null ? null : `${baseUrl}${href(toolRouteKey(t.name, 'form'))}`, mcp: MCP_SERVERS.filter((s) => s.tools.includes(t.name)).map((s) => `${baseUrl}${s.path}`) })),
     mcp_servers: MCP_SERVERS.map((s) => ({ url: `${baseUrl}${s.path}`, name: s.name, description: s.description, tools: s.tools })),
   };
 }
