@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import { EVALUATION_BUDGET, MAX_PATH_BYTES } from '../pipeline/tools/registry/limits.ts';
-import { ROBOTS_BODY_LIMIT } from '../pipeline/tools/registry/robots-tools.ts';
+import { ROBOTS_BODY_LIMIT } from '../pipeline/tools/registry/limits.ts';
 import { evaluationCost, parseRobotsTxt } from '../pipeline/tools/robots/index.ts';
 import { heaviestToolCalls } from './requests.ts';
 

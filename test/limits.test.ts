@@ -8,7 +8,7 @@ import { callTool } from '../pipeline/http/tools-http.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
 import { MCP_SERVERS, toolByName, type ToolData } from '../pipeline/tools/registry/index.ts';
 import { EVALUATION_BUDGET, LISTED_FINDINGS, LISTED_UNKNOWN_TOKENS, MAX_ANSWER_BYTES, MAX_PATH_BYTES, SUGGESTED_TOKENS } from '../pipeline/tools/registry/limits.ts';
-import { suggestToken } from '../pipeline/tools/registry/robots-tools.ts';
+import { suggestToken } from '../pipeline/tools/definitions/robots-answers.ts';
 import { boundedEditDistance } from '../pipeline/tools/robots/distance.ts';
 import { evaluationCost, GROUP_LISTED, parseRobotsTxt } from '../pipeline/tools/robots/index.ts';
 import { raw } from './support/http.ts';

@@ -1,8 +1,7 @@
 import type { ToolRun, ToolRunner } from '../tools/registry/call.ts';
 import { fromSearchParams } from '../tools/registry/input.ts';
-import { toolSpec } from '../tools/registry/spec.ts';
+import { toolSpec } from './tool-spec.ts';
 import type { Caller, ToolData, ToolDefinition } from '../tools/registry/types.ts';
-import { ROBOTS_BODY_LIMIT } from '../tools/registry/robots-tools.ts';
 import { ANSWER_FORM } from '../tools/registry/limits.ts';
 import { errorResponse } from './errors.ts';
 import { readBody } from './body.ts';
@@ -46,8 +45,11 @@ export async function callTool(call: ToolCall): Promise<{ document: StoredDocume
     if (tool.postBody in toolParams) {
       return { response: errorResponse(400, { code: 'invalid_parameter', message: `${tool.postBody} is the POST body; do not also send it in the query string.`, field: tool.postBody, accepted: 'the raw robots.txt as the request body' }, headers) };
     }
-    const body = await readBody(request, ROBOTS_BODY_LIMIT);
-    if (!body.ok) return { response: errorResponse(413, { code: 'payload_too_large', message: `The body is larger than ${ROBOTS_BODY_LIMIT} bytes.`, field: tool.postBody, accepted: `a robots.txt of at most ${ROBOTS_BODY_LIMIT} bytes` }, headers) };
+    // The body is the parameter it fills, so the parameter's own size limit bounds it.
+    const limit = tool.params.find((p) => p.name === tool.postBody)?.maxBytes;
+    if (limit === undefined) throw new Error(`${tool.name}: its POST body parameter ${tool.postBody} declares no maxBytes`);
+    const body = await readBody(request, limit);
+    if (!body.ok) return { response: errorResponse(413, { code: 'payload_too_large', message: `The body is larger than ${limit} bytes.`, field: tool.postBody, accepted: `a robots.txt of at most ${limit} bytes` }, headers) };
     toolParams[tool.postBody] = new TextDecoder().decode(body.bytes);
   }
   const documentation = `${data.baseUrl}${path}.json`;

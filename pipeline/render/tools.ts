@@ -2,7 +2,7 @@ import type { Model } from '../model/model.ts';
 import { html } from '../site/html.ts';
 import { page } from '../site/layout.ts';
 import { TOOLS } from '../tools/registry/index.ts';
-import { toolIndex, toolSpec } from '../tools/registry/spec.ts';
+import { toolIndex, toolSpec } from '../http/tool-spec.ts';
 import type { ToolDefinition } from '../tools/registry/types.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import { type RenderedFile } from './output.ts';

@@ -1,4 +1,4 @@
-import { ROBOTS_BODY_LIMIT } from '../../pipeline/tools/registry/robots-tools.ts';
+import { ROBOTS_BODY_LIMIT } from '../../pipeline/tools/registry/limits.ts';
 
 /** A robots.txt of `line(0)`, `line(1)`, ... after `head`, stopping before the next line would pass the tools' body limit. */
 export function fillToLimit(line: (i: number) => string, head = ''): string {

@@ -5,6 +5,9 @@
 // refused up front with the limit named; answers that list many items list the first ones
 // and count the rest.
 
+/** Bytes of a robots.txt given to a tool, as a parameter or a POST body (RFC 9309 2.5 asks parsers to read at least 500 KiB). */
+export const ROBOTS_BODY_LIMIT = 512_000;
+
 /** Bytes of one path given to check_path_allowed (and the path of ai-access and site_check). */
 export const MAX_PATH_BYTES = 2048;
 

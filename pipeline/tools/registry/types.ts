@@ -71,7 +71,13 @@ export interface ToolContext {
 
 export type ToolInput = Record<string, string | string[] | undefined>;
 
-export interface ToolDefinition {
+/**
+ * One tool. `Output` is what `run` returns and `summarize` reads, so a tool's summary is
+ * checked against its own output; the registry holds tools of every output type as
+ * ToolDefinition<unknown> (the methods are declared as methods, which TypeScript compares
+ * bivariantly, so each tool keeps its own type inside its module).
+ */
+export interface ToolDefinition<Output = unknown> {
   /** MCP tool name, e.g. classify_user_agent. */
   name: string;
   /** HTTP path segment under /tools/, e.g. classify-ua; null for MCP-only tools. */
@@ -85,7 +91,12 @@ export interface ToolDefinition {
   runsWithoutParams?: boolean;
   outputSchema: Record<string, unknown>;
   examples: { description: string; input: ToolInput }[];
-  run(input: ToolInput, context: ToolContext): unknown;
+  run(input: ToolInput, context: ToolContext): Output;
   /** A few sentences for a person or a model: the text part of MCP and A2A answers. */
-  summarize(output: unknown): string;
+  summarize(output: Output): string;
+}
+
+/** A tool with its output type inferred from `run`, so `summarize` needs no cast. */
+export function defineTool<Output>(tool: ToolDefinition<Output>): ToolDefinition<Output> {
+  return tool;
 }

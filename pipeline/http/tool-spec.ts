@@ -1,7 +1,7 @@
-import { ATTRIBUTION_PARAM, inputSchema } from './input.ts';
-import { MCP_SERVERS, TOOLS } from './index.ts';
-import type { ToolDefinition, ToolInput } from './types.ts';
-import { href, toolRouteKey } from '../../routes.ts';
+import { ATTRIBUTION_PARAM, inputSchema } from '../tools/registry/input.ts';
+import { MCP_SERVERS, TOOLS } from '../tools/registry/index.ts';
+import type { ToolDefinition, ToolInput } from '../tools/registry/types.ts';
+import { href, toolRouteKey } from '../routes.ts';
 
 /** A GET URL that runs the example (lists become repeated parameters). */
 export function exampleUrl(baseUrl: string, tool: ToolDefinition, input: ToolInput): string {

@@ -1,0 +1,18 @@
+import { lintParsed, parseRobotsTxt } from '../robots/index.ts';
+import { textOf } from '../registry/input.ts';
+import { LISTED_FINDINGS } from '../registry/limits.ts';
+import { defineTool } from '../registry/types.ts';
+import { LINT_SCHEMA, lintAnswer, ROBOTS_TXT, summarizeLint } from './robots-answers.ts';
+
+export const lintTool = defineTool({
+  name: 'lint_robots_txt',
+  path: 'robots-lint',
+  title: 'robots.txt linter',
+  description: `Reports faults in a robots.txt with line number, severity and fix: misspelt directives, a whole User-Agent header where a token belongs, tokens that are not RFC 9309 product tokens, rules before any User-agent line, duplicate groups, noindex and other unsupported directives, relative Sitemap URLs, a byte-order mark, non-UTF-8 bytes, an oversize file, Crawl-delay. The first ${LISTED_FINDINGS} findings (by line) are listed; counts cover all of them and findings_omitted says how many were not listed.`,
+  params: [ROBOTS_TXT],
+  postBody: 'robots_txt',
+  outputSchema: LINT_SCHEMA,
+  examples: [{ description: 'A misspelt Disallow', input: { robots_txt: 'User-agent: *\nDissallow: /private\n' } }],
+  run: (input) => lintAnswer(lintParsed(parseRobotsTxt(textOf(input, 'robots_txt')))),
+  summarize: summarizeLint,
+});

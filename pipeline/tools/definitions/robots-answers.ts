@@ -1,0 +1,169 @@
+// What the robots.txt tools share: their parameters, the work budget, the AI-access audit and
+// the lint answer.
+import type { CrawlerView } from '../../model/model.ts';
+import { boundedEditDistance } from '../robots/distance.ts';
+import { evaluate, evaluationCost, UNITS_PER_COMPARISON, type Finding, type ParsedRobots, type PathVerdict } from '../robots/index.ts';
+import { EVALUATION_BUDGET, InputRefused, ROBOTS_BODY_LIMIT, LISTED_FINDINGS, LISTED_UNKNOWN_TOKENS, MAX_PATH_BYTES, SUGGESTED_TOKENS } from '../registry/limits.ts';
+import type { ParamSpec } from '../registry/types.ts';
+
+export const ROBOTS_TXT: ParamSpec = {
+  name: 'robots_txt', kind: 'string', required: true, maxBytes: ROBOTS_BODY_LIMIT,
+  description: 'The robots.txt file, URL-encoded in a GET or as the raw body of a POST.',
+  accepted: `the text of a robots.txt file, at most ${ROBOTS_BODY_LIMIT} bytes (RFC 9309 2.5 asks parsers to read at least 500 KiB)`,
+  example: 'User-agent: GPTBot\nDisallow: /\n',
+};
+const OBEYS = new Set(['documented', 'partial']);
+
+const BUDGET_FORM = `at most ${EVALUATION_BUDGET} work units per call, where one path costs (its length + ${UNITS_PER_COMPARISON}) units for every rule of the groups that apply`;
+
+/** Refuses, before any rule is matched, an evaluation whose bound is over the budget. */
+export function checkEvaluationBudget(parsed: ParsedRobots, tokens: readonly string[], paths: readonly string[], field: string, advice: string): void {
+  const cost = evaluationCost(parsed, tokens, paths);
+  if (cost <= EVALUATION_BUDGET) return;
+  throw new InputRefused(
+    field,
+    `Evaluating ${paths.length === 1 ? 'this path' : `these ${paths.length} paths`} for ${tokens.length === 1 ? `"${tokens[0]}"` : `${tokens.length} crawlers`} against this file's rules needs ${cost} work units; the budget is ${EVALUATION_BUDGET} per call. ${advice}`,
+    BUDGET_FORM,
+  );
+}
+
+function brief(crawler: CrawlerView, verdict: PathVerdict) {
+  return {
+    slug: crawler.slug, name: crawler.name, operator: crawler.operator, category: crawler.category, robots_token: crawler.robots_token,
+    respects_robots_txt: crawler.respects_robots_txt,
+    deciding_line: verdict.deciding ? { line: verdict.deciding.line, text: verdict.deciding.text } : null,
+  };
+}
+
+type Brief = ReturnType<typeof brief>;
+
+function groupBy(items: readonly Brief[], key: (b: Brief) => string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const item of items) (out[key(item)] ??= []).push(item.slug);
+  return out;
+}
+
+/**
+ * The known token a misspelt one most likely meant: the nearest by edit distance within
+ * max(2, a quarter of its length), ties to the alphabetically first. The bounded distance
+ * skips tokens whose length alone puts them out of reach, so the cost does not grow with
+ * the length of what a file holds.
+ */
+export function suggestToken(value: string, tokens: readonly string[]): string | null {
+  const lower = value.toLowerCase();
+  const limit = Math.max(2, Math.floor(value.length / 4));
+  let best: string | null = null;
+  let bestDistance = limit + 1;
+  for (const token of tokens) {
+    // Once one is found only as near or nearer ones matter, so the bound tightens.
+    const d = boundedEditDistance(lower, token.toLowerCase(), best === null ? limit : bestDistance);
+    if (d > limit) continue;
+    if (best === null || d < bestDistance || (d === bestDistance && token < best)) {
+      best = token;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+interface UnknownToken {
+  token: string;
+  line: number;
+  did_you_mean: string | null;
+}
+
+/**
+ * User-agent values that name no crawler in the index. Only the first SUGGESTED_TOKENS
+ * distinct values (in file order) are compared with the known tokens, and only the first
+ * LISTED_UNKNOWN_TOKENS lines are listed; `counts` says how many there were in all.
+ */
+function unknownTokens(parsed: ParsedRobots, crawlers: readonly CrawlerView[]) {
+  const known = new Set(crawlers.map((c) => c.robots_token.toLowerCase()));
+  const tokens = crawlers.map((c) => c.robots_token);
+  const suggestions = new Map<string, string | null>();
+  const listed: UnknownToken[] = [];
+  let lines = 0;
+  let distinct = 0;
+  for (const group of parsed.groups) {
+    for (const ua of group.user_agents) {
+      const lower = ua.value.toLowerCase();
+      if (ua.value === '*' || known.has(lower) || known.has(ua.whole_name.toLowerCase())) continue;
+      lines += 1;
+      if (!suggestions.has(lower)) {
+        distinct += 1;
+        suggestions.set(lower, distinct <= SUGGESTED_TOKENS ? suggestToken(ua.value, tokens) : null);
+      }
+      if (listed.length < LISTED_UNKNOWN_TOKENS) listed.push({ token: ua.value, line: ua.line, did_you_mean: suggestions.get(lower) ?? null });
+    }
+  }
+  const suggestedFor = Math.min(distinct, SUGGESTED_TOKENS);
+  return {
+    listed,
+    counts: {
+      lines,
+      listed: listed.length,
+      distinct,
+      suggested_for: suggestedFor,
+      note: distinct > SUGGESTED_TOKENS || lines > listed.length
+        ? `${lines} user-agent lines name no known crawler (${distinct} distinct tokens); ${listed.length} are listed, and "did you mean" was looked up for the first ${suggestedFor} distinct tokens only (limits: ${LISTED_UNKNOWN_TOKENS} lines, ${SUGGESTED_TOKENS} tokens per call)`
+        : null,
+    },
+  };
+}
+
+export function auditAiAccess(parsed: ParsedRobots, path: string, crawlers: readonly CrawlerView[], ai: ReadonlySet<string>) {
+  const aiCrawlers = crawlers.filter((c) => ai.has(c.category));
+  const verdicts = aiCrawlers.map((crawler) => ({ crawler, verdict: evaluate(parsed, crawler.robots_token, path) }));
+  const blocked = verdicts.filter((v) => !v.verdict.allowed).map((v) => brief(v.crawler, v.verdict));
+  const allowed = verdicts.filter((v) => v.verdict.allowed).map((v) => brief(v.crawler, v.verdict));
+  const unknown = unknownTokens(parsed, crawlers);
+  return {
+    path,
+    parsed: { bytes: parsed.size.total_bytes, ignored_bytes: parsed.size.excess_bytes, groups: parsed.groups.length },
+    summary: { ai_crawlers: aiCrawlers.length, blocked: blocked.length, allowed: allowed.length },
+    blocked,
+    allowed,
+    by_operator: { blocked: groupBy(blocked, (b) => b.operator), allowed: groupBy(allowed, (b) => b.operator) },
+    by_category: { blocked: groupBy(blocked, (b) => b.category), allowed: groupBy(allowed, (b) => b.category) },
+    unknown_tokens: unknown.listed,
+    unknown_token_counts: unknown.counts,
+    obedience: {
+      blocked_and_documented: blocked.filter((b) => OBEYS.has(b.respects_robots_txt)).map((b) => b.slug),
+      blocked_but_may_not_obey: blocked.filter((b) => !OBEYS.has(b.respects_robots_txt)).map((b) => ({ slug: b.slug, respects_robots_txt: b.respects_robots_txt })),
+    },
+  };
+}
+
+/** The robots tokens of the AI crawlers, which ai-access evaluates. */
+export function aiTokens(crawlers: readonly CrawlerView[], ai: ReadonlySet<string>): string[] {
+  return crawlers.filter((c) => ai.has(c.category)).map((c) => c.robots_token);
+}
+
+/** Lint findings as answered: the first LISTED_FINDINGS by line, counts over all of them. */
+export function lintAnswer(findings: readonly Finding[]) {
+  const counts = { error: 0, warning: 0, info: 0 };
+  for (const f of findings) counts[f.severity] += 1;
+  return { counts, findings: findings.slice(0, LISTED_FINDINGS), findings_omitted: Math.max(0, findings.length - LISTED_FINDINGS) };
+}
+
+export function summarizeLint(o: ReturnType<typeof lintAnswer>): string {
+  if (o.findings.length === 0) return 'No findings.';
+  const shown = o.findings.slice(0, 30).map((f) => `${f.line === null ? 'file' : `line ${f.line}`} ${f.severity}: ${f.message} Fix: ${f.fix}`);
+  const more = o.findings.length - shown.length + o.findings_omitted;
+  return shown.join('\n') + (more > 0 ? `\n… and ${more} more findings` : '');
+}
+
+export const PATH_PARAM: ParamSpec = { name: 'path', kind: 'string', required: false, default: '/', maxBytes: MAX_PATH_BYTES, description: 'The URL path to evaluate.', accepted: `a URL path starting with / (default /), at most ${MAX_PATH_BYTES} bytes` };
+
+export const LINT_SCHEMA = {
+  type: 'object',
+  required: ['counts', 'findings', 'findings_omitted'],
+  properties: {
+    counts: { type: 'object', required: ['error', 'warning', 'info'] },
+    findings: { type: 'array', maxItems: LISTED_FINDINGS, items: { type: 'object', required: ['line', 'severity', 'code', 'message', 'fix'] } },
+    findings_omitted: { type: 'integer', minimum: 0 },
+  },
+};
+
+export const crawlerBrief = { type: 'object', required: ['slug', 'name', 'operator', 'category', 'robots_token', 'respects_robots_txt', 'deciding_line'] };
+
