@@ -161,11 +161,17 @@ function lookups() {
  * missing parameter is a programming error and throws.
  */
 export function href(key: string, value?: string): string {
-  const route = lookups().byKey.get(key);
-  if (route === undefined) throw new Error(`href: no route has the key "${key}"`);
+  const route = routeOf(key);
   if (route.parameter === undefined) return route.path;
   if (value === undefined || value === '' || value.includes('/')) throw new Error(`href: ${key} needs one path segment for {${route.parameter.name}}, got ${JSON.stringify(value)}`);
   return route.path.replace(`{${route.parameter.name}}`, value);
+}
+
+/** The route with this key; an unknown key is a programming error and throws. */
+export function routeOf(key: string): Route {
+  const route = lookups().byKey.get(key);
+  if (route === undefined) throw new Error(`no route has the key "${key}"`);
+  return route;
 }
 
 /** The key of each of a tool's three routes. */

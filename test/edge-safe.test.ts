@@ -4,7 +4,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 import { REPO } from './support/project.ts';
 
-// DESIGN principle 5: the request handler and everything it imports run on an edge runtime,
+// docs/PRINCIPLES.md, principle 5: the request handler and everything it imports run on an edge runtime,
 // so no module reachable from pipeline/http/handler.ts may use a Node-only API. The check
 // follows the real import graph, so a Node import added three files away is still caught.
 const NODE_ONLY: [RegExp, string][] = [

@@ -59,7 +59,7 @@ test('the ledger lists every file with the sha-256 ETag and size of its exact by
   for (const row of rows) assert.equal(row.split('\t').length, 5, row);
 });
 
-test('agents.json holds every crawler with all 23 SPEC fields, one file per crawler with the same content', () => {
+test('agents.json holds every crawler with all 23 published fields (docs/API.md §2.1), one file per crawler with the same content', () => {
   assert.equal(agents.count, agents.crawlers.length);
   for (const crawler of agents.crawlers) {
     for (const field of SPEC_FIELDS) assert.ok(field in crawler, `${crawler.slug}.${field}`);

@@ -197,7 +197,7 @@ test('random bytes, invalid UTF-8 and huge values never produce a 5xx', async ()
 });
 
 
-test('every route of the route table answers with CORS and the Link header (SPEC 4.4 rule 5)', async () => {
+test('every route of the route table answers with CORS and the Link header (docs/API.md §5.5)', async () => {
   const { routes } = await import('../pipeline/routes.ts');
   const values: Record<string, string> = { slug: 'gptbot', policy: 'block-all-ai', source: 'openai-gptbot' };
   const operatorOrCategory = (path: string) => (path.startsWith('/operator/') ? 'openai' : path.startsWith('/category/') ? 'ai-training' : undefined);

@@ -26,7 +26,7 @@ const query = (params: string): ChangesQuery => {
   return parsed.query;
 };
 
-test('SPEC 4.4: paging 1,000 events with limit 1, 7 and 400 returns each event exactly once, oldest first', () => {
+test('docs/API.md §4.4: paging 1,000 events with limit 1, 7 and 400 returns each event exactly once, oldest first', () => {
   const log = logOf(1000);
   for (const limit of [1, 7, 400]) {
     const seen: number[] = [];
@@ -50,14 +50,14 @@ test('SPEC 4.4: paging 1,000 events with limit 1, 7 and 400 returns each event e
   }
 });
 
-test('SPEC 4.4: at the head the page is empty, up to date, and keeps the cursor', () => {
+test('docs/API.md §4.4: at the head the page is empty, up to date, and keeps the cursor', () => {
   const result = changesPage(logOf(5), query('since=5'), BASE);
   assert.ok(result.ok);
   assert.deepEqual({ cursor: result.page.cursor, count: result.page.count, up_to_date: result.page.up_to_date, has_more: result.page.has_more }, { cursor: 5, count: 0, up_to_date: true, has_more: false });
   assert.ok(JSON.stringify(result.page, null, 2).length < 2560, 'an empty page stays near 2.5 KB');
 });
 
-test('SPEC 4.4: a cursor older than the oldest retained event is expired and lists what to re-read', () => {
+test('docs/API.md §4.4: a cursor older than the oldest retained event is expired and lists what to re-read', () => {
   const log = logOf(10, 41); // events 41..50 kept, 1..40 dropped
   const result = changesPage(log, query('since=12'), BASE);
   assert.ok(result.ok);
@@ -69,7 +69,7 @@ test('SPEC 4.4: a cursor older than the oldest retained event is expired and lis
   assert.equal(fine.page.cursor_expired, false, 'a client exactly before the oldest kept event lost nothing');
 });
 
-test('SPEC 4.4: since as an ISO 8601 time returns the events observed after it', () => {
+test('docs/API.md §4.4: since as an ISO 8601 time returns the events observed after it', () => {
   const log = logOf(10);
   const result = changesPage(log, query(`since=${encodeURIComponent(log.events[4]!.observed_at)}`), BASE);
   assert.ok(result.ok);
@@ -79,7 +79,7 @@ test('SPEC 4.4: since as an ISO 8601 time returns the events observed after it',
   assert.equal(dateOnly.page.count, 10);
 });
 
-test('SPEC 4.4: every unparseable since or limit is refused, naming the field and the accepted form', () => {
+test('docs/API.md §4.4: every unparseable since or limit is refused, naming the field and the accepted form', () => {
   const bad: [string, string][] = [
     ['since=abc', 'since'], ['since=-1', 'since'], ['since=1.5', 'since'], ['since=', 'since'], ['since=2026-13-45', 'since'],
     ['since=2026-11-22T06:00:00', 'since'], ['since=yesterday', 'since'], ['since=1&since=2', 'since'], ['since=0x10', 'since'],

@@ -1,6 +1,6 @@
 import type { ChangeEvent } from './types.ts';
 
-// The change feed's paging rules (SPEC 4.4), pure so that the build renders the
+// The change feed's paging rules (docs/API.md §4.4), pure so that the build renders the
 // no-parameter page into dist/changes.json with the same function the server uses.
 
 export const DEFAULT_LIMIT = 100;

@@ -1,6 +1,6 @@
 // Change events: the facts a client of the change feed learns about, oldest first, each at
 // a monotonic integer cursor. The kinds name lifecycle points of a crawler record and of an
-// upstream list (SPEC 3 and 6).
+// upstream list (docs/API.md §3).
 
 export const CHANGE_KINDS = [
   'crawler.added',

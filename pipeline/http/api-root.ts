@@ -2,7 +2,7 @@ import type { SiteSettings } from '../records/types.ts';
 import { routes } from '../routes.ts';
 import { API_PREFIX } from './paths.ts';
 
-/** SPEC 9.4: the root document of /api/v1, generated from the route table. */
+/** docs/API.md §9.4: the root document of /api/v1, generated from the route table. */
 export function apiRootDocument(site: SiteSettings, generatedAt: string): unknown {
   const prefixed = site.base_url + API_PREFIX;
   const concrete = routes().filter((r) => !r.parameter && r.key !== 'api_root');

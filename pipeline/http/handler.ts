@@ -96,7 +96,7 @@ function publishedLogFrom(document: StoredDocument | null): PublishedLog | null 
   return parsedLog.log;
 }
 
-/** The other forms of the same content, for the Link header (SPEC 4.4 rule 5). */
+/** The other forms of the same content, for the Link header (docs/API.md §5.5). */
 function siblingOf(path: string): { path: string; type: string } {
   const swaps: Record<string, string[]> = { '.json': ['.html', '.csv', '.txt'], '.html': ['.json'], '.md': ['.json'], '.csv': ['.json'], '.txt': ['.json'] };
   const extension = /\.[a-z]+$/.exec(path)?.[0] ?? '';

@@ -10,7 +10,7 @@ import { ANSWER_FORM, MAX_ANSWER_BYTES } from '../tools/registry/limits.ts';
 import { readBody } from './body.ts';
 import { echoId, envelopeProblem, MAX_RPC_BODY_BYTES, parseJsonBody, payloadTooLarge, RPC, rpcErrorResponse, type RpcId } from './jsonrpc.ts';
 
-// The MCP servers of SPEC 4.6: stateless Streamable HTTP with JSON answers, so every POST
+// The MCP servers of docs/API.md §4.6: stateless Streamable HTTP with JSON answers, so every POST
 // is complete in itself and any instance (or edge runtime) can answer it. The low-level
 // `Server` is used rather than McpServer so that the registry's JSON Schemas are sent as
 // they are instead of being rebuilt from zod.

@@ -1,7 +1,7 @@
 import { ATTRIBUTION_PARAM, inputSchema } from '../tools/registry/input.ts';
 import { MCP_SERVERS, TOOLS } from '../tools/registry/index.ts';
 import type { ToolDefinition, ToolInput } from '../tools/registry/types.ts';
-import { href, toolRouteKey } from '../routes.ts';
+import { href, routeOf, toolRouteKey } from '../routes.ts';
 
 /** A GET URL that runs the example (lists become repeated parameters). */
 export function exampleUrl(baseUrl: string, tool: ToolDefinition, input: ToolInput): string {
@@ -28,7 +28,7 @@ export function toolSpec(baseUrl: string, tool: ToolDefinition) {
         ...(p.default !== undefined ? { default: p.default } : {}),
       })), { name: ATTRIBUTION_PARAM.name, in: 'query', required: false, repeatable: false, description: ATTRIBUTION_PARAM.description, accepted: ATTRIBUTION_PARAM.accepted }],
       no_parameters: tool.runsWithoutParams ? 'answers for real; ?spec=1 returns this specification' : 'returns this specification',
-      statuses: tool.postBody ? [200, 304, 400, 405, 413] : [200, 304, 400, 405],
+      statuses: routeOf(toolRouteKey(tool.name, 'endpoint')).statuses,
       form: `${baseUrl}${href(toolRouteKey(tool.name, 'form'))}`,
       spec: `${baseUrl}${href(toolRouteKey(tool.name, 'spec'))}`,
     },

@@ -4,7 +4,7 @@ import { neverFetched, type MirrorEntry } from '../upstream/accept.ts';
 import { EMPTY_LOG, type EventLog } from '../changes/types.ts';
 import { href } from '../routes.ts';
 
-/** A crawler as every output shows it: the 23 fields of SPEC 2.1, then our documented extras. */
+/** A crawler as every output shows it: the 23 fields of docs/API.md §2.1, then our documented extras. */
 export interface CrawlerView {
   slug: string;
   name: string;
@@ -29,7 +29,7 @@ export interface CrawlerView {
   html_url: string;
   json_url: string;
   last_reviewed: string;
-  // Extras beyond SPEC 2.1, always present so that clients never test for a missing key.
+  // Extras beyond docs/API.md §2.1, always present so that clients never test for a missing key.
   robots_only: boolean;
   robots_token_is_product_token: boolean;
   robots_token_note: string | null;

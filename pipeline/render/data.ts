@@ -6,7 +6,7 @@ import { canonicalJson } from '../util/canonical-json.ts';
 import { type RenderedFile } from './output.ts';
 import { alternation } from './regex.ts';
 
-/** The 23 fields of SPEC 2.1, in order: the CSV header and the first keys of every record. */
+/** The 23 fields of docs/API.md §2.1, in order: the CSV header and the first keys of every record. */
 export const SPEC_FIELDS = [
   'slug', 'name', 'operator', 'operator_slug', 'category', 'category_label', 'robots_token',
   'user_agent_substring', 'user_agent_example', 'respects_robots_txt', 'respects_robots_txt_label',

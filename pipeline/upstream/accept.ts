@@ -1,4 +1,4 @@
-// "Last good wins" (DESIGN.md principle 4): decides, from the previous mirror entry and
+// "Last good wins" (docs/PRINCIPLES.md, principle 4): decides, from the previous mirror entry and
 // one refresh attempt, what the mirror serves next. Pure: the clock is the `now` argument.
 //
 // A failed attempt never empties or shrinks what we serve: the previous prefixes, their

@@ -1,7 +1,7 @@
 // The only I/O in pipeline/upstream: one GET of an operator's prefix list, with the
 // defences a six-hourly cron needs against a misbehaving upstream. Every upstream fault
 // becomes a value (`FetchOutcome`), never an exception, so the caller can keep the last
-// good copy (DESIGN.md principle 4).
+// good copy (docs/PRINCIPLES.md, principle 4).
 
 import { createHash } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';

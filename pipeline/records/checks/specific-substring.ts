@@ -4,7 +4,7 @@ import { crawlerFile } from './where.ts';
 /** Shorter substrings match inside unrelated products' headers too often to identify anything. */
 export const MIN_SUBSTRING_LENGTH = 5;
 
-// Words that occur in many products' User-Agent headers (STYLE.md: `bot`, `Spider`, `LCC`
+// Words that occur in many products' User-Agent headers (docs/PRINCIPLES.md, "Data style": `bot`, `Spider`, `LCC`
 // were seen misfiring elsewhere). A substring that is one of them, whatever its case, is refused.
 export const GENERIC_WORDS = new Set([
   'bot', 'robot', 'spider', 'crawler', 'crawl', 'scraper', 'fetcher', 'fetch', 'agent', 'preview', 'search', 'archive',

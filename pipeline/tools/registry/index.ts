@@ -29,7 +29,7 @@ export function toolByPath(path: string): ToolDefinition | undefined {
   return TOOLS.find((t) => t.path === path);
 }
 
-/** The MCP servers (SPEC 4.6): a path and the tools it exposes. */
+/** The MCP servers (docs/API.md §4.6): a path and the tools it exposes. */
 export const MCP_SERVERS: readonly { path: string; name: string; description: string; tools: readonly string[] }[] = [
   { path: '/mcp', name: 'crawler-index', description: 'Identify crawlers from User-Agent headers, and see how this service sees you.', tools: ['classify_user_agent', 'whoami', 'example'] },
   { path: '/mcp/robots', name: 'crawler-index-robots', description: 'Evaluate, lint and audit robots.txt files under RFC 9309.', tools: ['audit_ai_access', 'check_path_allowed', 'lint_robots_txt'] },

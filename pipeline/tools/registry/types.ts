@@ -2,7 +2,7 @@ import type { CrawlerView } from '../../model/model.ts';
 import type { Classifier } from '../classify/index.ts';
 import type { PrefixIndex } from '../verify/index.ts';
 
-// One registry of tools (DESIGN principle 2): every HTTP tool endpoint, its .json spec and
+// One registry of tools (docs/PRINCIPLES.md, principle 2): every HTTP tool endpoint, its .json spec and
 // .html form, every MCP server's tools/list and tools/call, and the A2A skills come from it.
 
 /** A tool parameter. The input JSON Schema, the HTTP query parsing and the validation are all derived from it. */

@@ -10,7 +10,7 @@ import { howToVerify, type HowToVerify } from './how-to-verify.ts';
 import { lookup, type PrefixIndex } from './prefix-index.ts';
 import type { FoundAddress, InvalidAddress, PrefixMatch } from './sources.ts';
 
-/** SPEC section 8: ip values per call. */
+/** docs/API.md §8: ip values per call. */
 export const MAX_ADDRESSES_PER_CALL = 500;
 
 export type ClaimVerdict = 'genuine' | 'operator-range' | 'other-operator' | 'not-in-published-ranges' | 'unknown-claim';
