@@ -1,0 +1,164 @@
+// Which tool a message to the agent means. A data part may name a tool ("skill") or carry a
+// tool's parameters; free text is recognised by its shape: a robots.txt, IP addresses (with a
+// claimed crawler from the words or log line around them), "who am I", a crawler's name, or a
+// User-Agent header. Pure: the A2A transport (http/a2a.ts) only reads and answers JSON-RPC.
+
+import { classify, inputIssue } from './classify/index.ts';
+import { TOOLS, toolByName, type ToolData, type ToolDefinition } from './registry/index.ts';
+import { ATTRIBUTION_PARAM } from './registry/input.ts';
+import { parseAddress } from '../net/address.ts';
+import { isRecord } from '../util/guards.ts';
+
+/** The parts of a user message the router reads. */
+export interface MessageParts {
+  texts: string[];
+  data: Record<string, unknown>[];
+}
+
+export type Intent =
+  | { kind: 'tool'; tool: ToolDefinition; raw: Record<string, unknown>; via: 'data' | 'text' }
+  | { kind: 'help'; reason: string }
+  /** A data part that names no known tool, or gives it something other than an object of parameters. */
+  | { kind: 'invalid'; field: string; message: string; accepted: string | string[] };
+
+
+const ROBOTS_LINE = /^\s*(user-agent|disallow|allow|sitemap|crawl-delay|#)/i;
+const PRODUCT_VERSION = /(^|[\s(;])[A-Za-z][\w.+-]*\/\d/;
+const UA_PREFIX = /^\s*user-agent\s*[:=]\s*/i;
+
+function looksLikeRobotsTxt(text: string): boolean {
+  return /^\s*user-agent\s*:/im.test(text) && /^\s*(dis)?allow\s*:/im.test(text);
+}
+
+/** The file from its first directive or comment line: a sentence before it is not part of it. */
+function robotsPart(text: string): string {
+  const lines = text.split(/\r?\n/);
+  const start = lines.findIndex((line) => ROBOTS_LINE.test(line));
+  return lines.slice(Math.max(start, 0)).join('\n') + '\n';
+}
+
+function looksLikeUserAgent(text: string): boolean {
+  return PRODUCT_VERSION.test(text) || /compatible;/i.test(text);
+}
+
+function stripFences(text: string): string {
+  return text.replace(/^\s*```[\w-]*\s*$/gm, '');
+}
+
+/** Every token that is one IP address, in order, once each; brackets and sentence punctuation around it are dropped. */
+function findAddresses(text: string): { addresses: string[]; tokens: Set<string> } {
+  const addresses: string[] = [];
+  const tokens = new Set<string>();
+  for (const raw of text.split(/[\s,;]+/)) {
+    const token = raw.replace(/^[(["'<]+/, '').replace(/[)\]"'>.?!]+$/, '');
+    if (!/^[0-9a-fA-F:.]+$/.test(token) || !/[.:]/.test(token)) continue;
+    if (!parseAddress(token).ok) continue;
+    tokens.add(raw);
+    if (!addresses.includes(token)) addresses.push(token);
+  }
+  return { addresses, tokens };
+}
+
+/** Which crawler the addresses claim to be: a User-Agent line, the last quoted User-Agent of a log line, or a crawler named in the words around them. */
+function findClaim(text: string, addressTokens: ReadonlySet<string>, data: ToolData): string | null {
+  for (const line of text.split(/\r?\n/)) if (UA_PREFIX.test(line)) return line.replace(UA_PREFIX, '').trim().replace(/^"(.*)"$/, '$1') || null;
+  const quoted = [...text.matchAll(/"([^"\n]+)"/g)].map((m) => m[1]!.trim())
+    .filter((q) => q !== '-' && !/^[A-Z]+ \S+ HTTP\/\d/.test(q) && !/^https?:\/\//.test(q) && /[A-Za-z]/.test(q));
+  const lastQuoted = quoted.at(-1);
+  if (lastQuoted !== undefined) return lastQuoted;
+  const rest = text.split(/\s+/).filter((w) => w !== '' && !addressTokens.has(w)).join(' ');
+  if (rest === '' || inputIssue(rest) !== null) return null;
+  if (looksLikeUserAgent(rest)) return rest;
+  const named = namedCrawler(rest, data);
+  if (named) return named.robots_token;
+  const classified = classify(data.classifier, rest);
+  return classified.matched ? classified.crawler.robots_token : null;
+}
+
+/** The crawler whose robots.txt token or slug is a word of the text; the longest wins (Googlebot-Image over Googlebot). */
+function namedCrawler(text: string, data: ToolData) {
+  const words = new Set(text.toLowerCase().split(/[^a-z0-9._-]+/).map((w) => w.replace(/[.]+$/, '')).filter((w) => w !== ''));
+  let best: ToolData['crawlers'][number] | null = null;
+  for (const crawler of data.crawlers) {
+    const token = crawler.robots_token.toLowerCase();
+    if ((words.has(token) || words.has(crawler.slug)) && (best === null || token.length > best.robots_token.length)) best = crawler;
+  }
+  return best;
+}
+
+function findUserAgent(text: string, data: ToolData): string | null {
+  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  if (lines.length !== 1) {
+    const header = lines.find((l) => UA_PREFIX.test(l));
+    return header ? header.replace(UA_PREFIX, '').trim() || null : null;
+  }
+  const line = lines[0]!.replace(UA_PREFIX, '').trim().replace(/^"(.*)"$/, '$1');
+  if (line === '' || inputIssue(line) !== null) return null;
+  if (UA_PREFIX.test(lines[0]!) || looksLikeUserAgent(line)) return line;
+  // One word that reads like a product token ("FooBot"): the answer says whether any crawler matches.
+  if (!/\s/.test(line) && (classify(data.classifier, line).matched || /(bot|crawler|spider|fetcher)$/i.test(line))) return line;
+  return null;
+}
+
+/** A question that is just a crawler's token or slug, perhaps with a few words around it ("what is GPTBot?"). */
+function crawlerQuestion(text: string, data: ToolData): string | null {
+  const words = text.split(/\s+/).filter((w) => w !== '');
+  if (words.length > 6 || text.includes('\n')) return null;
+  return namedCrawler(text, data)?.robots_token ?? null;
+}
+
+function routeText(text: string, data: ToolData): Intent {
+  const body = stripFences(text).trim();
+  if (body === '') return { kind: 'help', reason: 'The message is empty.' };
+  if (looksLikeRobotsTxt(body)) return { kind: 'tool', tool: tool('audit_ai_access'), raw: { robots_txt: robotsPart(body) }, via: 'text' };
+  const { addresses, tokens } = findAddresses(body);
+  if (addresses.length > 0) {
+    const claim = findClaim(body, tokens, data);
+    return { kind: 'tool', tool: tool('verify_batch'), raw: claim === null ? { ip: addresses } : { ip: addresses, ua: claim }, via: 'text' };
+  }
+  if (/\bwho\s*am\s*i\b|\bwhoami\b/i.test(body)) return { kind: 'tool', tool: tool('whoami'), raw: {}, via: 'text' };
+  const named = looksLikeUserAgent(body) ? null : crawlerQuestion(body, data);
+  if (named !== null) return { kind: 'tool', tool: tool('crawler_markdown'), raw: { crawler: named }, via: 'text' };
+  const ua = findUserAgent(body, data);
+  if (ua !== null) return { kind: 'tool', tool: tool('classify_user_agent'), raw: { ua }, via: 'text' };
+  return { kind: 'help', reason: 'The message is not a User-Agent, IP addresses, a robots.txt, a crawler\'s name or "who am I".' };
+}
+
+// Inferred from a data part's fields when it names no skill, most specific first.
+const BY_FIELDS = ['check_path_allowed', 'audit_ai_access', 'verify_batch', 'classify_user_agent'] as const;
+
+function routeData(part: Record<string, unknown>): Intent | null {
+  const named = part['skill'] ?? part['tool'];
+  if (named !== undefined) {
+    const found = typeof named === 'string' ? toolByName(named) : undefined;
+    if (!found) {
+      return { kind: 'invalid', field: 'skill', message: `unknown skill ${JSON.stringify(named)}. Skills: ${TOOLS.map((t) => t.name).join(', ')}.`, accepted: TOOLS.map((t) => t.name) };
+    }
+    const input = part['input'] ?? part['arguments'] ?? {};
+    if (!isRecord(input)) return { kind: 'invalid', field: 'input', message: '"input" of a data part must be an object of the skill\'s parameters.', accepted: 'an object' };
+    return { kind: 'tool', tool: found, raw: input, via: 'data' };
+  }
+  for (const name of BY_FIELDS) {
+    const candidate = tool(name);
+    const names = new Set([...candidate.params.map((p) => p.name), ATTRIBUTION_PARAM.name]);
+    const required = candidate.params.filter((p) => p.required).map((p) => p.name);
+    if (required.every((n) => n in part) && Object.keys(part).every((k) => names.has(k))) return { kind: 'tool', tool: candidate, raw: part, via: 'data' };
+  }
+  return null;
+}
+
+/** What a message asks for: its first data part that names or fits a tool, else its text read as a whole. */
+export function intentOf(message: MessageParts, data: ToolData): Intent {
+  for (const part of message.data) {
+    const routed = routeData(part);
+    if (routed) return routed;
+  }
+  return routeText(message.texts.join('\n'), data);
+}
+
+function tool(name: string): ToolDefinition {
+  const found = toolByName(name);
+  if (!found) throw new Error(`the A2A router names tool "${name}", which is not in the registry`);
+  return found;
+}
+
