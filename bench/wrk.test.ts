@@ -91,7 +91,9 @@ describe('runWrk against a loopback server', { skip: wrk === null ? 'wrk is not 
     // In turn on the one connection (from wherever wrk's first call started); wrk may stop with one request unanswered.
     assert.ok(seen.length === report.requests || seen.length === report.requests + 1, `${seen.length} seen, ${report.requests} counted`);
     const start = plan.findIndex((r) => r.path === seen[0]?.url);
-    seen.forEach((s, i) => assert.equal(s.url, plan[(start + i) % plan.length]!.path));
+    seen.forEach((s, i) => {
+      assert.equal(s.url, plan[(start + i) % plan.length]!.path);
+    });
     const posted = seen.find((s) => s.method === 'POST');
     assert.deepEqual(posted, { method: 'POST', url: '/rpc?q=a,b', header: 'quote " backslash \\ end', body: '{"ua":"é"}' });
     const failed = seen.slice(0, report.requests).filter((s) => s.url === '/fail').length;

@@ -7,7 +7,7 @@ import { MCP_SERVERS, TOOLS } from './tools/registry/index.ts';
 
 export type Method = 'GET' | 'HEAD' | 'OPTIONS' | 'POST';
 
-export interface PathParameter {
+interface PathParameter {
   name: string;
   /** Where a client finds the allowed values. */
   values_from: string;
@@ -51,7 +51,7 @@ export function isDynamic(route: Route): boolean {
 
 const READ: readonly Method[] = ['GET', 'HEAD', 'OPTIONS'];
 
-export const CONTENT_TYPES: Readonly<Record<string, string>> = {
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.json': 'application/json',
   '.csv': 'text/csv; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',

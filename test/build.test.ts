@@ -34,7 +34,7 @@ test('editing one record changes only the files that show it, and their ledger r
   const before = await readTree(dist);
 
   const file = join(project.root, 'records', 'crawlers', 'mj12bot.yaml');
-  await writeFile(file, (await readFile(file, 'utf8')).replace(/^cost_of_blocking: >-\n(  .*\n)+/m, 'cost_of_blocking: Majestic backlink data about your pages goes stale.\n'));
+  await writeFile(file, (await readFile(file, 'utf8')).replace(/^cost_of_blocking: >-\n( {2}.*\n)+/m, 'cost_of_blocking: Majestic backlink data about your pages goes stale.\n'));
   const result = await build({ root: project.root, now: T1 });
   const after = await readTree(dist);
 

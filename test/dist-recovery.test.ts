@@ -41,7 +41,7 @@ async function interruptedBuild(t: { after(fn: () => Promise<void>): void }): Pr
   const dist = join(project.root, 'dist');
   await build({ root: project.root, now: T0 });
   const record = join(project.root, 'records', 'crawlers', 'mj12bot.yaml');
-  await writeFile(record, (await readFile(record, 'utf8')).replace(/^cost_of_blocking: >-\n(  .*\n)+/m, 'cost_of_blocking: Majestic backlink data about your pages goes stale.\n'));
+  await writeFile(record, (await readFile(record, 'utf8')).replace(/^cost_of_blocking: >-\n( {2}.*\n)+/m, 'cost_of_blocking: Majestic backlink data about your pages goes stale.\n'));
   // What the killed build had written: the T1 tree, built from the T0 one as a build does.
   const next = join(project.root, 'built-at-t1');
   await cp(dist, next, { recursive: true });

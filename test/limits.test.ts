@@ -83,7 +83,7 @@ describe('check_path_allowed: a work budget on rules x paths x length, counted b
     const paths = ['/ab12', '/x/ab3y', '/nothing'];
     assert.ok(evaluationCost(parseRobotsTxt(WILDCARDS), ['GPTBot'], paths) <= EVALUATION_BUDGET);
     const answer = await rpc('/mcp/robots', call(2, 'check_path_allowed', { robots_txt: WILDCARDS, ua: 'GPTBot', path: paths }));
-    const results = (answer.body.result?.['structuredContent'] as { results: { allowed: boolean }[] }).results;
+    const results = (answer.body.result!['structuredContent'] as { results: { allowed: boolean }[] }).results;
     assert.deepEqual(results.map((r) => r.allowed), [false, false, true]);
   });
 
@@ -118,7 +118,7 @@ describe('check_path_allowed: a work budget on rules x paths x length, counted b
     const stars = fill(() => 'User-agent: *\nDisallow: /private');
     const groups = parseRobotsTxt(stars).groups.length;
     const answer = await rpc('/mcp/robots', call(6, 'check_path_allowed', { robots_txt: stars, ua: 'GPTBot', path: ['/private/x', '/public'] }));
-    const results = (answer.body.result?.['structuredContent'] as { results: { allowed: boolean; group: { lines: number[]; tokens: string[]; line_count: number; token_count: number } }[] }).results;
+    const results = (answer.body.result!['structuredContent'] as { results: { allowed: boolean; group: { lines: number[]; tokens: string[]; line_count: number; token_count: number } }[] }).results;
     assert.deepEqual(results.map((r) => r.allowed), [false, true]);
     assert.equal(results[0]!.group.lines.length, GROUP_LISTED);
     assert.equal(results[0]!.group.line_count, groups);

@@ -179,7 +179,7 @@ describe('raw JSON-RPC on /mcp', () => {
     const answer = await post('/mcp', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
     assert.equal(answer.status, 200);
     assert.equal(answer.body?.id, 1);
-    assert.deepEqual((answer.body?.result as { tools: { name: string }[] }).tools.map((t) => t.name), ['classify_user_agent', 'whoami', 'example']);
+    assert.deepEqual((answer.body!.result as { tools: { name: string }[] }).tools.map((t) => t.name), ['classify_user_agent', 'whoami', 'example']);
   });
 
   test('a body that is not JSON → -32700', async () => {
@@ -276,7 +276,7 @@ describe('raw JSON-RPC on /mcp', () => {
     for (const spec of MCP_SERVERS) {
       const answer = await post(spec.path, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
       assert.equal(answer.status, 200, spec.path);
-      assert.deepEqual((answer.body?.result as { tools: { name: string }[] }).tools.map((t) => t.name), [...spec.tools]);
+      assert.deepEqual((answer.body!.result as { tools: { name: string }[] }).tools.map((t) => t.name), [...spec.tools]);
     }
   });
 });

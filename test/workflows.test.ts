@@ -88,6 +88,7 @@ describe('actionlint', () => {
       '    runs-on: ubuntu-latest',
       '    runs-onn: ubuntu-latest',
       '    steps:',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template
       '      - run: echo "${{ github.event.pull_request.title ++ }}"',
       '',
     ].join('\n');

@@ -6,7 +6,6 @@ export interface PublishedState {
   sources: ReadonlyMap<string, { state: string; ipv4: readonly string[]; ipv6: readonly string[]; error: string | null }>;
 }
 
-export const EMPTY_STATE: PublishedState = { crawlers: new Map(), sources: new Map() };
 
 export type PendingEvent = Omit<ChangeEvent, 'cursor' | 'observed_at'>;
 

@@ -36,7 +36,7 @@ export function recordBatch(log: EventLog, base: string, pending: readonly Pendi
   return retain({ head, oldest: log.oldest, last_base: base, last_batch_start: batch.length > 0 ? start : null, events: [...events, ...batch] }, now, retention);
 }
 
-export function retain(log: EventLog, now: string, retention: Retention): EventLog {
+function retain(log: EventLog, now: string, retention: Retention): EventLog {
   const cutoff = Date.parse(now) - retention.maxAgeDays * 86_400_000;
   let events = log.events.filter((e) => Date.parse(e.observed_at) >= cutoff);
   if (events.length > retention.maxEvents) events = events.slice(events.length - retention.maxEvents);

@@ -4,10 +4,10 @@ import type { ChangeEvent } from './types.ts';
 // no-parameter page into dist/changes.json with the same function the server uses.
 
 export const DEFAULT_LIMIT = 100;
-export const MAX_LIMIT = 400;
-export const POLL_INTERVAL_SECONDS = 21_600;
+const MAX_LIMIT = 400;
+const POLL_INTERVAL_SECONDS = 21_600;
 /** What a client whose cursor expired re-reads once before polling again. */
-export const REFETCH = ['/data/agents.json', '/data/ip-sources.json', '/ip-ranges/all.json', '/status.json'];
+const REFETCH = ['/data/agents.json', '/data/ip-sources.json', '/ip-ranges/all.json', '/status.json'];
 
 export interface StaleSource {
   id: string;
@@ -28,7 +28,7 @@ export interface PublishedLog {
   events: ChangeEvent[];
 }
 
-export type Since = { kind: 'start' } | { kind: 'cursor'; cursor: number } | { kind: 'time'; time: string; ms: number };
+type Since = { kind: 'start' } | { kind: 'cursor'; cursor: number } | { kind: 'time'; time: string; ms: number };
 
 export interface ChangesQuery {
   since: Since;

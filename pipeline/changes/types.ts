@@ -2,7 +2,7 @@
 // a monotonic integer cursor. The kinds name lifecycle points of a crawler record and of an
 // upstream list (docs/API.md §3).
 
-export const CHANGE_KINDS = [
+const CHANGE_KINDS = [
   'crawler.added',
   'crawler.edited',
   'crawler.withdrawn',
@@ -10,7 +10,7 @@ export const CHANGE_KINDS = [
   'source.stopped-answering',
   'source.started-answering',
 ] as const;
-export type ChangeKind = (typeof CHANGE_KINDS)[number];
+type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 export interface PrefixDelta {
   ipv4: string[];

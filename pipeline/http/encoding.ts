@@ -30,7 +30,7 @@ export function selectCoding(header: string | null, available: ReadonlySet<Codin
 // Bounded: a header is at most the server's header size, and only the first 32 items count.
 const MAX_ITEMS = 32;
 
-export function parseAcceptEncoding(header: string): Map<string, number> {
+function parseAcceptEncoding(header: string): Map<string, number> {
   const weights = new Map<string, number>();
   for (const item of header.split(',', MAX_ITEMS)) {
     const [name = '', ...params] = item.split(';');

@@ -15,7 +15,7 @@ import { withMissingHeaders, withSecurityHeaders } from './security.ts';
 import { quote } from '../util/quote.ts';
 import { jsonDocument, type DocumentStore, type StoredDocument } from './store.ts';
 
-export type Handler = (request: Request) => Promise<Response>;
+type Handler = (request: Request) => Promise<Response>;
 
 /**
  * The whole service as a runtime sees it. `fetch` is the one definition of behaviour;

@@ -30,7 +30,7 @@ export interface DocumentStore {
   generatedAt(): Promise<string>;
 }
 
-export async function sha256Hex32(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+async function sha256Hex32(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', bytes);
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('').slice(0, 32);
 }

@@ -4,7 +4,7 @@ import type { ToolDefinition, ToolInput } from '../tools/registry/types.ts';
 import { href, routeOf, toolRouteKey } from '../routes.ts';
 
 /** A GET URL that runs the example (lists become repeated parameters). */
-export function exampleUrl(baseUrl: string, tool: ToolDefinition, input: ToolInput): string {
+function exampleUrl(baseUrl: string, tool: ToolDefinition, input: ToolInput): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(input)) for (const v of Array.isArray(value) ? value : [value ?? '']) params.append(name, v);
   const query = params.toString();

@@ -4,7 +4,7 @@ import { errorResponse } from './errors.ts';
 type Unavailable = Extract<ToolRun, { status: 'unavailable' }>;
 
 /** The error code an HTTP client sees for each reason a call was not run. */
-export const UNAVAILABLE_CODES: Readonly<Record<Unavailable['reason'], string>> = {
+const UNAVAILABLE_CODES: Readonly<Record<Unavailable['reason'], string>> = {
   deadline: 'tool_deadline',
   busy: 'busy',
   'not-ready': 'not_ready',

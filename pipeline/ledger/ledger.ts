@@ -1,6 +1,6 @@
 import { contentTypeOf } from '../routes.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
-import { type RenderedFile } from '../render/output.ts';
+import type { RenderedFile } from '../render/output.ts';
 import { compareText } from '../util/compare.ts';
 import { etagOf } from './etag.ts';
 

@@ -75,7 +75,7 @@ function prefixCounts(sources: readonly SourceView[]): { ipv4: number; ipv6: num
   return { ipv4: v4.size, ipv6: v6.size };
 }
 
-export function selectsCrawler(policy: PolicyRecord, crawler: CrawlerView): boolean {
+function selectsCrawler(policy: PolicyRecord, crawler: CrawlerView): boolean {
   const select = policy.select;
   if (!select) return false;
   if (select.categories && !select.categories.includes(crawler.category)) return false;

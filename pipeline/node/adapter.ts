@@ -24,7 +24,7 @@ const SERVER_METHODS = 'GET, HEAD, OPTIONS, POST';
 const BASE_HEADERS = { 'access-control-allow-origin': '*', 'cache-control': 'no-store', ...SECURITY_HEADERS };
 
 /** node:http → WHATWG Request. The body is passed as a stream so handlers decide how much to read. */
-export function toRequest(req: IncomingMessage, origin: string, pathAndQuery: string): Request {
+function toRequest(req: IncomingMessage, origin: string, pathAndQuery: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -46,7 +46,7 @@ export function toRequest(req: IncomingMessage, origin: string, pathAndQuery: st
   return request;
 }
 
-export async function sendResponse(response: Response, res: ServerResponse, req?: IncomingMessage): Promise<void> {
+async function sendResponse(response: Response, res: ServerResponse, req?: IncomingMessage): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => { headers[name] = value; });
   // An answer given before the body was read (413) leaves body bytes on the connection; the

@@ -9,7 +9,7 @@ const gzipAsync = promisify(gzip);
 /** Below this, headers outweigh what compression saves. */
 const MIN_BYTES = 1024;
 
-export function isCompressible(type: string): boolean {
+function isCompressible(type: string): boolean {
   return type.startsWith('text/') || /^application\/(?:[\w.+-]*\+)?(?:json|xml|yaml)\b/.test(type);
 }
 

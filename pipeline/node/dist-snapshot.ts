@@ -18,7 +18,7 @@ interface Snapshot {
  * against the ledger's ETag. A tree caught mid-swap or mid-write fails that check, so the
  * snapshot is refused and the previous one keeps serving: a reader never sees half a build.
  */
-export async function loadSnapshot(dir: string): Promise<Snapshot> {
+async function loadSnapshot(dir: string): Promise<Snapshot> {
   const ledgerPath = join(dir, LEDGER_JSON);
   const before = await identityOf(ledgerPath);
   const ledgerBytes = await readFile(ledgerPath);

@@ -18,7 +18,7 @@ import { inProcessRunner } from '../tools/registry/call.ts';
  * How long a client may take, and how many connections it may hold. A slow client is cut off
  * by these, not by the operating system: every number here is a promise in the README.
  */
-export interface ConnectionLimits {
+interface ConnectionLimits {
   /** The whole request head must arrive within this (slowloris). */
   headersTimeoutMs: number;
   /** The whole request, body included, must arrive within this (slow uploads). */
@@ -33,7 +33,7 @@ export interface ConnectionLimits {
   maxConnectionsPerAddress: number;
 }
 
-export const DEFAULT_LIMITS: ConnectionLimits = {
+const DEFAULT_LIMITS: ConnectionLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,

@@ -35,7 +35,7 @@ export interface ToolPoolOptions {
   log?: (line: string) => void;
 }
 
-export const DEFAULT_DEADLINE_MS = 5_000;
+const DEFAULT_DEADLINE_MS = 5_000;
 const DEFAULT_MAX_QUEUED = 256;
 const DEFAULT_MAX_HEAP_MB = 512;
 
@@ -64,7 +64,7 @@ function cannotStart(message: string): ToolRun {
   return { status: 'failed', message: 'the server could not start a thread to run this call', detail: message };
 }
 
-export function defaultThreads(): number {
+function defaultThreads(): number {
   return Math.max(1, Math.min(4, availableParallelism()));
 }
 

@@ -8,7 +8,7 @@ import { isOtherLiveProcess } from '../util/process.ts';
 import { syncDirectory } from '../util/atomic-file.ts';
 import { parseLeftover, type LeftoverRole } from './write-dist.ts';
 
-export interface Leftover {
+interface Leftover {
   path: string;
   role: LeftoverRole;
   /** The process that wrote it. */

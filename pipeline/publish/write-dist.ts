@@ -37,7 +37,7 @@ async function listFiles(dir: string): Promise<string[]> {
 }
 
 /** True when `dir` already holds exactly these files with exactly these bytes. */
-export async function sameTree(dir: string, files: readonly DistFile[]): Promise<boolean> {
+async function sameTree(dir: string, files: readonly DistFile[]): Promise<boolean> {
   const existing = await listFiles(dir);
   if (existing.length !== files.length) return false;
   const wanted = new Set(files.map((f) => f.path));

@@ -14,7 +14,7 @@ export function schemaProblems(files: readonly RecordFile[]): Problem[] {
   });
 }
 
-export function semanticProblems(records: RecordSet, files: readonly RecordFile[]): Problem[] {
+function semanticProblems(records: RecordSet, files: readonly RecordFile[]): Problem[] {
   return [
     ...checkUnique(records),
     ...checkReferences(records, files),

@@ -1,7 +1,7 @@
 // Shapes of the hand-reviewed records. The JSON Schemas in schemas/records/ are the contract;
 // these types mirror them so that code reading validated records is checked by tsc.
 
-export const CATEGORY_IDS = ['ai-training', 'ai-search', 'ai-assistant', 'ai-agent', 'dataset', 'search-engine', 'seo-tool', 'social-preview', 'archive'] as const;
+const CATEGORY_IDS = ['ai-training', 'ai-search', 'ai-assistant', 'ai-agent', 'dataset', 'search-engine', 'seo-tool', 'social-preview', 'archive'] as const;
 export type CategoryId = (typeof CATEGORY_IDS)[number];
 
 export const STANCES = ['documented', 'partial', 'ignores', 'disputed', 'undocumented'] as const;
@@ -11,7 +11,7 @@ export const VERIFICATION_METHODS = ['published-ranges', 'reverse-dns', 'none'] 
 export type VerificationMethod = (typeof VERIFICATION_METHODS)[number];
 
 export const POLICY_IDS = ['allow-all', 'block-ai-training', 'block-all-ai', 'block-datasets', 'allow-ai-search-only', 'block-seo-tools', 'block-disputed', 'maximum-ai-visibility'] as const;
-export type PolicyId = (typeof POLICY_IDS)[number];
+type PolicyId = (typeof POLICY_IDS)[number];
 
 export interface CrawlerRecord {
   slug: string;

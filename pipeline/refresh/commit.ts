@@ -6,7 +6,7 @@ import { messageOf } from '../util/errno.ts';
 import { judgeLock, listGitProcesses, lockAdvice, lockIdentity, type Repository } from './git-lock.ts';
 
 /** One line per kind of change, for a commit subject a maintainer can scan in git log. */
-export function commitMessage(events: readonly ChangeEvent[]): string {
+function commitMessage(events: readonly ChangeEvent[]): string {
   if (events.length === 0) return 'refresh: rebuild with no change events';
   const parts = events.slice(0, 6).map((e) => {
     if (e.kind === 'ranges.changed') return `${e.subject.id} +${(e.added?.ipv4.length ?? 0) + (e.added?.ipv6.length ?? 0)}/-${(e.removed?.ipv4.length ?? 0) + (e.removed?.ipv6.length ?? 0)}`;
@@ -18,7 +18,7 @@ export function commitMessage(events: readonly ChangeEvent[]): string {
 }
 
 /** The events recorded against the current HEAD: what a commit of this refresh adds. */
-export function newestBatch(log: EventLog, head: string): ChangeEvent[] {
+function newestBatch(log: EventLog, head: string): ChangeEvent[] {
   if (log.last_base !== head || log.last_batch_start === null) return [];
   const start = log.last_batch_start;
   return log.events.filter((e) => e.cursor >= start);

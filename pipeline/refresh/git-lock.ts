@@ -66,7 +66,7 @@ function within(path: string, folder: string): boolean {
  * or the git folder, or an argument names a path inside them (`git -C <repo>`). A process
  * whose folder cannot be read might be, so it counts as holding the lock.
  */
-export function holdsRepository(candidate: GitProcess, repo: Repository): boolean {
+function holdsRepository(candidate: GitProcess, repo: Repository): boolean {
   const cwd = candidate.cwd;
   if (cwd === null) return true;
   const inside = (path: string) => within(path, repo.top) || within(path, repo.gitDir);

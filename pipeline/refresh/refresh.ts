@@ -12,7 +12,7 @@ import { sha256Hex, type FetchOptions } from '../upstream/fetch.ts';
 import { refreshSource } from '../upstream/refresh-source.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 
-export const EXTENSIONS: Readonly<Record<SourceFormat, string>> = { 'prefix-json': 'json', 'prefix-json-html': 'html', text: 'txt', csv: 'csv' };
+const EXTENSIONS: Readonly<Record<SourceFormat, string>> = { 'prefix-json': 'json', 'prefix-json-html': 'html', text: 'txt', csv: 'csv' };
 const LOCAL_TYPES: Readonly<Record<SourceFormat, string>> = { 'prefix-json': 'application/json', 'prefix-json-html': 'text/html', text: 'text/plain', csv: 'text/csv' };
 
 export interface MirrorOptions {

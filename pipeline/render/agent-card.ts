@@ -5,8 +5,8 @@ import { TOOLS, type ToolDefinition } from '../tools/registry/index.ts';
 // are the tool registry's tools; A2A_PROMPTS are the ones /a2a also reaches from plain
 // language, and each example below is a message /a2a answers as written.
 
-export const A2A_PROTOCOL_VERSION = '0.3.0';
-export const AGENT_VERSION = '1.0.0';
+const A2A_PROTOCOL_VERSION = '0.3.0';
+const AGENT_VERSION = '1.0.0';
 
 /** Plain-language examples for the tools /a2a routes to without a data part. */
 export const A2A_PROMPTS: Readonly<Record<string, readonly string[]>> = {

@@ -2,9 +2,9 @@ import { changesPage, DEFAULT_LIMIT, type PublishedLog } from '../changes/page.t
 import type { Model } from '../model/model.ts';
 import { staleSources } from './ip-ranges.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
-import { type RenderedFile } from './output.ts';
+import type { RenderedFile } from './output.ts';
 
-export function publishedLog(model: Model, generatedAt: string): PublishedLog {
+function publishedLog(model: Model, generatedAt: string): PublishedLog {
   const { log } = model;
   return { head: log.head, oldest: log.oldest, generated_at: generatedAt, stale_sources: staleSources(model), events: log.events };
 }

@@ -1,7 +1,7 @@
 import type { Model } from '../model/model.ts';
 import { STANCES, VERIFICATION_METHODS } from '../records/types.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
-import { type RenderedFile } from './output.ts';
+import type { RenderedFile } from './output.ts';
 
 /** Counts that show at a glance what the index covers; the home page shows the same numbers. */
 export function coverage(model: Model) {

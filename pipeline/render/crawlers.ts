@@ -3,7 +3,7 @@ import { url } from '../model/model.ts';
 import { html } from '../site/html.ts';
 import { page } from '../site/layout.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
-import { type RenderedFile } from './output.ts';
+import type { RenderedFile } from './output.ts';
 import { href } from '../routes.ts';
 
 function crawlerHtml(model: Model, crawler: CrawlerView): string {

@@ -1,6 +1,6 @@
 // RFC 4180: CRLF record separators, fields quoted when they hold a comma, quote, CR or LF,
 // quotes doubled inside quoted fields.
-export function csvField(value: string | number | boolean | null): string {
+function csvField(value: string | number | boolean | null): string {
   if (value === null) return '';
   const text = String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;

@@ -3,7 +3,7 @@ import { url } from '../model/model.ts';
 import { href, routes } from '../routes.ts';
 import { csvTable } from './csv.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
-import { type RenderedFile } from './output.ts';
+import type { RenderedFile } from './output.ts';
 import { alternation } from './regex.ts';
 
 /** The 23 fields of docs/API.md §2.1, in order: the CSV header and the first keys of every record. */
@@ -15,7 +15,7 @@ export const SPEC_FIELDS = [
   'html_url', 'json_url', 'last_reviewed',
 ] as const satisfies readonly (keyof CrawlerView)[];
 
-export function endpointMap(model: Model): Record<string, { url: string; type: string; returns: string; template: boolean }> {
+function endpointMap(model: Model): Record<string, { url: string; type: string; returns: string; template: boolean }> {
   return Object.fromEntries(routes().map((route) => [route.key, {
     url: url(model.site, route.path),
     type: route.type,
@@ -55,7 +55,7 @@ function agentsCsv(model: Model): string {
 }
 
 /** Crawlers that can be recognised by a header: robots-only control tokens have no substring. */
-export function substringsOf(crawlers: readonly CrawlerView[]): string[] {
+function substringsOf(crawlers: readonly CrawlerView[]): string[] {
   return crawlers.flatMap((c) => (c.user_agent_substring === null ? [] : [c.user_agent_substring]));
 }
 

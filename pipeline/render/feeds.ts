@@ -5,7 +5,7 @@
 import type { ChangeEvent, EventLog, PrefixDelta } from '../changes/types.ts';
 import type { SiteSettings } from '../records/types.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
-import { type RenderedFile } from './output.ts';
+import type { RenderedFile } from './output.ts';
 import { href } from '../routes.ts';
 
 /** Readers show the top of a feed; older events stay reachable through /changes.json. */
@@ -19,7 +19,7 @@ const JSON_FEED_VERSION = 'https://jsonfeed.org/version/1.1';
 const DESCRIPTION =
   'What changed in the index: crawler records added, edited or withdrawn; operator IP-range lists that gained or lost prefixes; upstream lists that stopped or started answering. Newest first; the complete history is paged at /changes.json.';
 
-export interface FeedItem {
+interface FeedItem {
   id: string;
   url: string;
   title: string;
@@ -36,7 +36,7 @@ export interface FeedItem {
 const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 /** Text fit for both feeds: XML-legal characters only, line breaks as LF (XML would fold CR anyway). */
-export function feedText(text: string): string {
+function feedText(text: string): string {
   return text.replace(NOT_XML_CHAR, '').replace(/\r\n?/g, '\n');
 }
 
@@ -63,7 +63,7 @@ function subjectPage(site: SiteSettings, subject: ChangeEvent['subject']): strin
  * The page of /changes.json that starts at this event: unique per cursor, stable once
  * published, and a real address, so readers that treat the id as a link still land well.
  */
-export function itemId(site: SiteSettings, cursor: number): string {
+function itemId(site: SiteSettings, cursor: number): string {
   return `${site.base_url}/changes.json?since=${cursor - 1}`;
 }
 
@@ -84,7 +84,7 @@ function contentText(event: ChangeEvent): string {
 }
 
 /** The newest events, newest first, as the items both feeds share. */
-export function feedItems(site: SiteSettings, log: EventLog): FeedItem[] {
+function feedItems(site: SiteSettings, log: EventLog): FeedItem[] {
   // Sorted by cursor rather than trusting the log's order; the cursor is the feed's clock.
   const newest = [...log.events].sort((a, b) => b.cursor - a.cursor).slice(0, FEED_ITEM_LIMIT);
   return newest.map((event) => ({
@@ -101,7 +101,7 @@ function feedTitle(site: SiteSettings): string {
   return feedText(`${site.name}: changes`);
 }
 
-export function jsonFeed(site: SiteSettings, items: readonly FeedItem[]): string {
+function jsonFeed(site: SiteSettings, items: readonly FeedItem[]): string {
   return canonicalJson({
     version: JSON_FEED_VERSION,
     title: feedTitle(site),
@@ -115,7 +115,7 @@ export function jsonFeed(site: SiteSettings, items: readonly FeedItem[]): string
   });
 }
 
-export function rssFeed(site: SiteSettings, items: readonly FeedItem[], generatedAt: string): string {
+function rssFeed(site: SiteSettings, items: readonly FeedItem[], generatedAt: string): string {
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">',

@@ -3,7 +3,7 @@ import { url } from '../model/model.ts';
 import { compareText } from '../util/compare.ts';
 import { categoryCounts } from './data.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
-import { type RenderedFile } from './output.ts';
+import type { RenderedFile } from './output.ts';
 import { href } from '../routes.ts';
 
 /** Operators and categories: each a record plus the full records of its crawlers. */

@@ -28,7 +28,7 @@ function renderFeedFiles(model: Model): RenderedFile[] {
 }
 
 /** Every file of dist/ except the ledger, which describes these. */
-export const RENDERERS: ReadonlyArray<(model: Model) => RenderedFile[]> = [
+const RENDERERS: ReadonlyArray<(model: Model) => RenderedFile[]> = [
   renderHome,
   renderData,
   renderCrawlers,

@@ -2,7 +2,7 @@ import type { Model, SourceView } from '../model/model.ts';
 import { url } from '../model/model.ts';
 import type { StaleSource } from '../changes/page.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
-import { type RenderedFile } from './output.ts';
+import type { RenderedFile } from './output.ts';
 import { href } from '../routes.ts';
 
 /** Why a source's prefixes may not be current, in words a WAF builder can act on. */
@@ -27,7 +27,7 @@ function provenance(source: SourceView) {
   };
 }
 
-export function sourceFile(model: Model, source: SourceView) {
+function sourceFile(model: Model, source: SourceView) {
   return {
     id: source.id,
     operator: source.operator,

@@ -4,7 +4,7 @@ import { toolByName } from '../tools/registry/index.ts';
 import { ATTRIBUTION_PARAM, inputSchema } from '../tools/registry/input.ts';
 import type { ToolDefinition } from '../tools/registry/types.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
-import { type RenderedFile } from './output.ts';
+import type { RenderedFile } from './output.ts';
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'The document', 304: 'Not modified: the validator you sent still matches; no body', 400: 'Invalid input; the body names the field and the accepted form',
@@ -60,7 +60,7 @@ function operations(route: Route) {
 }
 
 /** OpenAPI 3.1, generated from the route table, the tool registry and the output schemas. */
-export function openApiDocument(model: Model, stamp: string) {
+function openApiDocument(model: Model, stamp: string) {
   const components: Record<string, unknown> = {};
   // Output schemas under their own names; the record schemas they reference ride along as
   // record.<name>, so every $ref (by $id) resolves inside this one document.

@@ -1,7 +1,7 @@
 import type { CrawlerView, Model, PolicyView } from '../model/model.ts';
 import { url } from '../model/model.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
-import { type RenderedFile } from './output.ts';
+import type { RenderedFile } from './output.ts';
 import { href } from '../routes.ts';
 
 /** Naming a crawler that says robots.txt does not apply records a wish, not a block. */
@@ -41,7 +41,7 @@ function policyJson(model: Model, policy: PolicyView): string {
  * understood form), each preceded by a comment naming the crawler so a reader knows what a
  * line is for. The date is when the fragment's content last changed.
  */
-export function robotsFragment(model: Model, policy: PolicyView, stamp: string): string {
+function robotsFragment(model: Model, policy: PolicyView, stamp: string): string {
   const lines = [
     `# ${model.site.name} policy "${policy.id}": ${policy.title}`,
     `# Content last changed ${stamp.slice(0, 10)}. Source: ${url(model.site, href('policy', policy.id))}`,

@@ -6,7 +6,7 @@ export function escapeRegex(text: string): string {
 }
 
 /** A pattern that matches nothing in every common engine: used for an empty set instead of "". */
-export const MATCHES_NOTHING = '[^\\s\\S]';
+const MATCHES_NOTHING = '[^\\s\\S]';
 
 /**
  * One alternation over the given substrings, longest first so that an engine reporting the

@@ -5,7 +5,7 @@ import { TOOLS } from '../tools/registry/index.ts';
 import { toolIndex, toolSpec } from '../http/tool-spec.ts';
 import type { ToolDefinition } from '../tools/registry/types.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
-import { type RenderedFile } from './output.ts';
+import type { RenderedFile } from './output.ts';
 import { href, toolRouteKey } from '../routes.ts';
 import { ATTRIBUTION_PARAM } from '../tools/registry/input.ts';
 

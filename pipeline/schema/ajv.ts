@@ -7,8 +7,8 @@ import addFormatsModule from 'ajv-formats';
 // ajv-formats ships CommonJS; under NodeNext its default export is the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
-export const SCHEMA_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url));
-export const SCHEMA_BASE = 'https://crawler-index.org/schemas/';
+const SCHEMA_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url));
+const SCHEMA_BASE = 'https://crawler-index.org/schemas/';
 
 /** Every schema file, keyed by its path under schemas/ (`records/crawler.schema.json`). */
 export function readSchemas(dir = SCHEMA_DIR): Map<string, Record<string, unknown>> {
@@ -24,7 +24,7 @@ export function readSchemas(dir = SCHEMA_DIR): Map<string, Record<string, unknow
 let shared: Ajv2020 | undefined;
 
 /** The one ajv instance: all errors (not just the first), formats checked, every schema registered. */
-export function schemaRegistry(): Ajv2020 {
+function schemaRegistry(): Ajv2020 {
   if (shared) return shared;
   // strictRequired is off because it flags `required` inside if/then branches, which is how
   // the record schemas express "this field is needed when that one has this value".

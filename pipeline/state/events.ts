@@ -11,7 +11,7 @@ import { EMPTY_LOG, type EventLog } from '../changes/types.ts';
 import { href } from '../routes.ts';
 
 /** The facts of a model in the shape they are published, for diffing against HEAD's. */
-export function publishedStateOf(model: Model): PublishedState {
+function publishedStateOf(model: Model): PublishedState {
   return {
     crawlers: new Map(model.crawlers.map((c) => [c.slug, JSON.parse(JSON.stringify(c)) as Record<string, unknown>])),
     sources: new Map(model.sources.map((s) => [s.id, { state: s.mirror.state, error: s.mirror.error, ipv4: s.mirror.ipv4, ipv6: s.mirror.ipv6 }])),

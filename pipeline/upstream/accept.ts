@@ -12,7 +12,7 @@ import { DEFAULT_PREFIX_BOUNDS, prefixProblem } from './public-space.ts';
 import type { PrefixBounds } from './public-space.ts';
 import { boundFindings, boundMessage, LIST_ITEM_LIMIT, quote } from '../util/quote.ts';
 
-export type MirrorState = 'ok' | 'failed' | 'never-fetched';
+type MirrorState = 'ok' | 'failed' | 'never-fetched';
 
 export interface MirrorEntry {
   id: string;

@@ -12,7 +12,7 @@ import { NotPublicAddressError, publicOnlyLookup, redirectProblem } from './redi
 
 export const DEFAULT_USER_AGENT = 'CrawlerIndex/1.0 (+https://github.com/crawler-index/crawler-index)';
 
-export interface Validators {
+interface Validators {
   etag: string | null;
   lastModified: string | null;
 }
@@ -43,7 +43,7 @@ export interface FetchOptions {
   dispatcher?: Dispatcher;
 }
 
-export type FetchErrorCode =
+type FetchErrorCode =
   | 'invalid-url'
   | 'network'
   | 'timeout'

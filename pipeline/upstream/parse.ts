@@ -10,8 +10,6 @@ import { clip, LIST_ITEM_LIMIT, quote } from '../util/quote.ts';
 
 export type PrefixFormat = 'prefix-json' | 'prefix-json-html' | 'text' | 'csv';
 
-export const PREFIX_FORMATS: readonly PrefixFormat[] = ['prefix-json', 'prefix-json-html', 'text', 'csv'];
-
 export type ParseResult =
   | { ok: true; prefixes: string[]; creationTime: string | null; findings: string[] }
   | { ok: false; error: string };
@@ -39,7 +37,8 @@ export function parsePrefixList(format: PrefixFormat, bytes: Uint8Array): ParseR
 // ---------------------------------------------------------------------------------------
 // Text level: decoding and invisible characters
 
-const ZERO_WIDTH = /[\u200B\u200C\u200D\u2060\uFEFF]/g;
+// An alternation, not a class: U+200D joins characters, so inside a class it reads as a sequence.
+const ZERO_WIDTH = /\u200B|\u200C|\u200D|\u2060|\uFEFF/g;
 // Non-breaking and other Unicode spaces that JSON.parse and trim() would not all treat as
 // white space between tokens.
 const ODD_SPACES = /[\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]/g;

@@ -43,7 +43,7 @@ export class NotPublicAddressError extends Error {
 /** Every address a host name resolves to (the system resolver, as connections use it). */
 export type Resolve = (hostname: string, family: 4 | 6 | undefined) => Promise<string[]>;
 
-export const systemResolve: Resolve = (hostname, family) =>
+const systemResolve: Resolve = (hostname, family) =>
   new Promise((resolve, reject) => {
     dnsLookup(hostname, { all: true, verbatim: true, ...(family ? { family } : {}) }, (error, addresses) => {
       if (error) reject(error);

@@ -11,16 +11,16 @@
 // break into a one-line format.
 
 /** Characters of one piece of upstream text that a message repeats. */
-export const QUOTE_LIMIT = 200;
+const QUOTE_LIMIT = 200;
 
 /** Characters of each quote when a message lists several (five examples, five keys). */
 export const LIST_ITEM_LIMIT = 80;
 
 /** Characters of one whole error or finding. A message quotes at most a few pieces. */
-export const MESSAGE_LIMIT = 1_000;
+const MESSAGE_LIMIT = 1_000;
 
 /** At most this many findings are kept per attempt; the rest are counted. */
-export const FINDINGS_LIMIT = 20;
+const FINDINGS_LIMIT = 20;
 
 /** `text` cut to `limit` characters, never splitting a surrogate pair. */
 export function cut(text: string, limit: number): string {

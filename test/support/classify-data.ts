@@ -12,7 +12,7 @@ export function realCrawlers(): CrawlerView[] {
 }
 
 // A copy kept in the repository (see test/fixtures/reference/README.md for its source and licence).
-export const PEERS_PATH = `${repo}test/fixtures/reference/peers/crawler-user-agents.json`;
+const PEERS_PATH = `${repo}test/fixtures/reference/peers/crawler-user-agents.json`;
 
 export interface PeerEntry {
   pattern: string;

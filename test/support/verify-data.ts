@@ -13,7 +13,7 @@ import type { Random } from '../../pipeline/tools/robots/random.ts';
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 export const MIRROR_DIR = `${repo}state/mirror`;
 // Real operator lists kept in the repository (test/fixtures/reference/README.md), so the tests using them run everywhere.
-export const REFERENCE_DIR = `${repo}test/fixtures/reference/upstream`;
+const REFERENCE_DIR = `${repo}test/fixtures/reference/upstream`;
 
 /**
  * A hand-built index small enough to reason about:

@@ -2,11 +2,11 @@ import type { Problem, RecordSet } from '../types.ts';
 import { crawlerFile } from './where.ts';
 
 /** Shorter substrings match inside unrelated products' headers too often to identify anything. */
-export const MIN_SUBSTRING_LENGTH = 5;
+const MIN_SUBSTRING_LENGTH = 5;
 
 // Words that occur in many products' User-Agent headers (docs/PRINCIPLES.md, "Data style": `bot`, `Spider`, `LCC`
 // were seen misfiring elsewhere). A substring that is one of them, whatever its case, is refused.
-export const GENERIC_WORDS = new Set([
+const GENERIC_WORDS = new Set([
   'bot', 'robot', 'spider', 'crawler', 'crawl', 'scraper', 'fetcher', 'fetch', 'agent', 'preview', 'search', 'archive',
   'code', 'lcc', 'google', 'mozilla', 'compatible', 'applewebkit', 'khtml', 'gecko', 'like', 'chrome', 'safari', 'mobile',
   'http', 'https', 'www', 'python', 'java', 'curl', 'wget', 'okhttp', 'go-http-client', 'node', 'axios', 'headless',

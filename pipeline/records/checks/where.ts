@@ -2,4 +2,3 @@
 export const crawlerFile = (slug: string) => `records/crawlers/${slug}.yaml`;
 export const operatorFile = (slug: string) => `records/operators/${slug}.yaml`;
 export const SOURCES_FILE = 'records/sources.yaml';
-export const POLICIES_FILE = 'records/policies.yaml';

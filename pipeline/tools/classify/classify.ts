@@ -21,7 +21,7 @@ import { heuristicAnswer, inputIssue, unexamined, type Unmatched } from './heuri
 import { compareText } from '../../util/compare.ts';
 
 /** The fields of a crawler record that a classification answer carries. */
-export interface ClassifiedCrawler {
+interface ClassifiedCrawler {
   slug: string;
   name: string;
   operator: string;
@@ -38,7 +38,7 @@ export interface ClassifiedCrawler {
   html_url: string;
 }
 
-export interface Matched {
+interface Matched {
   matched: true;
   crawler: ClassifiedCrawler;
   matched_substring: string;

@@ -12,7 +12,7 @@ export const HEURISTIC_LABEL = 'heuristic, not an identification';
 /** Why a header was not examined at all. */
 export type InputIssue = 'not-a-string' | 'empty' | 'too-long' | 'control-characters';
 
-export interface Heuristic {
+interface Heuristic {
   label: typeof HEURISTIC_LABEL;
   /** isbot's verdict on the string's shape. */
   looks_automated: boolean;

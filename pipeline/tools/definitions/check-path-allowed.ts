@@ -4,7 +4,7 @@ import { EVALUATION_BUDGET, MAX_PATH_BYTES } from '../registry/limits.ts';
 import { defineTool } from '../registry/types.ts';
 import { checkEvaluationBudget, ROBOTS_TXT } from './robots-answers.ts';
 
-export const MAX_PATHS = 200;
+const MAX_PATHS = 200;
 
 export const allowedTool = defineTool({
   name: 'check_path_allowed',

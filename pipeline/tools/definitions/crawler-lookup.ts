@@ -29,7 +29,7 @@ export function findCrawlers(data: ToolData, query: string) {
   if (byOperator.length > 0) return byOperator;
   const classified = classify(data.classifier, query);
   if (classified.matched) return data.crawlers.filter((c) => c.slug === classified.crawler.slug);
-  return data.crawlers.filter((c) => c.user_agent_substring !== null && c.user_agent_substring.toLowerCase().includes(q));
+  return data.crawlers.filter((c) => c.user_agent_substring?.toLowerCase().includes(q) ?? false);
 }
 
 export function verificationMethods(data: ToolData, query: string | null) {

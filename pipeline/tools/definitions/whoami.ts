@@ -18,7 +18,7 @@ export const whoamiTool = defineTool({
       user_agent: caller.userAgent,
       address: caller.address,
       recognised: classification?.matched ? { slug: classification.crawler.slug, name: classification.crawler.name, operator: classification.crawler.operator } : null,
-      in_published_range: found && found.valid && found.matches.length > 0 ? found.matches.map((m) => ({ source: m.source, operator: m.operator, prefix: m.prefix })) : [],
+      in_published_range: found?.valid && found.matches.length > 0 ? found.matches.map((m) => ({ source: m.source, operator: m.operator, prefix: m.prefix })) : [],
       seen_before: { known: false, reason: 'This service keeps no request log yet, so it cannot say.' },
       booked_as: { known: false, reason: 'This service keeps no request log yet, so it books no caller.' },
     };

@@ -5,7 +5,7 @@ import { answerTooLarge, InputRefused, textTooLarge } from './limits.ts';
 import type { Caller, ToolContext, ToolData, ToolDefinition, ToolInput } from './types.ts';
 
 /** A call's result, or why its input is not accepted: the field, what is wrong and the accepted form. */
-export type ToolOutcome =
+type ToolOutcome =
   | { ok: true; input: ToolInput; output: unknown }
   | { ok: false; field: string; message: string; accepted: string };
 
@@ -15,7 +15,7 @@ export type ToolOutcome =
  * transport answers both the same way (HTTP 400, JSON-RPC -32602). A fault in the tool itself
  * still throws: that is the transport's 500 or tool error, not the caller's mistake.
  */
-export function runTool(tool: ToolDefinition, raw: Record<string, unknown>, context: ToolContext, source?: InputSource): ToolOutcome {
+function runTool(tool: ToolDefinition, raw: Record<string, unknown>, context: ToolContext, source?: InputSource): ToolOutcome {
   const checked = validateInput(tool, raw, source);
   if (!checked.ok) return checked;
   try {
@@ -31,7 +31,7 @@ export function runTool(tool: ToolDefinition, raw: Record<string, unknown>, cont
  * sends as they are; `structured`, the validated input, the output and its one-line summary,
  * which MCP and A2A wrap in their own envelopes.
  */
-export type AnswerForm = 'json' | 'structured';
+type AnswerForm = 'json' | 'structured';
 
 /** One tool call as plain data, so that it can be run here or posted to another thread. */
 export interface ToolJob {
@@ -43,7 +43,7 @@ export interface ToolJob {
 }
 
 /** Why a call was not run at all: the runner's limits, not the tool's answer. */
-export type Unavailable = 'deadline' | 'busy' | 'not-ready';
+type Unavailable = 'deadline' | 'busy' | 'not-ready';
 
 /** What became of a ToolJob; plain data (structured-clonable), never an exception. */
 export type ToolRun =

@@ -12,8 +12,7 @@ import { verifyTool } from '../definitions/verify-batch.ts';
 import { whoamiTool } from '../definitions/whoami.ts';
 import type { ToolDefinition } from './types.ts';
 
-export type { ToolDefinition, ToolContext, ToolData, ToolInput, Caller, ParamSpec } from './types.ts';
-
+export type { ToolDefinition, ToolData, Caller } from './types.ts';
 
 /** Every tool, once. The HTTP endpoints, MCP servers and A2A skills are generated from this list. */
 export const TOOLS: readonly ToolDefinition[] = [
@@ -25,9 +24,6 @@ export function toolByName(name: string): ToolDefinition | undefined {
   return TOOLS.find((t) => t.name === name);
 }
 
-export function toolByPath(path: string): ToolDefinition | undefined {
-  return TOOLS.find((t) => t.path === path);
-}
 
 /** The MCP servers (docs/API.md §4.6): a path and the tools it exposes. */
 export const MCP_SERVERS: readonly { path: string; name: string; description: string; tools: readonly string[] }[] = [

@@ -22,9 +22,9 @@ import type { Matcher } from './match.ts';
 import { normalizeRequestPath } from './percent-encoding.ts';
 import type { Group, ParsedRobots, Rule } from './parse.ts';
 
-export type MatchedBy = 'token' | 'fallback' | 'star' | 'none';
+type MatchedBy = 'token' | 'fallback' | 'star' | 'none';
 
-export interface DecidingRule {
+interface DecidingRule {
   line: number;
   text: string;
   directive: 'allow' | 'disallow';
@@ -35,7 +35,7 @@ export interface DecidingRule {
 }
 
 /** True where a parser behaving as described would give the opposite allowed/disallowed answer. */
-export interface Disagreements {
+interface Disagreements {
   /** Obeys only the first of several groups naming the crawler, without merging (RFC 9309 2.2.1 merges). */
   non_merging: boolean;
   /** Obeys the first group in file order that names the crawler or `*`, not the most specific one. */

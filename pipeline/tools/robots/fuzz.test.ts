@@ -14,7 +14,9 @@ const SEVERITIES = new Set(['error', 'warning', 'info']);
 
 function checkInvariants(parsed: ParsedRobots, verdicts: PathVerdict[], label: string): void {
   const byLine = new Map(parsed.lines.map((l) => [l.line, l]));
-  parsed.lines.forEach((l, i) => assert.equal(l.line, i + 1, label));
+  parsed.lines.forEach((l, i) => {
+    assert.equal(l.line, i + 1, label);
+  });
   for (const g of [...parsed.groups, ...(parsed.google_groups ?? [])]) {
     assert.ok(g.user_agents.length > 0, label);
     for (const x of [...g.user_agents, ...g.rules]) assert.equal(byLine.get(x.line)?.text, x.text, label);

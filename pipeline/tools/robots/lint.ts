@@ -6,7 +6,7 @@ import { distancesWithin, profileOf } from './distance.ts';
 import { parseRobotsTxt } from './parse.ts';
 import type { Group, LineKind, ParsedLine, ParsedRobots, UserAgentLine } from './parse.ts';
 
-export type Severity = 'error' | 'warning' | 'info';
+type Severity = 'error' | 'warning' | 'info';
 
 export interface Finding {
   line: number | null;

@@ -84,20 +84,20 @@ export interface Group {
   rules: Rule[];
 }
 
-export interface SitemapLine {
+interface SitemapLine {
   line: number;
   text: string;
   url: string;
 }
 
-export interface UnknownDirective {
+interface UnknownDirective {
   line: number;
   text: string;
   key: string;
   value: string;
 }
 
-export type ParseIssueCode =
+type ParseIssueCode =
   | 'bom'
   | 'over-limit'
   | 'invalid-utf8'
@@ -105,7 +105,7 @@ export type ParseIssueCode =
   | 'empty-key'
   | 'rule-outside-group';
 
-export interface ParseIssue {
+interface ParseIssue {
   line: number | null;
   code: ParseIssueCode;
   message: string;

@@ -13,11 +13,11 @@ import type { FoundAddress, InvalidAddress, PrefixMatch } from './sources.ts';
 /** docs/API.md §8: ip values per call. */
 export const MAX_ADDRESSES_PER_CALL = 500;
 
-export type ClaimVerdict = 'genuine' | 'operator-range' | 'other-operator' | 'not-in-published-ranges' | 'unknown-claim';
+type ClaimVerdict = 'genuine' | 'operator-range' | 'other-operator' | 'not-in-published-ranges' | 'unknown-claim';
 
-export const VERDICTS: readonly ClaimVerdict[] = ['genuine', 'operator-range', 'other-operator', 'not-in-published-ranges', 'unknown-claim'];
+const VERDICTS: readonly ClaimVerdict[] = ['genuine', 'operator-range', 'other-operator', 'not-in-published-ranges', 'unknown-claim'];
 
-export interface ClaimedCrawler {
+interface ClaimedCrawler {
   slug: string;
   name: string;
   operator: string;
@@ -38,7 +38,7 @@ export type Claim =
     }
   | { input: string; resolved: false; by: null; crawler: null; note: string; how_to_verify: null };
 
-export interface BatchMatch extends PrefixMatch {
+interface BatchMatch extends PrefixMatch {
   operator_name: string;
 }
 
