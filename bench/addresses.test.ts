@@ -14,7 +14,10 @@ const ALL = {
 
 describe('mirroredPrefixes', () => {
   test('reads every readable prefix of every source and skips what is not one', () => {
-    assert.deepEqual(mirroredPrefixes(ALL).map((p) => p.text), ['66.249.64.0/27', '2001:4860:4801:10::/64', '20.171.206.0/24']);
+    assert.deepEqual(
+      mirroredPrefixes(ALL).map((p) => p.text),
+      ['66.249.64.0/27', '2001:4860:4801:10::/64', '20.171.206.0/24'],
+    );
   });
 
   test('a document of another shape gives no prefixes rather than an exception', () => {
@@ -37,7 +40,11 @@ describe('benchAddresses', () => {
     const cidrs = prefixes.map((p) => ipaddr.parseCIDR(p.text));
     addresses.forEach((text, i) => {
       const address = ipaddr.parse(text);
-      if (i % 2 === 0) assert.ok(cidrs.some(([network, length]) => address.kind() === network.kind() && address.match(network, length)), `${text} in a prefix`);
+      if (i % 2 === 0)
+        assert.ok(
+          cidrs.some(([network, length]) => address.kind() === network.kind() && address.match(network, length)),
+          `${text} in a prefix`,
+        );
       else assert.ok(address.kind() === 'ipv4' && address.range() === 'unicast', `${text} public IPv4`);
     });
   });

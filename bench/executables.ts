@@ -16,7 +16,11 @@ export function findExecutable(name: string, versionFlag: string, fallbacks: rea
     // wrk -v exits with 1 after printing its version and usage; only a missing file is fatal.
     const run = spawnSync(path, [versionFlag], { encoding: 'utf8', timeout: 5_000 });
     if (run.error !== undefined) continue;
-    const firstLine = `${run.stdout}\n${run.stderr}`.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? name;
+    const firstLine =
+      `${run.stdout}\n${run.stderr}`
+        .split('\n')
+        .map((l) => l.trim())
+        .find((l) => l.length > 0) ?? name;
     return { path, version: versionOf(firstLine) };
   }
   return null;
@@ -24,5 +28,8 @@ export function findExecutable(name: string, versionFlag: string, fallbacks: rea
 
 /** The version out of a program's first line, without a "name version:" lead or a copyright. */
 export function versionOf(line: string): string {
-  return line.replace(/^.*\bversion:\s*/i, '').replace(/\s+Copyright\b.*$/i, '').trim();
+  return line
+    .replace(/^.*\bversion:\s*/i, '')
+    .replace(/\s+Copyright\b.*$/i, '')
+    .trim();
 }

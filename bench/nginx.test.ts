@@ -13,7 +13,15 @@ describe('nginxConfig', () => {
   const config = nginxConfig({ root: '/srv/dist', port: 8123, prefix: '/tmp/p', user: null });
 
   test('is the anchor the README describes: one worker, sendfile, no access log, keepalive, in the foreground', () => {
-    for (const directive of ['worker_processes 1;', 'daemon off;', 'sendfile on;', 'access_log off;', 'keepalive_timeout 65s;', 'listen 127.0.0.1:8123;', 'root /srv/dist;']) {
+    for (const directive of [
+      'worker_processes 1;',
+      'daemon off;',
+      'sendfile on;',
+      'access_log off;',
+      'keepalive_timeout 65s;',
+      'listen 127.0.0.1:8123;',
+      'root /srv/dist;',
+    ]) {
       assert.ok(config.includes(directive), directive);
     }
   });
@@ -57,7 +65,10 @@ describe('startNginx', { skip: nginx === null ? 'nginx is not installed' : false
       const port = Number(new URL(running.origin).port);
       const refused = await new Promise<boolean>((resolve) => {
         const socket = createConnection({ host: '127.0.0.1', port });
-        socket.once('connect', () => { socket.destroy(); resolve(false); });
+        socket.once('connect', () => {
+          socket.destroy();
+          resolve(false);
+        });
         socket.once('error', () => resolve(true));
       });
       assert.ok(refused, 'nothing listens after stop()');

@@ -40,7 +40,9 @@ const TYPES: Record<string, string> = {
  * our server does not: a reconnect every 1,000 requests would be a cost only nginx pays.
  */
 export function nginxConfig({ root, port, prefix, user }: NginxConfigOptions): string {
-  const types = Object.entries(TYPES).map(([type, extension]) => `    ${type} ${extension};`).join('\n');
+  const types = Object.entries(TYPES)
+    .map(([type, extension]) => `    ${type} ${extension};`)
+    .join('\n');
   return `${user === null ? '' : `user ${user};\n`}worker_processes 1;
 daemon off;
 pid ${prefix}/nginx.pid;

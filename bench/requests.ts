@@ -70,7 +70,9 @@ export function heaviestToolCalls(): WrkRequest[] {
   const longPath = '/' + 'ab'.repeat(1_000);
   const rules = rulesWithinBudget(longPath);
   return [
-    robotsPost(`/tools/robots-allowed?ua=GPTBot&path=${encodeURIComponent(longPath)}`, rules + 1, (n) => (n === 0 ? 'User-agent: GPTBot' : `Disallow: /*ab${n}*x`)),
+    robotsPost(`/tools/robots-allowed?ua=GPTBot&path=${encodeURIComponent(longPath)}`, rules + 1, (n) =>
+      n === 0 ? 'User-agent: GPTBot' : `Disallow: /*ab${n}*x`,
+    ),
     robotsPost('/tools/ai-access', 20_000, (n) => (n % 2 === 0 ? `User-agent: unknownbot${n}` : 'Disallow: /')),
     robotsPost('/tools/robots-lint', 40_000, (n) => `key${n}: x`),
   ];

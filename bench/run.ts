@@ -100,21 +100,41 @@ async function measureServers(wrk: Executable, nginx: Executable | null): Promis
     };
     const small = await row(`${SMALL_DOCUMENT} 200, identity`, { kind: 'ratio', min: 0.5 }, CONNECTIONS, get(SMALL_DOCUMENT), get(SMALL_DOCUMENT));
     const theirRevalidation = anchor === null ? null : revalidate(SMALL_DOCUMENT, await etagOf(anchor));
-    const notModified = await row(`${SMALL_DOCUMENT} If-None-Match, each server's own ETag`, { kind: 'ratio', min: 0.5 }, CONNECTIONS, ourRevalidation, theirRevalidation);
+    const notModified = await row(
+      `${SMALL_DOCUMENT} If-None-Match, each server's own ETag`,
+      { kind: 'ratio', min: 0.5 },
+      CONNECTIONS,
+      ourRevalidation,
+      theirRevalidation,
+    );
     const large = await row(`${LARGE_DOCUMENT} 200, identity`, { kind: 'ratio', min: 0.6 }, CONNECTIONS, get(LARGE_DOCUMENT), get(LARGE_DOCUMENT));
     // Beside nginx's identity answer from the row above: what a client saves on the wire.
-    const largeCompressed = await row(`${LARGE_DOCUMENT} Accept-Encoding: br, gzip (nginx: identity)`, { kind: 'fewer-bytes' }, CONNECTIONS, compressed(LARGE_DOCUMENT), null);
+    const largeCompressed = await row(
+      `${LARGE_DOCUMENT} Accept-Encoding: br, gzip (nginx: identity)`,
+      { kind: 'fewer-bytes' },
+      CONNECTIONS,
+      compressed(LARGE_DOCUMENT),
+      null,
+    );
     const verifyMany = await row(`/tools/verify-crawler, ${VERIFY_ADDRESSES} addresses + ua`, { kind: 'p99', maxMs: 100 }, VERIFY_CONNECTIONS, verify, null);
     const classifyMcp = await row('POST /mcp tools/call classify_user_agent', { kind: 'p99', maxMs: 50 }, CONNECTIONS, mcpClassify(), null);
     // Issue 8 item 2: while the heaviest tool calls run back to back, documents stay fast.
     const heavy = heaviestToolCalls();
-    const heavyAnswers = await Promise.all(heavy.map(async (request) => `${request.method} ${request.path.split('?')[0]}: ${describeAnswer(await probe(ours.origin, request))}`));
+    const heavyAnswers = await Promise.all(
+      heavy.map(async (request) => `${request.method} ${request.path.split('?')[0]}: ${describeAnswer(await probe(ours.origin, request))}`),
+    );
     progress(`measuring: ${SMALL_DOCUMENT} while ${HEAVY_CONNECTIONS} connections send the heaviest tool calls (${seconds} s) ...`);
     const [pressed, heavyLoad] = await Promise.all([
       measure(ours.origin, get(SMALL_DOCUMENT), CONNECTIONS - HEAVY_CONNECTIONS),
       load(ours.origin, heavy, HEAVY_CONNECTIONS, seconds),
     ]);
-    const underPressure: Row = { label: `${SMALL_DOCUMENT} 200 while ${HEAVY_CONNECTIONS} conns send the heaviest tool calls`, connections: CONNECTIONS - HEAVY_CONNECTIONS, target: { kind: 'p99', maxMs: 100 }, ours: pressed, nginx: null };
+    const underPressure: Row = {
+      label: `${SMALL_DOCUMENT} 200 while ${HEAVY_CONNECTIONS} conns send the heaviest tool calls`,
+      connections: CONNECTIONS - HEAVY_CONNECTIONS,
+      target: { kind: 'p99', maxMs: 100 },
+      ours: pressed,
+      nginx: null,
+    };
     const rows = [small, notModified, large, { ...largeCompressed, nginx: large.nginx }, verifyMany, classifyMcp, underPressure];
 
     const rounds: RssRound[] = [{ label: 'before the rounds (after the rows above)', result: null, rssKiB: ours.rssKiB() }];
@@ -125,10 +145,16 @@ async function measureServers(wrk: Executable, nginx: Executable | null): Promis
     }
 
     const cpu = cpus();
-    print(`wrk: ${wrk.version}, ${THREADS} threads, ${seconds} s per row, loopback. node ${process.version}, ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? 'unknown'}).`);
+    print(
+      `wrk: ${wrk.version}, ${THREADS} threads, ${seconds} s per row, loopback. node ${process.version}, ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? 'unknown'}).`,
+    );
     print(anchorNote);
-    print(`verify-crawler: ${VERIFY_ADDRESSES} addresses in one ip= (half inside the prefixes of dist/ip-ranges/all.json, half random public IPv4), ua=GPTBot.`);
-    print(`Heaviest tool calls (${heavyAnswers.join('; ')}): ${heavyLoad.requests} answered in ${heavyLoad.seconds} s, p50 ${heavyLoad.latencyMs.p50} ms, p99 ${heavyLoad.latencyMs.p99} ms each.`);
+    print(
+      `verify-crawler: ${VERIFY_ADDRESSES} addresses in one ip= (half inside the prefixes of dist/ip-ranges/all.json, half random public IPv4), ua=GPTBot.`,
+    );
+    print(
+      `Heaviest tool calls (${heavyAnswers.join('; ')}): ${heavyLoad.requests} answered in ${heavyLoad.seconds} s, p50 ${heavyLoad.latencyMs.p50} ms, p99 ${heavyLoad.latencyMs.p99} ms each.`,
+    );
     print('Memory rounds: the requests of the six rows, handed out in turn by each wrk thread.');
     print();
     print(rowsTable(rows));

@@ -8,7 +8,7 @@ import { rssFromStatus, servingOrigin, startServerProcess } from './server-proce
 const repo = fileURLToPath(new URL('..', import.meta.url));
 
 describe('reading the server process', () => {
-  test('servingOrigin takes the URL from serve.ts\'s start-up line and nothing else', () => {
+  test("servingOrigin takes the URL from serve.ts's start-up line and nothing else", () => {
     assert.equal(servingOrigin('serving /work/main/dist at http://127.0.0.1:43605'), 'http://127.0.0.1:43605');
     assert.equal(servingOrigin('reloaded dist/ at http://127.0.0.1:1'), null);
   });

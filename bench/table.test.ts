@@ -16,14 +16,42 @@ function result(requestsPerSecond: number, p99: number, bytesPerResponse = 1000,
   };
 }
 
-const cells = (table: string, label: string) => table.split('\n').find((l) => l.startsWith(`| ${label} |`))?.split(' | ') ?? [];
+const cells = (table: string, label: string) =>
+  table
+    .split('\n')
+    .find((l) => l.startsWith(`| ${label} |`))
+    ?.split(' | ') ?? [];
 
 describe('rowsTable', () => {
   const rows: Row[] = [
-    { label: 'small', connections: 32, target: { kind: 'ratio', min: 0.5 }, ours: { answer: '200, 1,635 B', result: result(20_000, 10) }, nginx: { answer: '200, 1,635 B', result: result(36_000, 8) } },
-    { label: 'large', connections: 32, target: { kind: 'ratio', min: 0.6 }, ours: { answer: '200', result: result(3_000, 10) }, nginx: { answer: '200', result: result(9_000, 8) } },
-    { label: 'br', connections: 32, target: { kind: 'fewer-bytes' }, ours: { answer: '200 br', result: result(9_000, 5, 32_000) }, nginx: { answer: '200', result: result(9_000, 8, 320_000) } },
-    { label: 'verify', connections: 16, target: { kind: 'p99', maxMs: 100 }, ours: { answer: '200', result: result(100, 535, 1000, { status: 7 }) }, nginx: null },
+    {
+      label: 'small',
+      connections: 32,
+      target: { kind: 'ratio', min: 0.5 },
+      ours: { answer: '200, 1,635 B', result: result(20_000, 10) },
+      nginx: { answer: '200, 1,635 B', result: result(36_000, 8) },
+    },
+    {
+      label: 'large',
+      connections: 32,
+      target: { kind: 'ratio', min: 0.6 },
+      ours: { answer: '200', result: result(3_000, 10) },
+      nginx: { answer: '200', result: result(9_000, 8) },
+    },
+    {
+      label: 'br',
+      connections: 32,
+      target: { kind: 'fewer-bytes' },
+      ours: { answer: '200 br', result: result(9_000, 5, 32_000) },
+      nginx: { answer: '200', result: result(9_000, 8, 320_000) },
+    },
+    {
+      label: 'verify',
+      connections: 16,
+      target: { kind: 'p99', maxMs: 100 },
+      ours: { answer: '200', result: result(100, 535, 1000, { status: 7 }) },
+      nginx: null,
+    },
   ];
   const table = rowsTable(rows);
 

@@ -97,7 +97,21 @@ function markdown(header: readonly string[], rows: readonly (readonly string[])[
 }
 
 export function rowsTable(rows: readonly Row[]): string {
-  const header = ['measure', 'conns', 'ours: answer', 'ours req/s', 'ours p50 / p99 ms', 'ours bytes/resp', 'nginx: answer', 'nginx req/s', 'nginx p50 / p99 ms', 'nginx bytes/resp', 'ours / nginx', 'target', 'met'];
+  const header = [
+    'measure',
+    'conns',
+    'ours: answer',
+    'ours req/s',
+    'ours p50 / p99 ms',
+    'ours bytes/resp',
+    'nginx: answer',
+    'nginx req/s',
+    'nginx p50 / p99 ms',
+    'nginx bytes/resp',
+    'ours / nginx',
+    'target',
+    'met',
+  ];
   const body = rows.map((row) => {
     const { comparison, met } = judge(row);
     return [row.label, String(row.connections), ...sideCells(row.ours), ...sideCells(row.nginx), comparison, targetText(row.target), metText(met)];

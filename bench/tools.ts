@@ -11,7 +11,10 @@ import { BROWSER_USER_AGENTS } from '../pipeline/tools/browser-user-agents.ts';
 import { fastest } from './figure.ts';
 
 // robots-parser is CommonJS whose typings declare an ES default export; require it as it is.
-const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: string, text: string) => { isAllowed(url: string, ua?: string): boolean | undefined };
+const robotsParser = createRequire(import.meta.url)('robots-parser') as (
+  url: string,
+  text: string,
+) => { isAllowed(url: string, ua?: string): boolean | undefined };
 
 export interface Figure {
   task: string;
@@ -19,7 +22,6 @@ export interface Figure {
   baseline: string;
   ratio: string;
 }
-
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
@@ -33,18 +35,37 @@ export function toolFigures(root: string): Figure[] {
     const robots = robotsParser('https://example.org/robots.txt', file);
     for (const path of paths) robots.isAllowed(`https://example.org${path}`, 'GPTBot');
   });
-  figures.push({ task: `robots.txt: parse ${Math.round(file.length / 1024)} KiB + evaluate 200 paths`, ours: ms(ours), baseline: `${ms(theirs)} (robots-parser)`, ratio: `${(theirs / ours).toFixed(2)}x` });
+  figures.push({
+    task: `robots.txt: parse ${Math.round(file.length / 1024)} KiB + evaluate 200 paths`,
+    ours: ms(ours),
+    baseline: `${ms(theirs)} (robots-parser)`,
+    ratio: `${(theirs / ours).toFixed(2)}x`,
+  });
 
   const agents = JSON.parse(readFileSync(`${root}/dist/data/agents.json`, 'utf8')) as { crawlers: CrawlerView[] };
   const classifier = buildClassifier(agents.crawlers);
   const headers = [...agents.crawlers.flatMap((c) => (c.user_agent_example ? [c.user_agent_example] : [])), ...BROWSER_USER_AGENTS];
   const batch = Array.from({ length: 20_000 }, (_, i) => headers[i % headers.length]!);
-  const classified = fastest(3, () => { for (const ua of batch) classify(classifier, ua); });
-  const isbotOnly = fastest(3, () => { for (const ua of batch) isbot(ua); });
-  figures.push({ task: `classify 20,000 User-Agents (crawler examples and browsers)`, ours: `${ms(classified)} (full answer)`, baseline: `${ms(isbotOnly)} (isbot's regex, yes/no only)`, ratio: `${(isbotOnly / classified).toFixed(2)}x` });
+  const classified = fastest(3, () => {
+    for (const ua of batch) classify(classifier, ua);
+  });
+  const isbotOnly = fastest(3, () => {
+    for (const ua of batch) isbot(ua);
+  });
+  figures.push({
+    task: `classify 20,000 User-Agents (crawler examples and browsers)`,
+    ours: `${ms(classified)} (full answer)`,
+    baseline: `${ms(isbotOnly)} (isbot's regex, yes/no only)`,
+    ratio: `${(isbotOnly / classified).toFixed(2)}x`,
+  });
 
   for (const result of benchVerify(20)) {
-    figures.push({ task: result.name, ours: ms(result.ms), baseline: `${ms(result.baseline_ms)} (linear scan with ipaddr.js)`, ratio: `${(result.baseline_ms / result.ms).toFixed(2)}x` });
+    figures.push({
+      task: result.name,
+      ours: ms(result.ms),
+      baseline: `${ms(result.baseline_ms)} (linear scan with ipaddr.js)`,
+      ratio: `${(result.baseline_ms / result.ms).toFixed(2)}x`,
+    });
   }
   return figures;
 }

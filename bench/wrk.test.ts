@@ -7,8 +7,9 @@ import { after, before, describe, test } from 'node:test';
 import { findExecutable } from './executables.ts';
 import { luaString, parseWrkReport, runWrk, wrkScript, type WrkRequest } from './wrk.ts';
 
-const REPORT = 'Running 1s test @ http://127.0.0.1:1\n  2 threads and 4 connections\n'
-  + 'WRK_REPORT {"requests":2000,"duration_us":1000000,"bytes":5000000,"errors":{"connect":0,"read":1,"write":0,"status":3,"timeout":2},"latency_us":{"p50":1500,"p90":2500,"p99":12000,"max":40000}}\n';
+const REPORT =
+  'Running 1s test @ http://127.0.0.1:1\n  2 threads and 4 connections\n' +
+  'WRK_REPORT {"requests":2000,"duration_us":1000000,"bytes":5000000,"errors":{"connect":0,"read":1,"write":0,"status":3,"timeout":2},"latency_us":{"p50":1500,"p90":2500,"p99":12000,"max":40000}}\n';
 
 describe('parseWrkReport', () => {
   test('reads counts, rates, bytes per response and latencies in milliseconds', () => {
@@ -38,7 +39,10 @@ describe('wrkScript', () => {
   });
 
   test('several requests are handed out in turn by a request function', () => {
-    const script = wrkScript([{ method: 'GET', path: '/a', headers: {} }, { method: 'POST', path: '/b', headers: {}, body: '{}' }]);
+    const script = wrkScript([
+      { method: 'GET', path: '/a', headers: {} },
+      { method: 'POST', path: '/b', headers: {}, body: '{}' },
+    ]);
     assert.match(script, /request = function/);
   });
 
@@ -54,14 +58,24 @@ describe('wrkScript', () => {
 const wrk = findExecutable('wrk', '-v');
 
 describe('runWrk against a loopback server', { skip: wrk === null ? 'wrk is not installed' : false }, () => {
-  interface Seen { method: string; url: string; header: string | undefined; body: string }
+  interface Seen {
+    method: string;
+    url: string;
+    header: string | undefined;
+    body: string;
+  }
   const seen: Seen[] = [];
   const ANSWER = Buffer.alloc(1000, 'x');
   const server = createServer((req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      seen.push({ method: req.method ?? '', url: req.url ?? '', header: req.headers['x-probe'] === undefined ? undefined : String(req.headers['x-probe']), body: Buffer.concat(chunks).toString('utf8') });
+      seen.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        header: req.headers['x-probe'] === undefined ? undefined : String(req.headers['x-probe']),
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       if (req.url === '/fail') res.writeHead(503).end();
       else res.writeHead(200, { 'content-length': ANSWER.length }).end(ANSWER);
     });
@@ -83,7 +97,12 @@ describe('runWrk against a loopback server', { skip: wrk === null ? 'wrk is not 
 
   test('sends every request of a mixed plan byte for byte, in turn, and counts what the server answered', async () => {
     assert.ok(wrk !== null);
-    const post: WrkRequest = { method: 'POST', path: '/rpc?q=a,b', headers: { 'x-probe': 'quote " backslash \\ end', 'content-type': 'application/json' }, body: '{"ua":"é"}' };
+    const post: WrkRequest = {
+      method: 'POST',
+      path: '/rpc?q=a,b',
+      headers: { 'x-probe': 'quote " backslash \\ end', 'content-type': 'application/json' },
+      body: '{"ua":"é"}',
+    };
     const plan = [{ method: 'GET', path: '/ok', headers: {} }, post, { method: 'GET', path: '/fail', headers: {} }];
     const report = await runWrk(wrk.path, { origin, requests: plan, threads: 1, connections: 1, seconds: 1 }, { scratchDir });
 
@@ -104,7 +123,11 @@ describe('runWrk against a loopback server', { skip: wrk === null ? 'wrk is not 
   test('an unreachable origin is an error naming wrk and its arguments', async () => {
     assert.ok(wrk !== null);
     await assert.rejects(
-      runWrk(wrk.path, { origin: 'http://127.0.0.1:1', requests: [{ method: 'GET', path: '/', headers: {} }], threads: 1, connections: 1, seconds: 1 }, { scratchDir }),
+      runWrk(
+        wrk.path,
+        { origin: 'http://127.0.0.1:1', requests: [{ method: 'GET', path: '/', headers: {} }], threads: 1, connections: 1, seconds: 1 },
+        { scratchDir },
+      ),
       /wrk -t 1 -c 1 -d 1s|no report line/,
     );
   });

@@ -57,7 +57,9 @@ export function luaString(text: string): string {
 }
 
 function luaTable(headers: Record<string, string>): string {
-  return `{ ${Object.entries(headers).map(([name, value]) => `[${luaString(name)}] = ${luaString(value)}`).join(', ')} }`;
+  return `{ ${Object.entries(headers)
+    .map(([name, value]) => `[${luaString(name)}] = ${luaString(value)}`)
+    .join(', ')} }`;
 }
 
 // wrk reports latencies in microseconds; %.0f rather than %d because LuaJIT's %d would wrap
@@ -140,7 +142,13 @@ export function parseWrkReport(stdout: string): WrkResult {
     bytes,
     bytesPerResponse: requests > 0 ? bytes / requests : 0,
     latencyMs: { p50: ms('p50'), p90: ms('p90'), p99: ms('p99'), max: ms('max') },
-    errors: { connect: count(errors, 'connect'), read: count(errors, 'read'), write: count(errors, 'write'), status: count(errors, 'status'), timeout: count(errors, 'timeout') },
+    errors: {
+      connect: count(errors, 'connect'),
+      read: count(errors, 'read'),
+      write: count(errors, 'write'),
+      status: count(errors, 'status'),
+      timeout: count(errors, 'timeout'),
+    },
   };
 }
 
@@ -153,10 +161,23 @@ export interface WrkRun {
 
 /** Runs wrk once for `plan.seconds` and returns what it measured. */
 export async function runWrk(executable: string, plan: WrkPlan, { scratchDir, signal }: WrkRun): Promise<WrkResult> {
-  if (plan.connections < plan.threads) throw new Error(`wrk needs at least one connection per thread (${plan.connections} connections, ${plan.threads} threads)`);
+  if (plan.connections < plan.threads)
+    throw new Error(`wrk needs at least one connection per thread (${plan.connections} connections, ${plan.threads} threads)`);
   const script = join(scratchDir, `plan-${++scripts}.lua`);
   await writeFile(script, wrkScript(plan.requests));
-  const args = ['-t', String(plan.threads), '-c', String(plan.connections), '-d', `${plan.seconds}s`, '--timeout', `${TIMEOUT_SECONDS}s`, '-s', script, plan.origin];
+  const args = [
+    '-t',
+    String(plan.threads),
+    '-c',
+    String(plan.connections),
+    '-d',
+    `${plan.seconds}s`,
+    '--timeout',
+    `${TIMEOUT_SECONDS}s`,
+    '-s',
+    script,
+    plan.origin,
+  ];
   const { code, killedBy, stdout, stderr } = await collect(executable, args, signal);
   if (code !== 0) throw new Error(`wrk ${args.join(' ')} ended with ${code ?? killedBy}: ${stderr.trim() || stdout.trim()}`);
   return parseWrkReport(stdout);
@@ -164,7 +185,11 @@ export async function runWrk(executable: string, plan: WrkPlan, { scratchDir, si
 
 let scripts = 0;
 
-function collect(executable: string, args: readonly string[], signal?: AbortSignal): Promise<{ code: number | null; killedBy: NodeJS.Signals | null; stdout: string; stderr: string }> {
+function collect(
+  executable: string,
+  args: readonly string[],
+  signal?: AbortSignal,
+): Promise<{ code: number | null; killedBy: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(executable, args, { stdio: ['ignore', 'pipe', 'pipe'], ...(signal === undefined ? {} : { signal }) });
     let stdout = '';

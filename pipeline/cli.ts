@@ -20,7 +20,8 @@ export function program(): Command {
     .description('Build and check the Crawler Index from records/ into dist/.')
     .option('--root <dir>', 'project folder holding records/, state/ and dist/', process.cwd());
 
-  cli.command('check')
+  cli
+    .command('check')
     .description('validate every record against its schema and the semantic checks; print each problem; exit 1 on any')
     .action(async () => {
       const root = cli.opts<{ root: string }>().root;
@@ -34,7 +35,8 @@ export function program(): Command {
       progress(`check: ok (${result.records.crawlers.length} crawlers, ${result.records.operators.length} operators)`);
     });
 
-  cli.command('build')
+  cli
+    .command('build')
     .description('render dist/ from records/ and the mirror state in state/; writes nothing when no byte changed')
     .option('--base-url <url>', 'absolute URL the site is published at (default: base_url in records/site.yaml)', baseUrl)
     .option('--dist <dir>', 'output folder (default: <root>/dist)')
@@ -51,11 +53,20 @@ export function program(): Command {
         process.exitCode = 1;
       }
     });
-  cli.command('refresh')
+  cli
+    .command('refresh')
     .description('fetch every operator-published IP list (last good wins), record change events, rebuild dist/')
-    .option('--upstream-dir <dir>', 'read <dir>/<source-id>.<ext> instead of the network (offline import; provenance says upstream-dir); sources without a file are left as they are')
+    .option(
+      '--upstream-dir <dir>',
+      'read <dir>/<source-id>.<ext> instead of the network (offline import; provenance says upstream-dir); sources without a file are left as they are',
+    )
     .option('--upstream-base <url>', 'fetch <url>/<source-id> instead of each operator URL (tests, mirrors of mirrors)', baseUrl)
-    .option('--only <ids>', 'refresh only these comma-separated source ids', (value: string) => value.split(',').map((id) => id.trim()).filter(Boolean))
+    .option('--only <ids>', 'refresh only these comma-separated source ids', (value: string) =>
+      value
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean),
+    )
     .option('--base-url <url>', 'absolute URL the site is published at (default: base_url in records/site.yaml)', baseUrl)
     .option('--commit', 'commit dist/ and state/ when their bytes changed, with a message listing the changes')
     .action(async (options: { upstreamDir?: string; upstreamBase?: string; only?: string[]; baseUrl?: string; commit?: boolean }) => {
@@ -63,7 +74,14 @@ export function program(): Command {
       if (options.upstreamDir && options.upstreamBase) throw new InvalidArgumentError('give --upstream-dir or --upstream-base, not both');
       const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
       try {
-        const outcomes = await refreshMirror({ root, upstreamDir: options.upstreamDir, upstreamBase: options.upstreamBase, only: options.only, now, log: progress });
+        const outcomes = await refreshMirror({
+          root,
+          upstreamDir: options.upstreamDir,
+          upstreamBase: options.upstreamBase,
+          only: options.only,
+          now,
+          log: progress,
+        });
         progress(`refresh: ${outcomes.filter((o) => o.changed).length} of ${outcomes.length} sources changed`);
         const result = await build({ root, baseUrl: options.baseUrl, now, log: progress });
         if (options.commit) {

@@ -37,13 +37,7 @@ export interface Route {
  * How a route is answered: `document`, the stored bytes of dist/ (a static host serves these
  * alone); the others by the server. http/handler.ts has one case per kind.
  */
-export type Answer =
-  | { by: 'document' }
-  | { by: 'changes' }
-  | { by: 'api-root' }
-  | { by: 'tool'; tool: string }
-  | { by: 'mcp'; server: string }
-  | { by: 'a2a' };
+export type Answer = { by: 'document' } | { by: 'changes' } | { by: 'api-root' } | { by: 'tool'; tool: string } | { by: 'mcp'; server: string } | { by: 'a2a' };
 
 export function isDynamic(route: Route): boolean {
   return route.answer.by !== 'document';
@@ -76,7 +70,13 @@ export function contentTypeOf(path: string): string {
 }
 
 const doc = (key: string, path: string, returns: string, parameter?: PathParameter, schema?: string, aliases?: readonly string[]): Route => ({
-  key, path, returns, parameter, schema, type: contentTypeOf(path), methods: READ,
+  key,
+  path,
+  returns,
+  parameter,
+  schema,
+  type: contentTypeOf(path),
+  methods: READ,
   statuses: parameter ? [200, 304, 404] : [200, 304],
   answer: { by: 'document' },
   ...(aliases ? { aliases } : {}),
@@ -116,35 +116,80 @@ const buildRoutes = (): readonly Route[] => [
   doc('ip_ranges_text', '/ip-ranges/all.txt', 'Every mirrored prefix, one CIDR per line, # comment lines between sources'),
   doc('ip_ranges', '/ip-ranges/{source}.json', 'One operator list: ipv4, ipv6, counts, provenance, state', SOURCE, 'ip-ranges'),
   doc('status', '/status.json', 'Upstream status: per-source state, last attempt, last success, last change, error', undefined, 'status'),
-  { key: 'changes', path: '/changes.json', schema: 'changes', query: [
-    { name: 'since', description: 'A cursor from an earlier response, or an ISO 8601 timestamp with a time zone (or a date). Omitted: from the oldest retained event. Anything else is a 400.', schema: { type: 'string', examples: ['42', '2026-11-22T06:00:00Z'] } },
-    { name: 'limit', description: 'Events per page.', schema: { type: 'integer', minimum: 1, maximum: 400, default: 100 } },
-  ], type: 'application/json', returns: 'Change feed page: events after a cursor or time, oldest first (since, limit)', methods: READ, statuses: [200, 304, 400], answer: { by: 'changes' } },
+  {
+    key: 'changes',
+    path: '/changes.json',
+    schema: 'changes',
+    query: [
+      {
+        name: 'since',
+        description:
+          'A cursor from an earlier response, or an ISO 8601 timestamp with a time zone (or a date). Omitted: from the oldest retained event. Anything else is a 400.',
+        schema: { type: 'string', examples: ['42', '2026-11-22T06:00:00Z'] },
+      },
+      { name: 'limit', description: 'Events per page.', schema: { type: 'integer', minimum: 1, maximum: 400, default: 100 } },
+    ],
+    type: 'application/json',
+    returns: 'Change feed page: events after a cursor or time, oldest first (since, limit)',
+    methods: READ,
+    statuses: [200, 304, 400],
+    answer: { by: 'changes' },
+  },
   doc('changes_log', '/changes/log.json', 'Every retained change event (what /changes.json pages through)', undefined, 'changes-log'),
   doc('feed_json', '/feed.json', 'JSON Feed 1.1 of the newest changes', undefined, 'feed'),
   doc('feed_rss', '/feed.xml', 'RSS 2.0 feed of the newest changes'),
   doc('coverage', '/data/coverage.json', 'Counts per category, robots.txt stance and verification method; crawlers named per policy', undefined, 'coverage'),
   doc('tools', '/tools/index.json', 'Index of the keyless tools and MCP servers (also at /tools/)', undefined, 'tool-index', ['/tools', '/tools/']),
-  ...TOOLS.flatMap((tool): Route[] => tool.path === null ? [] : [
-    {
-      key: toolRouteKey(tool.name, 'endpoint'), path: `/tools/${tool.path}`, type: 'application/json', returns: `${tool.title} (tool ${tool.name}); no parameters: its specification`,
-      methods: tool.postBody ? ['GET', 'HEAD', 'POST', 'OPTIONS'] : READ, statuses: tool.postBody ? [200, 304, 400, 405, 413, 503] : [200, 304, 400, 405, 503],
-      answer: { by: 'tool', tool: tool.name },
-    },
-    doc(toolRouteKey(tool.name, 'spec'), `/tools/${tool.path}.json`, `Machine specification of ${tool.name}`, undefined, 'tool-spec'),
-    doc(toolRouteKey(tool.name, 'form'), `/tools/${tool.path}.html`, `A form page for ${tool.name}`),
-  ]),
-  ...MCP_SERVERS.map((server): Route => ({
-    key: server.path.slice(1).replace(/\//g, '_'),
-    path: server.path, type: 'application/json', returns: `MCP server (JSON-RPC 2.0, Streamable HTTP): ${server.tools.join(', ')}`,
-    methods: ['POST'], statuses: [200, 400, 405, 413], answer: { by: 'mcp', server: server.path },
-  })),
-  { key: 'a2a', path: '/a2a', type: 'application/json', returns: 'Agent-to-agent endpoint (JSON-RPC 2.0, message/send)', methods: ['POST'], statuses: [200, 405, 413], answer: { by: 'a2a' } },
+  ...TOOLS.flatMap((tool): Route[] =>
+    tool.path === null
+      ? []
+      : [
+          {
+            key: toolRouteKey(tool.name, 'endpoint'),
+            path: `/tools/${tool.path}`,
+            type: 'application/json',
+            returns: `${tool.title} (tool ${tool.name}); no parameters: its specification`,
+            methods: tool.postBody ? ['GET', 'HEAD', 'POST', 'OPTIONS'] : READ,
+            statuses: tool.postBody ? [200, 304, 400, 405, 413, 503] : [200, 304, 400, 405, 503],
+            answer: { by: 'tool', tool: tool.name },
+          },
+          doc(toolRouteKey(tool.name, 'spec'), `/tools/${tool.path}.json`, `Machine specification of ${tool.name}`, undefined, 'tool-spec'),
+          doc(toolRouteKey(tool.name, 'form'), `/tools/${tool.path}.html`, `A form page for ${tool.name}`),
+        ],
+  ),
+  ...MCP_SERVERS.map(
+    (server): Route => ({
+      key: server.path.slice(1).replace(/\//g, '_'),
+      path: server.path,
+      type: 'application/json',
+      returns: `MCP server (JSON-RPC 2.0, Streamable HTTP): ${server.tools.join(', ')}`,
+      methods: ['POST'],
+      statuses: [200, 400, 405, 413],
+      answer: { by: 'mcp', server: server.path },
+    }),
+  ),
+  {
+    key: 'a2a',
+    path: '/a2a',
+    type: 'application/json',
+    returns: 'Agent-to-agent endpoint (JSON-RPC 2.0, message/send)',
+    methods: ['POST'],
+    statuses: [200, 405, 413],
+    answer: { by: 'a2a' },
+  },
   doc('agent_card', '/.well-known/agent-card.json', 'A2A agent card describing /a2a and its skills', undefined, 'agent-card'),
   doc('openapi', '/openapi.json', 'OpenAPI 3.1 description of every path, generated from this table', undefined, 'openapi'),
   doc('documents', '/documents.json', 'Document ledger: path, bytes, ETag and Last-Modified of every document', undefined, 'documents'),
   doc('documents_txt', '/documents.txt', 'Document ledger as tab-separated text'),
-  { key: 'api_root', path: '/api/v1', type: 'application/json', returns: 'Root document of the v1 API: access, license, endpoints', methods: READ, statuses: [200, 304], answer: { by: 'api-root' } },
+  {
+    key: 'api_root',
+    path: '/api/v1',
+    type: 'application/json',
+    returns: 'Root document of the v1 API: access, license, endpoints',
+    methods: READ,
+    statuses: [200, 304],
+    answer: { by: 'api-root' },
+  },
 ];
 
 let indexes: { byKey: Map<string, Route>; byAlias: Map<string, Route> } | null = null;
@@ -163,7 +208,8 @@ function lookups() {
 export function href(key: string, value?: string): string {
   const route = routeOf(key);
   if (route.parameter === undefined) return route.path;
-  if (value === undefined || value === '' || value.includes('/')) throw new Error(`href: ${key} needs one path segment for {${route.parameter.name}}, got ${JSON.stringify(value)}`);
+  if (value === undefined || value === '' || value.includes('/'))
+    throw new Error(`href: ${key} needs one path segment for {${route.parameter.name}}, got ${JSON.stringify(value)}`);
   return route.path.replace(`{${route.parameter.name}}`, value);
 }
 

@@ -48,7 +48,9 @@ const textPart = (value: string): Part => ({ content: { $case: 'text', value }, 
 const dataPart = (value: unknown): Part => ({ content: { $case: 'data', value }, metadata: undefined, filename: '', mediaType: '' });
 
 /** Sends with the SDK client; returns the tool that ran, the text part and the data part's value. */
-async function ask(parts: Part[]): Promise<{ tool: string | null; text: string; data: { tool: string | null; input?: Record<string, unknown>; output?: Record<string, unknown> } }> {
+async function ask(
+  parts: Part[],
+): Promise<{ tool: string | null; text: string; data: { tool: string | null; input?: Record<string, unknown>; output?: Record<string, unknown> } }> {
   const result = await client.sendMessage({ tenant: '', message: userMessage(parts), configuration: undefined, metadata: undefined });
   assert.ok('messageId' in result && 'parts' in result, 'the answer is a Message, not a Task');
   const message = result as Message;
@@ -73,13 +75,24 @@ describe('agent card', () => {
     assert.ok(validateCard(card), JSON.stringify(validateCard.errors));
     assert.deepEqual(card, agentCard(await readSite(project.root)));
     assert.equal(card.url, `${BASE}/a2a`);
-    assert.deepEqual(card.skills.map((s) => s.id), TOOLS.map((t) => t.name));
+    assert.deepEqual(
+      card.skills.map((s) => s.id),
+      TOOLS.map((t) => t.name),
+    );
   });
 
   test('the schema refuses a card that breaks it', () => {
-    const card = agentCard({ name: 'X', base_url: BASE, repository: 'https://example.org', license: 'CC0-1.0', contact: 'https://example.org' }) as Record<string, unknown>;
+    const card = agentCard({ name: 'X', base_url: BASE, repository: 'https://example.org', license: 'CC0-1.0', contact: 'https://example.org' }) as Record<
+      string,
+      unknown
+    >;
     assert.ok(validateCard(card));
-    for (const broken of [{ ...card, url: `${BASE}/mcp` }, { ...card, preferredTransport: 'GRPC' }, { ...card, skills: [] }, { ...card, extra: 1 }]) {
+    for (const broken of [
+      { ...card, url: `${BASE}/mcp` },
+      { ...card, preferredTransport: 'GRPC' },
+      { ...card, skills: [] },
+      { ...card, extra: 1 },
+    ]) {
       assert.equal(validateCard(broken), false);
     }
   });
@@ -103,7 +116,11 @@ describe('message/send with the @a2a-js/sdk client', () => {
   });
 
   test('an access-log line → verify_batch with the logged User-Agent as the claim', async () => {
-    const answer = await ask([textPart('66.249.66.1 - - [01/Jan/2026:00:00:00 +0000] "GET /a HTTP/1.1" 200 512 "https://example.org/" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"')]);
+    const answer = await ask([
+      textPart(
+        '66.249.66.1 - - [01/Jan/2026:00:00:00 +0000] "GET /a HTTP/1.1" 200 512 "https://example.org/" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"',
+      ),
+    ]);
     assert.equal(answer.tool, 'verify_batch');
     assert.deepEqual(answer.data.input, { ip: ['66.249.66.1'], ua: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' });
   });
@@ -119,7 +136,10 @@ describe('message/send with the @a2a-js/sdk client', () => {
     assert.equal(answer.tool, 'audit_ai_access');
     assert.equal(answer.data.input?.['robots_txt'], 'User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n');
     const output = answer.data.output as { blocked: { slug: string }[] };
-    assert.deepEqual(output.blocked.map((b) => b.slug), ['gptbot']);
+    assert.deepEqual(
+      output.blocked.map((b) => b.slug),
+      ['gptbot'],
+    );
     assert.match(answer.text, /1 of \d+ AI crawlers are blocked/);
   });
 
@@ -136,7 +156,7 @@ describe('message/send with the @a2a-js/sdk client', () => {
     assert.match(answer.text, /agent-card\.json/);
   });
 
-  test('a data part naming a skill calls it directly; one with a tool\'s fields is routed by them', async () => {
+  test("a data part naming a skill calls it directly; one with a tool's fields is routed by them", async () => {
     const direct = await ask([dataPart({ skill: 'lint_robots_txt', input: { robots_txt: 'User-agent: *\nDissallow: /x\n' } })]);
     assert.equal(direct.tool, 'lint_robots_txt');
     assert.ok((direct.data.output as { findings: unknown[] }).findings.length > 0);
@@ -156,14 +176,30 @@ describe('message/send with the @a2a-js/sdk client', () => {
   });
 
   test('bad input reaches the SDK client as a JSON-RPC error', async () => {
-    await assert.rejects(client.sendMessage({ tenant: '', message: userMessage([dataPart({ skill: 'nope' })]), configuration: undefined, metadata: undefined }), /unknown skill "nope"/);
-    await assert.rejects(client.sendMessage({ tenant: '', message: userMessage([dataPart({ skill: 'classify_user_agent', input: {} })]), configuration: undefined, metadata: undefined }), /ua is required/);
+    await assert.rejects(
+      client.sendMessage({ tenant: '', message: userMessage([dataPart({ skill: 'nope' })]), configuration: undefined, metadata: undefined }),
+      /unknown skill "nope"/,
+    );
+    await assert.rejects(
+      client.sendMessage({
+        tenant: '',
+        message: userMessage([dataPart({ skill: 'classify_user_agent', input: {} })]),
+        configuration: undefined,
+        metadata: undefined,
+      }),
+      /ua is required/,
+    );
   });
 });
 
 interface RpcAnswer {
   status: number;
-  body: { jsonrpc?: string; id?: unknown; result?: { kind: string; parts: { kind: string }[] }; error?: { code: number; message: string; data?: { field?: string } } } | null;
+  body: {
+    jsonrpc?: string;
+    id?: unknown;
+    result?: { kind: string; parts: { kind: string }[] };
+    error?: { code: number; message: string; data?: { field?: string } };
+  } | null;
   text: string;
 }
 
@@ -191,14 +227,19 @@ function assertRpcError(answer: RpcAnswer, code: number) {
 
 describe('raw JSON-RPC on /a2a', () => {
   test('a v0.3 message/send answers with a kind:message result holding a text and a data part', async () => {
-    const answer = await post(send({ message: { kind: 'message', role: 'user', messageId: 'x1', contextId: 'ctx-1', parts: [{ kind: 'text', text: 'GPTBot/1.2' }] } }, 'req-1'));
+    const answer = await post(
+      send({ message: { kind: 'message', role: 'user', messageId: 'x1', contextId: 'ctx-1', parts: [{ kind: 'text', text: 'GPTBot/1.2' }] } }, 'req-1'),
+    );
     assert.equal(answer.status, 200);
     assert.equal(answer.body?.id, 'req-1');
     const result = answer.body?.result as unknown as { kind: string; role: string; contextId: string; parts: { kind: string }[] };
     assert.equal(result.kind, 'message');
     assert.equal(result.role, 'agent');
     assert.equal(result.contextId, 'ctx-1');
-    assert.deepEqual(result.parts.map((p) => p.kind), ['text', 'data']);
+    assert.deepEqual(
+      result.parts.map((p) => p.kind),
+      ['text', 'data'],
+    );
   });
 
   test('parse errors → -32700 with HTTP 200', async () => {
@@ -209,7 +250,16 @@ describe('raw JSON-RPC on /a2a', () => {
   });
 
   test('invalid requests → -32600', async () => {
-    for (const body of ['{"jsonrpc":"1.0"}', '{"jsonrpc":"2.0","id":1}', '{"jsonrpc":"2.0","method":"message/send","params":{}}', '{"jsonrpc":"2.0","id":true,"method":"message/send"}', '{"jsonrpc":"2.0","id":1,"method":"message/send","params":5}', '[]', '[{"jsonrpc":"2.0","id":1,"method":"message/send"}]', '7']) {
+    for (const body of [
+      '{"jsonrpc":"1.0"}',
+      '{"jsonrpc":"2.0","id":1}',
+      '{"jsonrpc":"2.0","method":"message/send","params":{}}',
+      '{"jsonrpc":"2.0","id":true,"method":"message/send"}',
+      '{"jsonrpc":"2.0","id":1,"method":"message/send","params":5}',
+      '[]',
+      '[{"jsonrpc":"2.0","id":1,"method":"message/send"}]',
+      '7',
+    ]) {
       assertRpcError(await post(body), -32600);
     }
   });

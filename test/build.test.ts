@@ -22,7 +22,7 @@ test('same inputs give a byte-identical dist/, whatever the build time', async (
   const again = await build({ root: project.root, distDir: join(project.root, 'a'), now: T1 });
   assert.equal(again.written, false, 'an unchanged rebuild writes nothing');
   assert.deepEqual(changedPaths(a, await readTree(join(project.root, 'a'))), []);
-  const ledger = JSON.parse((await readFile(join(project.root, 'a', 'documents.json'), 'utf8'))) as { generated_at: string };
+  const ledger = JSON.parse(await readFile(join(project.root, 'a', 'documents.json'), 'utf8')) as { generated_at: string };
   assert.equal(ledger.generated_at, T0, 'generated_at is when content last changed, not the time of the rebuild');
 });
 
@@ -34,7 +34,10 @@ test('editing one record changes only the files that show it, and their ledger r
   const before = await readTree(dist);
 
   const file = join(project.root, 'records', 'crawlers', 'mj12bot.yaml');
-  await writeFile(file, (await readFile(file, 'utf8')).replace(/^cost_of_blocking: >-\n( {2}.*\n)+/m, 'cost_of_blocking: Majestic backlink data about your pages goes stale.\n'));
+  await writeFile(
+    file,
+    (await readFile(file, 'utf8')).replace(/^cost_of_blocking: >-\n( {2}.*\n)+/m, 'cost_of_blocking: Majestic backlink data about your pages goes stale.\n'),
+  );
   const result = await build({ root: project.root, now: T1 });
   const after = await readTree(dist);
 
@@ -49,7 +52,15 @@ test('editing one record changes only the files that show it, and their ledger r
     '/documents.txt',
     '/operator/majestic.json',
   ]);
-  assert.deepEqual(result.changed.sort(), ['/category/seo-tool.json', '/crawler/mj12bot.html', '/crawler/mj12bot.json', '/crawler/mj12bot.md', '/data/agents.csv', '/data/agents.json', '/operator/majestic.json']);
+  assert.deepEqual(result.changed.sort(), [
+    '/category/seo-tool.json',
+    '/crawler/mj12bot.html',
+    '/crawler/mj12bot.json',
+    '/crawler/mj12bot.md',
+    '/data/agents.csv',
+    '/data/agents.json',
+    '/operator/majestic.json',
+  ]);
 
   const ledger = JSON.parse(after.get('/documents.json')!.toString()) as { generated_at: string; documents: { path: string; last_modified: string }[] };
   const stamps = new Map(ledger.documents.map((d) => [d.path, d.last_modified]));
@@ -69,7 +80,10 @@ test('invalid records stop the build and leave dist/ exactly as it was', async (
   await writeFile(join(project.root, 'records', 'crawlers', 'gptbot.yaml'), 'slug: gptbot\nname: GPTBot\n');
   await assert.rejects(build({ root: project.root, now: T1 }), (error: unknown) => {
     assert.ok(error instanceof BuildError);
-    assert.ok(error.problems.some((p) => p.file === 'records/crawlers/gptbot.yaml' && /must have required property 'operator'/.test(p.message)), error.message);
+    assert.ok(
+      error.problems.some((p) => p.file === 'records/crawlers/gptbot.yaml' && /must have required property 'operator'/.test(p.message)),
+      error.message,
+    );
     return true;
   });
   assert.deepEqual(changedPaths(before, await readTree(dist)), []);
@@ -83,9 +97,18 @@ test('a write that fails half-way leaves the old tree whole and no staging folde
   const before = await readTree(dist);
   const bytes = new TextEncoder().encode('x');
   // '/a' as a file and then '/a/b' cannot both exist: the second write fails after the first succeeded.
-  await assert.rejects(writeDist(dist, [{ path: '/a', bytes }, { path: '/a/b', bytes }]), /ENOTDIR|EEXIST/);
+  await assert.rejects(
+    writeDist(dist, [
+      { path: '/a', bytes },
+      { path: '/a/b', bytes },
+    ]),
+    /ENOTDIR|EEXIST/,
+  );
   assert.deepEqual(changedPaths(before, await readTree(dist)), []);
-  assert.deepEqual((await readdir(project.root)).filter((name) => name.startsWith('.dist-')), []);
+  assert.deepEqual(
+    (await readdir(project.root)).filter((name) => name.startsWith('.dist-')),
+    [],
+  );
 });
 
 test('a corrupt previous ledger is reported, and every document is then dated now', async (t) => {
@@ -95,7 +118,10 @@ test('a corrupt previous ledger is reported, and every document is then dated no
   await writeFile(join(project.root, 'dist', 'documents.json'), '{"half": ');
   const lines: string[] = [];
   await build({ root: project.root, now: T1, log: (line) => lines.push(line) });
-  assert.ok(lines.some((l) => /warning: the previous documents\.json is not valid JSON/.test(l)), lines.join('\n'));
+  assert.ok(
+    lines.some((l) => /warning: the previous documents\.json is not valid JSON/.test(l)),
+    lines.join('\n'),
+  );
   const ledger = JSON.parse(await readFile(join(project.root, 'dist', 'documents.json'), 'utf8')) as { documents: { last_modified: string }[] };
   assert.ok(ledger.documents.every((d) => d.last_modified === T1));
 });

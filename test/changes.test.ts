@@ -14,8 +14,9 @@ import { tempProject } from './support/project.ts';
 let project: Awaited<ReturnType<typeof tempProject>>;
 let git: SimpleGit;
 let server: RunningServer;
-const events = async () => (JSON.parse(await readFile(join(project.root, 'state', 'events.json'), 'utf8')) as EventLog);
-const kinds = (log: EventLog, after = 0) => log.events.filter((e) => e.cursor > after).map((e) => `${e.kind} ${e.subject.id}${e.fields ? ` [${e.fields.join(',')}]` : ''}`);
+const events = async () => JSON.parse(await readFile(join(project.root, 'state', 'events.json'), 'utf8')) as EventLog;
+const kinds = (log: EventLog, after = 0) =>
+  log.events.filter((e) => e.cursor > after).map((e) => `${e.kind} ${e.subject.id}${e.fields ? ` [${e.fields.join(',')}]` : ''}`);
 const edit = async (slug: string, from: string, to: string) => {
   const file = join(project.root, 'records', 'crawlers', `${slug}.yaml`);
   await writeFile(file, (await readFile(file, 'utf8')).replace(from, to));
@@ -57,16 +58,28 @@ describe('change events from diffs against HEAD in a real git repository', () =>
     await build({ root: project.root, now: '2026-01-07T00:00:00Z' });
     await commitAll(git, 'recategorise gptbot');
     const log = await events();
-    assert.deepEqual(kinds(log, 1), ['crawler.withdrawn mj12bot', 'crawler.edited gptbot [category,category_label,respects_robots_txt,respects_robots_txt_label]']);
-    assert.deepEqual(log.events.map((e) => e.cursor), [1, 2, 3], 'cursors are consecutive');
+    assert.deepEqual(kinds(log, 1), [
+      'crawler.withdrawn mj12bot',
+      'crawler.edited gptbot [category,category_label,respects_robots_txt,respects_robots_txt_label]',
+    ]);
+    assert.deepEqual(
+      log.events.map((e) => e.cursor),
+      [1, 2, 3],
+      'cursors are consecutive',
+    );
   });
 
   test('a record added in a later commit is crawler.added', async () => {
     const source = await readFile(join(project.root, 'records', 'crawlers', 'googlebot.yaml'), 'utf8');
-    await writeFile(join(project.root, 'records', 'crawlers', 'googlebot-clone.yaml'), source
-      .replace('slug: googlebot', 'slug: googlebot-clone').replace('robots_token: Googlebot', 'robots_token: Googlebot-Clone')
-      .replace('user_agent_substring: Googlebot/', 'user_agent_substring: Googlebot-Clone/').replace('compatible; Googlebot/2.1', 'compatible; Googlebot-Clone/2.1')
-      .replace('verification_method: published-ranges', 'verification_method: none'));
+    await writeFile(
+      join(project.root, 'records', 'crawlers', 'googlebot-clone.yaml'),
+      source
+        .replace('slug: googlebot', 'slug: googlebot-clone')
+        .replace('robots_token: Googlebot', 'robots_token: Googlebot-Clone')
+        .replace('user_agent_substring: Googlebot/', 'user_agent_substring: Googlebot-Clone/')
+        .replace('compatible; Googlebot/2.1', 'compatible; Googlebot-Clone/2.1')
+        .replace('verification_method: published-ranges', 'verification_method: none'),
+    );
     await build({ root: project.root, now: '2026-01-08T00:00:00Z' });
     await commitAll(git, 'add clone');
     assert.deepEqual(kinds(await events(), 3), ['crawler.added googlebot-clone']);

@@ -7,10 +7,11 @@ import { promisify } from 'node:util';
 import { REPO, tempProject } from './support/project.ts';
 
 const run = promisify(execFile);
-const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', join(REPO, 'pipeline', 'cli.ts'), ...args], { cwd: REPO }).then(
-  (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
-  (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
-);
+const cli = (...args: string[]) =>
+  run(process.execPath, ['--import', 'tsx', join(REPO, 'pipeline', 'cli.ts'), ...args], { cwd: REPO }).then(
+    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  );
 
 test('check: a clean tree exits 0 and says so on stderr', async (t) => {
   const project = await tempProject('mini');
@@ -29,9 +30,20 @@ test('check: prints every problem as file: path: message and exits 1', async (t)
   const result = await cli('--root', project.root, 'check');
   assert.equal(result.code, 1);
   const lines = result.stdout.trim().split('\n');
-  assert.ok(lines.includes('records/crawlers/gptbot.yaml: /category: must be equal to one of the allowed values: ai-training, ai-search, ai-assistant, ai-agent, dataset, search-engine, seo-tool, social-preview, archive'), result.stdout);
-  assert.ok(lines.some((l) => l.startsWith("records/crawlers/gptbot.yaml: /: must have required property 'operator'")), result.stdout);
-  assert.ok(lines.some((l) => l.startsWith('records/operators/openai.yaml: : not valid YAML')), result.stdout);
+  assert.ok(
+    lines.includes(
+      'records/crawlers/gptbot.yaml: /category: must be equal to one of the allowed values: ai-training, ai-search, ai-assistant, ai-agent, dataset, search-engine, seo-tool, social-preview, archive',
+    ),
+    result.stdout,
+  );
+  assert.ok(
+    lines.some((l) => l.startsWith("records/crawlers/gptbot.yaml: /: must have required property 'operator'")),
+    result.stdout,
+  );
+  assert.ok(
+    lines.some((l) => l.startsWith('records/operators/openai.yaml: : not valid YAML')),
+    result.stdout,
+  );
   assert.match(result.stderr, /check: \d+ problems/);
 });
 

@@ -41,7 +41,10 @@ async function interruptedBuild(t: { after(fn: () => Promise<void>): void }): Pr
   const dist = join(project.root, 'dist');
   await build({ root: project.root, now: T0 });
   const record = join(project.root, 'records', 'crawlers', 'mj12bot.yaml');
-  await writeFile(record, (await readFile(record, 'utf8')).replace(/^cost_of_blocking: >-\n( {2}.*\n)+/m, 'cost_of_blocking: Majestic backlink data about your pages goes stale.\n'));
+  await writeFile(
+    record,
+    (await readFile(record, 'utf8')).replace(/^cost_of_blocking: >-\n( {2}.*\n)+/m, 'cost_of_blocking: Majestic backlink data about your pages goes stale.\n'),
+  );
   // What the killed build had written: the T1 tree, built from the T0 one as a build does.
   const next = join(project.root, 'built-at-t1');
   await cp(dist, next, { recursive: true });
@@ -146,13 +149,19 @@ test('the next build recovers first, so every document keeps its last_modified',
 
   const dry: string[] = [];
   const planned = await build({ root: trees.root, now: T2, dryRun: true, log: (line) => dry.push(line) });
-  assert.ok(dry.some((l) => /dry run: a build would first recover/.test(l)), dry.join('\n'));
+  assert.ok(
+    dry.some((l) => /dry run: a build would first recover/.test(l)),
+    dry.join('\n'),
+  );
   assert.deepEqual(planned.changed, [], 'a dry run compares with the tree a recovery would restore');
   assert.equal((await leftovers(trees.root)).length, 2, 'a dry run changes nothing');
 
   const lines: string[] = [];
   const result = await build({ root: trees.root, now: T2, log: (line) => lines.push(line) });
-  assert.ok(lines.some((l) => /^dist: restored .* from \.dist-next-/.test(l)), lines.join('\n'));
+  assert.ok(
+    lines.some((l) => /^dist: restored .* from \.dist-next-/.test(l)),
+    lines.join('\n'),
+  );
   assert.equal(result.written, false, 'the restored tree is already what this build makes');
   assert.deepEqual(await leftovers(trees.root), []);
   const dates = await stamps(trees.dist);

@@ -33,12 +33,19 @@ const ORIGIN = 'http://127.0.0.1:1';
 async function viaFetch(path: string, headers: Record<string, string>, method = 'GET') {
   const response = await app.fetch(new Request(ORIGIN + path, { method, headers }));
   const out: Record<string, string> = {};
-  response.headers.forEach((value, name) => { out[name] = value; });
+  response.headers.forEach((value, name) => {
+    out[name] = value;
+  });
   return { status: response.status, headers: out, body: Buffer.from(await response.arrayBuffer()) };
 }
 
 function viaDirect(path: string, headers: Record<string, string>, method = 'GET') {
-  const answer = app.answerDocument(path, { method, ifNoneMatch: headers['if-none-match'] ?? null, ifModifiedSince: headers['if-modified-since'] ?? null, acceptEncoding: headers['accept-encoding'] ?? null });
+  const answer = app.answerDocument(path, {
+    method,
+    ifNoneMatch: headers['if-none-match'] ?? null,
+    ifModifiedSince: headers['if-modified-since'] ?? null,
+    acceptEncoding: headers['accept-encoding'] ?? null,
+  });
   assert.ok(answer, `${path} is answered directly`);
   return { status: answer.status, headers: { ...answer.headers }, body: Buffer.from(answer.body ?? new Uint8Array()) };
 }
@@ -51,9 +58,15 @@ describe('the direct document answer equals fetch()', () => {
     for (const path of paths) {
       const identity = (await viaFetch(path, {})).headers['etag']!;
       const variants: Record<string, string>[] = [
-        {}, { 'accept-encoding': 'br, gzip' }, { 'accept-encoding': 'gzip' }, { 'accept-encoding': 'br;q=0, gzip;q=0' },
-        { 'if-none-match': identity }, { 'if-none-match': identity, 'accept-encoding': 'br' }, { 'if-none-match': '"other"' },
-        { 'if-modified-since': 'Fri, 01 Jan 2027 00:00:00 GMT' }, { 'if-modified-since': 'nonsense' },
+        {},
+        { 'accept-encoding': 'br, gzip' },
+        { 'accept-encoding': 'gzip' },
+        { 'accept-encoding': 'br;q=0, gzip;q=0' },
+        { 'if-none-match': identity },
+        { 'if-none-match': identity, 'accept-encoding': 'br' },
+        { 'if-none-match': '"other"' },
+        { 'if-modified-since': 'Fri, 01 Jan 2027 00:00:00 GMT' },
+        { 'if-modified-since': 'nonsense' },
       ];
       for (const headers of variants) {
         for (const method of ['GET', 'HEAD']) {
@@ -104,7 +117,7 @@ describe('content-coding', () => {
     assert.equal((await raw(server.url, '/data/agents.json', { headers: { 'accept-encoding': 'identity' } })).headers['content-encoding'], undefined);
   });
 
-  test('304 confirms whichever coding the client holds, with that coding\'s tag', async () => {
+  test("304 confirms whichever coding the client holds, with that coding's tag", async () => {
     const br = await raw(server.url, '/data/agents.json', { headers: { 'accept-encoding': 'br' } });
     const plain = await raw(server.url, '/data/agents.json');
     const sameCoding = await raw(server.url, '/data/agents.json', { headers: { 'accept-encoding': 'br', 'if-none-match': br.headers['etag']! } });
@@ -116,14 +129,17 @@ describe('content-coding', () => {
     // RFC 9110 15.4.5: what a cache updates, and no other representation metadata.
     assert.equal(heldIdentity.headers['vary'], 'Accept-Encoding');
     assert.equal(heldIdentity.headers['cache-control'], plain.headers['cache-control']);
-    for (const name of ['content-type', 'content-length', 'content-encoding', 'last-modified', 'link']) assert.equal(heldIdentity.headers[name], undefined, name);
+    for (const name of ['content-type', 'content-length', 'content-encoding', 'last-modified', 'link'])
+      assert.equal(heldIdentity.headers[name], undefined, name);
   });
 
   test('small documents and tool answers stay identity', async () => {
     const small = await raw(server.url, '/robots/allow-all.txt', { headers: { 'accept-encoding': 'br' } });
     assert.ok(small.body.length < 1024);
     assert.equal(small.headers['content-encoding'], undefined);
-    const tool = await raw(server.url, '/tools/robots-lint?robots_txt=' + encodeURIComponent('User-agent: *\nDisallow: /private\n'.repeat(200)), { headers: { 'accept-encoding': 'br, gzip' } });
+    const tool = await raw(server.url, '/tools/robots-lint?robots_txt=' + encodeURIComponent('User-agent: *\nDisallow: /private\n'.repeat(200)), {
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
     assert.equal(tool.status, 200);
     assert.ok(tool.body.length > 1024, 'large enough that a document of this size would be compressed');
     assert.equal(tool.headers['content-encoding'], undefined);
@@ -136,7 +152,10 @@ describe('failures and reloads', () => {
     const errors: unknown[] = [];
     let fail = true;
     const flaky: DocumentStore = {
-      get: async (path) => { if (fail && path === '/data/agents.json') throw new Error('disk on fire'); return store.get(path); },
+      get: async (path) => {
+        if (fail && path === '/data/agents.json') throw new Error('disk on fire');
+        return store.get(path);
+      },
       generatedAt: () => store.generatedAt(),
     };
     const fragile = createApp({ store: flaky, site: await readSite(project.root), onError: (error) => errors.push(error) });
@@ -151,9 +170,17 @@ describe('failures and reloads', () => {
 
   test('while a new build loads, requests are answered at once from the old one; then it is swapped in whole', async () => {
     let release!: () => void;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     let loads = 0;
-    const gated = await snapshotStore(join(project.root, 'dist'), { checkEveryMs: 0, compress: false, prepare: async () => { if (loads++ > 0) await gate; } });
+    const gated = await snapshotStore(join(project.root, 'dist'), {
+      checkEveryMs: 0,
+      compress: false,
+      prepare: async () => {
+        if (loads++ > 0) await gate;
+      },
+    });
     const before = await gated.get('/crawler/gptbot.json');
     const file = join(project.root, 'records', 'crawlers', 'gptbot.yaml');
     const { writeFile } = await import('node:fs/promises');

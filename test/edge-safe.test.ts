@@ -34,7 +34,9 @@ test('no module reachable from the Web-standard handler uses a Node-only API', (
   const files = reachable(join(REPO, 'pipeline', 'http', 'handler.ts'));
   assert.ok(files.length > 20, `followed ${files.length} modules`);
   const offences = files.flatMap((file) => {
-    const code = readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '');
+    const code = readFileSync(file, 'utf8')
+      .replace(/^\s*\/\/.*$/gm, '')
+      .replace(/\/\*[\s\S]*?\*\//g, '');
     return NODE_ONLY.filter(([pattern]) => pattern.test(code)).map(([, what]) => `${relative(REPO, file)}: ${what}`);
   });
   assert.deepEqual(offences, []);

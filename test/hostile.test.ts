@@ -32,11 +32,35 @@ const request = (line: string, headers = 'Host: x\r\nConnection: close\r\n') => 
 
 describe('every method token gets an HTTP answer', () => {
   const cases: [method: string, statuses: number[]][] = [
-    ['GET', [200]], ['HEAD', [200]], ['OPTIONS', [204]], ['POST', [405]],
-    ['PUT', [405]], ['DELETE', [405]], ['PATCH', [405]], ['TRACE', [405]], ['TRACK', [400, 405]], ['CONNECT', [405]],
-    ['PROPFIND', [405]], ['PROPPATCH', [405]], ['MKCOL', [405]], ['COPY', [405]], ['MOVE', [405]], ['LOCK', [405]],
-    ['UNLOCK', [405]], ['SEARCH', [405]], ['PURGE', [405]], ['REPORT', [405]], ['QUERY', [400, 405]], ['LINK', [405]],
-    ['get', [400]], ['Get', [400]], ['FOO', [400]], ['BREW', [400]], ['M-SEARCH', [405]], ['SOURCE', [405]], ['PRI', [400, 405]],
+    ['GET', [200]],
+    ['HEAD', [200]],
+    ['OPTIONS', [204]],
+    ['POST', [405]],
+    ['PUT', [405]],
+    ['DELETE', [405]],
+    ['PATCH', [405]],
+    ['TRACE', [405]],
+    ['TRACK', [400, 405]],
+    ['CONNECT', [405]],
+    ['PROPFIND', [405]],
+    ['PROPPATCH', [405]],
+    ['MKCOL', [405]],
+    ['COPY', [405]],
+    ['MOVE', [405]],
+    ['LOCK', [405]],
+    ['UNLOCK', [405]],
+    ['SEARCH', [405]],
+    ['PURGE', [405]],
+    ['REPORT', [405]],
+    ['QUERY', [400, 405]],
+    ['LINK', [405]],
+    ['get', [400]],
+    ['Get', [400]],
+    ['FOO', [400]],
+    ['BREW', [400]],
+    ['M-SEARCH', [405]],
+    ['SOURCE', [405]],
+    ['PRI', [400, 405]],
   ];
   for (const [method, statuses] of cases) {
     test(`${method} /`, async () => {
@@ -54,13 +78,35 @@ describe('every method token gets an HTTP answer', () => {
 
 describe('every request-target form gets an HTTP answer', () => {
   const targets: [target: string, statuses: number[], method?: string][] = [
-    ['//', [404]], ['///', [404]], ['/\\', [404]], ['//@', [404]], ['//:0', [404]], ['//evil.example/data/agents.json', [404]],
-    ['http://a:99999/', [400]], ['http://[/', [400]], ['http://index.example/data/agents.json', [200]], ['https://x/', [200]],
-    ['ftp://x/', [400]], ['javascript:alert(1)', [400]], ['*', [400]], ['*', [204], 'OPTIONS'], ['abc', [400]], ['?', [400]],
-    ['/%', [404]], ['/%00', [404]], ['/%zz', [404]], ['/..%2f..%2fetc/passwd', [404]], ['/a/../../etc/passwd', [404]],
-    ['/data/agents.json?' + 'a=1&'.repeat(2000), [200]], ['/' + 'a'.repeat(15_000), [404]], ['/' + 'a'.repeat(20_000), [431]],
-    ['/crawler/%E0%A4%A.json', [404]], ['/\u00ff', [400]], ['/tools/verify-crawler?ip=%', [200, 400]],
-    ['/api/v1//', [404]], ['/api/v1/../data/agents.json', [404]],
+    ['//', [404]],
+    ['///', [404]],
+    ['/\\', [404]],
+    ['//@', [404]],
+    ['//:0', [404]],
+    ['//evil.example/data/agents.json', [404]],
+    ['http://a:99999/', [400]],
+    ['http://[/', [400]],
+    ['http://index.example/data/agents.json', [200]],
+    ['https://x/', [200]],
+    ['ftp://x/', [400]],
+    ['javascript:alert(1)', [400]],
+    ['*', [400]],
+    ['*', [204], 'OPTIONS'],
+    ['abc', [400]],
+    ['?', [400]],
+    ['/%', [404]],
+    ['/%00', [404]],
+    ['/%zz', [404]],
+    ['/..%2f..%2fetc/passwd', [404]],
+    ['/a/../../etc/passwd', [404]],
+    ['/data/agents.json?' + 'a=1&'.repeat(2000), [200]],
+    ['/' + 'a'.repeat(15_000), [404]],
+    ['/' + 'a'.repeat(20_000), [431]],
+    ['/crawler/%E0%A4%A.json', [404]],
+    ['/\u00ff', [400]],
+    ['/tools/verify-crawler?ip=%', [200, 400]],
+    ['/api/v1//', [404]],
+    ['/api/v1/../data/agents.json', [404]],
   ];
   for (const [target, statuses, method = 'GET'] of targets) {
     test(`${method} ${target.length > 40 ? target.slice(0, 40) + '…' : target}`, async () => {
@@ -85,10 +131,18 @@ describe('malformed heads get 4xx and the server goes on', () => {
     ['header of 20 KiB', `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, [431]],
     ['20,000 headers', `GET / HTTP/1.1\r\nHost: x\r\n${'A: b\r\n'.repeat(20_000)}\r\n`, [431]],
     ['Upgrade: websocket', 'GET / HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n', [200]],
-    ['Expect: 100-continue', 'POST /tools/robots-lint HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 0\r\nConnection: close\r\n\r\n', [100, 200]],
+    [
+      'Expect: 100-continue',
+      'POST /tools/robots-lint HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
+      [100, 200],
+    ],
     ['obs-text in a header', 'GET /data/agents.json HTTP/1.1\r\nHost: x\r\nX-A: \u00ff\u00fe\r\nConnection: close\r\n\r\n', [200]],
     ['If-None-Match of 10,000 tags', `GET /data/agents.json HTTP/1.1\r\nHost: x\r\nIf-None-Match: ${'"a",'.repeat(3_000)}\r\nConnection: close\r\n\r\n`, [200]],
-    ['absurd Accept-Encoding', `GET /data/agents.json HTTP/1.1\r\nHost: x\r\nAccept-Encoding: ${'br;q=0.5;q=;;,'.repeat(1_000)}\r\nConnection: close\r\n\r\n`, [200]],
+    [
+      'absurd Accept-Encoding',
+      `GET /data/agents.json HTTP/1.1\r\nHost: x\r\nAccept-Encoding: ${'br;q=0.5;q=;;,'.repeat(1_000)}\r\nConnection: close\r\n\r\n`,
+      [200],
+    ],
   ];
   for (const [name, bytes, statuses] of heads) {
     test(name, async () => {
@@ -100,7 +154,34 @@ describe('malformed heads get 4xx and the server goes on', () => {
 
   test('a random corpus of request lines never ends the process', async () => {
     // Deterministic: a fixed linear congruential sequence over hostile fragments.
-    const pieces = ['GET', 'POST', 'TRACE', 'CONNECT', 'get', ' ', '/', '//', '\\', '%', '%00', '?', '#', '*', '@', ':', '[', ']', 'http://', 'a:99999', '..', '\t', 'HTTP/1.1', 'HTTP/1.0', 'HTTP/9', '\u00ff'];
+    const pieces = [
+      'GET',
+      'POST',
+      'TRACE',
+      'CONNECT',
+      'get',
+      ' ',
+      '/',
+      '//',
+      '\\',
+      '%',
+      '%00',
+      '?',
+      '#',
+      '*',
+      '@',
+      ':',
+      '[',
+      ']',
+      'http://',
+      'a:99999',
+      '..',
+      '\t',
+      'HTTP/1.1',
+      'HTTP/1.0',
+      'HTTP/9',
+      '\u00ff',
+    ];
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
     for (let i = 0; i < 150; i++) {
@@ -109,7 +190,11 @@ describe('malformed heads get 4xx and the server goes on', () => {
       assert.ok(answer.status === null || (answer.status >= 100 && answer.status < 500), `${JSON.stringify(line)} → ${answer.status}`);
     }
     await assertAlive('the corpus');
-    assert.deepEqual(logged.filter((line) => /\n\s+at /.test(line)), [], 'no stack traces were logged');
+    assert.deepEqual(
+      logged.filter((line) => /\n\s+at /.test(line)),
+      [],
+      'no stack traces were logged',
+    );
   });
 });
 
@@ -122,7 +207,11 @@ describe('security headers', () => {
       refused: await raw(server.url, '/data/agents.json', { method: 'DELETE' }),
       tool: await raw(server.url, '/tools/classify-ua?ua=GPTBot'),
       toolError: await raw(server.url, '/tools/classify-ua?ua='),
-      mcp: await raw(server.url, '/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }),
+      mcp: await raw(server.url, '/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+      }),
       html: await raw(server.url, '/'),
       badTarget: await raw(server.url, '/%'),
     };
@@ -139,7 +228,10 @@ describe('slow and greedy clients', () => {
   let strict: RunningServer;
   before(async () => {
     strict = await startServer({
-      root: project.root, port: 0, host: '127.0.0.1', compress: false,
+      root: project.root,
+      port: 0,
+      host: '127.0.0.1',
+      compress: false,
       limits: { headersTimeoutMs: 400, requestTimeoutMs: 800, keepAliveTimeoutMs: 300, idleTimeoutMs: 1_000, maxConnectionsPerAddress: 20 },
     });
   });
@@ -170,7 +262,14 @@ describe('slow and greedy clients', () => {
     const capped = await startServer({ root: project.root, port: 0, host: '127.0.0.1', compress: false, limits: { maxConnectionsPerAddress: 20 } });
     try {
       const sockets = await Promise.all(Array.from({ length: 30 }, () => openSocket(capped.url)));
-      const closed = await Promise.all(sockets.map((socket) => closedWithin(socket, 300).then(() => true, () => false)));
+      const closed = await Promise.all(
+        sockets.map((socket) =>
+          closedWithin(socket, 300).then(
+            () => true,
+            () => false,
+          ),
+        ),
+      );
       assert.equal(closed.filter(Boolean).length, 10, 'the 10 over the cap of 20 are closed at once');
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -185,7 +284,9 @@ describe('slow and greedy clients', () => {
     const quiet = await startServer({ root: project.root, port: 0, host: '127.0.0.1', compress: false, log: (line) => lines.push(line) });
     try {
       const socket = await openSocket(quiet.url);
-      socket.write('POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100000\r\n\r\n{"jsonrpc":');
+      socket.write(
+        'POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100000\r\n\r\n{"jsonrpc":',
+      );
       await new Promise((resolve) => setTimeout(resolve, 100));
       socket.destroy();
       await new Promise((resolve) => setTimeout(resolve, 200));

@@ -46,7 +46,10 @@ test('500,000 prefixes: accepted, built into every document, committed, and veri
   const body = hugeList();
   assert.ok(body.length > 16_000_000, `${body.length} bytes upstream`);
   const outcomes = await refreshMirror({
-    root: project.root, upstreamBase: upstream.url(''), only: [SOURCE], now,
+    root: project.root,
+    upstreamBase: upstream.url(''),
+    only: [SOURCE],
+    now,
     fetch: { timeoutMs: 60_000, attempts: 1, maxBytes: 32 * 1024 * 1024 },
   });
   assert.equal(outcomes[0]?.entry?.state, 'ok', outcomes[0]?.entry?.error ?? '');
@@ -65,5 +68,9 @@ test('500,000 prefixes: accepted, built into every document, committed, and veri
 
   const data = await publishedToolData(project.root);
   const answer = verifyBatch(data.prefixes, data.crawlers, ['34.7.161.31', '34.7.161.32'], 'PerplexityBot');
-  assert.deepEqual(answer.results.map((r) => (r.valid ? r.verdict : r.input)), ['genuine', 'not-in-published-ranges'], 'the last prefix is 34.7.161.31/32');
+  assert.deepEqual(
+    answer.results.map((r) => (r.valid ? r.verdict : r.input)),
+    ['genuine', 'not-in-published-ranges'],
+    'the last prefix is 34.7.161.31/32',
+  );
 });

@@ -24,9 +24,13 @@ const RULES: Rule[] = [
   { layers: ['tools'], forbidden: { kind: 'folder', path: 'pipeline/http' }, why: 'tools know no transport' },
   { layers: ['tools'], forbidden: { kind: 'folder', path: 'pipeline/node' }, why: 'tools know no runtime' },
   { layers: ['http'], forbidden: { kind: 'folder', path: 'pipeline/node' }, why: 'the Web-standard handler runs without Node' },
-  ...['render', 'changes', 'model', 'tools', 'net'].map((layer): Rule => ({
-    layers: [layer], forbidden: { kind: 'package', pattern: /^(node:(fs|child_process|net|http|https)(\/.*)?|simple-git|undici)$/ }, why: `${layer}/ is pure: no file, network or git I/O`,
-  })),
+  ...['render', 'changes', 'model', 'tools', 'net'].map(
+    (layer): Rule => ({
+      layers: [layer],
+      forbidden: { kind: 'package', pattern: /^(node:(fs|child_process|net|http|https)(\/.*)?|simple-git|undici)$/ },
+      why: `${layer}/ is pure: no file, network or git I/O`,
+    }),
+  ),
 ];
 
 function productFiles(dir: string): string[] {
@@ -45,7 +49,11 @@ function offences(files: readonly string[], read: (file: string) => string = (fi
       const specifier = match[1]!;
       const target = specifier.startsWith('.') ? relative(REPO, resolve(dirname(file), specifier)) : null;
       return RULES.filter((rule) => rule.layers.includes('') || rule.layers.includes(layer))
-        .filter((rule) => (rule.forbidden.kind === 'folder' ? target !== null && (target + '/').startsWith(rule.forbidden.path + '/') : target === null && rule.forbidden.pattern.test(specifier)))
+        .filter((rule) =>
+          rule.forbidden.kind === 'folder'
+            ? target !== null && (target + '/').startsWith(rule.forbidden.path + '/')
+            : target === null && rule.forbidden.pattern.test(specifier),
+        )
         .map((rule) => `${relative(REPO, file)} imports ${specifier}: ${rule.why}`);
     });
   });
@@ -63,7 +71,8 @@ test('the check finds a forbidden import when there is one', () => {
     [join(PIPELINE, 'http', 'fake.ts'), "import type { RunningServer } from '../node/server.ts';"],
     [join(PIPELINE, 'upstream', 'fake.ts'), "import { serveMini } from '../../test/support/served.ts';\nimport { readFile } from 'node:fs/promises';"],
   ]);
-  assert.deepEqual(offences([...sources.keys()], (file) => sources.get(file)!).map((line) => line.split(': ')[1]), [
-    'tools know no transport', 'tools/ is pure', 'the Web-standard handler runs without Node', 'the product never depends on test code',
-  ]);
+  assert.deepEqual(
+    offences([...sources.keys()], (file) => sources.get(file)!).map((line) => line.split(': ')[1]),
+    ['tools know no transport', 'tools/ is pure', 'the Web-standard handler runs without Node', 'the product never depends on test code'],
+  );
 });

@@ -7,7 +7,14 @@ import type { SiteSettings } from '../pipeline/records/types.ts';
 import { callTool } from '../pipeline/http/tools-http.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
 import { MCP_SERVERS, toolByName, type ToolData } from '../pipeline/tools/registry/index.ts';
-import { EVALUATION_BUDGET, LISTED_FINDINGS, LISTED_UNKNOWN_TOKENS, MAX_ANSWER_BYTES, MAX_PATH_BYTES, SUGGESTED_TOKENS } from '../pipeline/tools/registry/limits.ts';
+import {
+  EVALUATION_BUDGET,
+  LISTED_FINDINGS,
+  LISTED_UNKNOWN_TOKENS,
+  MAX_ANSWER_BYTES,
+  MAX_PATH_BYTES,
+  SUGGESTED_TOKENS,
+} from '../pipeline/tools/registry/limits.ts';
 import { suggestToken } from '../pipeline/tools/definitions/robots-answers.ts';
 import { boundedEditDistance } from '../pipeline/tools/robots/distance.ts';
 import { evaluationCost, GROUP_LISTED, parseRobotsTxt } from '../pipeline/tools/robots/index.ts';
@@ -32,7 +39,6 @@ before(async () => {
   ({ server, data } = served);
 });
 after(() => served.dispose());
-
 
 // The file of issue 8 item 2: wildcard rules whose literal piece nearly matches everywhere.
 const WILDCARDS = fill((i) => `Disallow: /*ab${i}`, 'User-agent: *\n');
@@ -60,8 +66,10 @@ function errorOf(response: { status: number; text: string }, status: number, fie
 }
 
 describe('check_path_allowed: a work budget on rules x paths x length, counted before matching', () => {
-  test('the issue\'s request is refused up front with a 400 naming its cost and the budget (HTTP POST)', async () => {
-    const query = LONG_PATHS.slice(0, 4).map((p) => `path=${encodeURIComponent(p)}`).join('&');
+  test("the issue's request is refused up front with a 400 naming its cost and the budget (HTTP POST)", async () => {
+    const query = LONG_PATHS.slice(0, 4)
+      .map((p) => `path=${encodeURIComponent(p)}`)
+      .join('&');
     const response = await raw(server.url, `/tools/robots-allowed?ua=GPTBot&${query}`, { method: 'POST', body: WILDCARDS });
     const error = errorOf(response, 400, 'path');
     const cost = evaluationCost(parseRobotsTxt(WILDCARDS), ['GPTBot'], LONG_PATHS.slice(0, 4));
@@ -84,7 +92,10 @@ describe('check_path_allowed: a work budget on rules x paths x length, counted b
     assert.ok(evaluationCost(parseRobotsTxt(WILDCARDS), ['GPTBot'], paths) <= EVALUATION_BUDGET);
     const answer = await rpc('/mcp/robots', call(2, 'check_path_allowed', { robots_txt: WILDCARDS, ua: 'GPTBot', path: paths }));
     const results = (answer.body.result!['structuredContent'] as { results: { allowed: boolean }[] }).results;
-    assert.deepEqual(results.map((r) => r.allowed), [false, false, true]);
+    assert.deepEqual(
+      results.map((r) => r.allowed),
+      [false, false, true],
+    );
   });
 
   test('the cost counts each distinct search once: rules of the applying groups x (normalised length + per-comparison units)', () => {
@@ -109,17 +120,30 @@ describe('check_path_allowed: a work budget on rules x paths x length, counted b
     assert.match(answer.body.error.message, new RegExp(`larger than ${MAX_PATH_BYTES} bytes`));
     // Exactly at the limit is accepted; multi-byte characters count as bytes.
     const atLimit = '/' + 'a'.repeat(MAX_PATH_BYTES - 1);
-    assert.equal((await rpc('/mcp/robots', call(4, 'check_path_allowed', { robots_txt: 'User-agent: *\n', ua: 'GPTBot', path: [atLimit] }))).body.error, undefined);
+    assert.equal(
+      (await rpc('/mcp/robots', call(4, 'check_path_allowed', { robots_txt: 'User-agent: *\n', ua: 'GPTBot', path: [atLimit] }))).body.error,
+      undefined,
+    );
     const wide = '/' + 'é'.repeat(MAX_PATH_BYTES / 2);
-    assert.equal((await rpc('/mcp/robots', call(5, 'check_path_allowed', { robots_txt: 'User-agent: *\n', ua: 'GPTBot', path: [wide] }))).body.error?.code, -32602);
+    assert.equal(
+      (await rpc('/mcp/robots', call(5, 'check_path_allowed', { robots_txt: 'User-agent: *\n', ua: 'GPTBot', path: [wide] }))).body.error?.code,
+      -32602,
+    );
   });
 
   test(`a merged group of thousands of user-agent lines is listed by its first ${GROUP_LISTED} lines and counted whole`, async () => {
     const stars = fill(() => 'User-agent: *\nDisallow: /private');
     const groups = parseRobotsTxt(stars).groups.length;
     const answer = await rpc('/mcp/robots', call(6, 'check_path_allowed', { robots_txt: stars, ua: 'GPTBot', path: ['/private/x', '/public'] }));
-    const results = (answer.body.result!['structuredContent'] as { results: { allowed: boolean; group: { lines: number[]; tokens: string[]; line_count: number; token_count: number } }[] }).results;
-    assert.deepEqual(results.map((r) => r.allowed), [false, true]);
+    const results = (
+      answer.body.result!['structuredContent'] as {
+        results: { allowed: boolean; group: { lines: number[]; tokens: string[]; line_count: number; token_count: number } }[];
+      }
+    ).results;
+    assert.deepEqual(
+      results.map((r) => r.allowed),
+      [false, true],
+    );
     assert.equal(results[0]!.group.lines.length, GROUP_LISTED);
     assert.equal(results[0]!.group.line_count, groups);
     assert.deepEqual(results[0]!.group.tokens, ['*']);
@@ -135,8 +159,14 @@ describe('did you mean: bounded suggestions with a cheap pre-filter', () => {
   test(`ai-access lists ${LISTED_UNKNOWN_TOKENS} unknown lines, suggests for the first ${SUGGESTED_TOKENS} distinct tokens and says so`, async () => {
     const response = await raw(server.url, '/tools/ai-access', { method: 'POST', body: file });
     assert.equal(response.status, 200, response.text.slice(0, 300));
-    const body = JSON.parse(response.text) as { unknown_tokens: { token: string; did_you_mean: string | null }[]; unknown_token_counts: { lines: number; listed: number; distinct: number; suggested_for: number; note: string | null } };
-    assert.deepEqual({ ...body.unknown_token_counts, note: null }, { lines: 3002, listed: LISTED_UNKNOWN_TOKENS, distinct: 3002, suggested_for: SUGGESTED_TOKENS, note: null });
+    const body = JSON.parse(response.text) as {
+      unknown_tokens: { token: string; did_you_mean: string | null }[];
+      unknown_token_counts: { lines: number; listed: number; distinct: number; suggested_for: number; note: string | null };
+    };
+    assert.deepEqual(
+      { ...body.unknown_token_counts, note: null },
+      { lines: 3002, listed: LISTED_UNKNOWN_TOKENS, distinct: 3002, suggested_for: SUGGESTED_TOKENS, note: null },
+    );
     assert.match(body.unknown_token_counts.note ?? '', /for the first 50 distinct tokens only/);
     assert.equal(body.unknown_tokens.length, LISTED_UNKNOWN_TOKENS);
     assert.equal(body.unknown_tokens[0]!.did_you_mean, 'GPTBot');
@@ -145,7 +175,10 @@ describe('did you mean: bounded suggestions with a cheap pre-filter', () => {
 
   test('site_check over MCP carries the same limits and a bounded lint', async () => {
     const answer = await rpc('/mcp/doctor', call(7, 'site_check', { robots_txt: file }));
-    const output = answer.body.result?.['structuredContent'] as { ai_access: { unknown_token_counts: { suggested_for: number } }; lint: { findings: unknown[]; findings_omitted: number } };
+    const output = answer.body.result?.['structuredContent'] as {
+      ai_access: { unknown_token_counts: { suggested_for: number } };
+      lint: { findings: unknown[]; findings_omitted: number };
+    };
     assert.equal(output.ai_access.unknown_token_counts.suggested_for, SUGGESTED_TOKENS);
     assert.ok(output.lint.findings.length <= LISTED_FINDINGS);
   });
@@ -172,13 +205,23 @@ describe('robots-lint: linear, with a bounded list of findings', () => {
     assert.equal(body.findings.length, LISTED_FINDINGS);
     assert.equal(body.counts['info'], lines);
     assert.equal(body.findings_omitted, lines - LISTED_FINDINGS);
-    assert.deepEqual(body.findings.slice(0, 2).map((f) => f.line), [2, 3]);
+    assert.deepEqual(
+      body.findings.slice(0, 2).map((f) => f.line),
+      [2, 3],
+    );
   });
 
   test('a key that is a member of every object (constructor, __proto__) is an unknown directive, not a crash', async () => {
     const response = await raw(server.url, '/tools/robots-lint', { method: 'POST', body: 'User-agent: *\nconstructor: x\n__proto__: y\nhasOwnProperty: z\n' });
     const body = JSON.parse(response.text) as { findings: { code: string; severity: string }[] };
-    assert.deepEqual(body.findings.map((f) => [f.code, f.severity]), [['unknown-directive', 'info'], ['unknown-directive', 'info'], ['unknown-directive', 'info']]);
+    assert.deepEqual(
+      body.findings.map((f) => [f.code, f.severity]),
+      [
+        ['unknown-directive', 'info'],
+        ['unknown-directive', 'info'],
+        ['unknown-directive', 'info'],
+      ],
+    );
   });
 });
 
@@ -194,14 +237,22 @@ describe('MCP and A2A: one request per POST', () => {
     assert.ok(answer.text.length < 1000, `${answer.text.length} bytes answered`);
     // Two plain requests in an array, on every MCP path.
     for (const spec of MCP_SERVERS) {
-      const pair = await rpc(spec.path, [{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' }]);
+      const pair = await rpc(spec.path, [
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      ]);
       assert.equal(pair.status, 400, spec.path);
       assert.equal(pair.body.error?.code, -32600, spec.path);
     }
   });
 
   test('A2A refuses a batch the same way', async () => {
-    const message = { jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { role: 'user', messageId: '1', parts: [{ kind: 'text', text: 'who am I' }] } } };
+    const message = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'message/send',
+      params: { message: { role: 'user', messageId: '1', parts: [{ kind: 'text', text: 'who am I' }] } },
+    };
     const answer = await rpc('/a2a', [message, message]);
     assert.equal(answer.body.error?.code, -32600);
     assert.match(answer.body.error.message, /one JSON-RPC request per POST/);
@@ -216,7 +267,11 @@ describe(`every answer is capped at ${MAX_ANSWER_BYTES} bytes`, () => {
 
   test('MCP: -32602 naming the limit; nothing of the answer is sent', async () => {
     const spec = MCP_SERVERS.find((s) => s.path === '/mcp/netcheck')!;
-    const request = new Request('http://localhost/mcp/netcheck', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(call(1, 'verification_methods', {})) });
+    const request = new Request('http://localhost/mcp/netcheck', {
+      method: 'POST',
+      headers: JSON_HEADERS,
+      body: JSON.stringify(call(1, 'verification_methods', {})),
+    });
     const response = await handleMcp(request, spec, inPlace(inflated()));
     const text = await response.text();
     const body = JSON.parse(text) as Rpc['body'];
@@ -227,7 +282,16 @@ describe(`every answer is capped at ${MAX_ANSWER_BYTES} bytes`, () => {
 
   test('HTTP tool endpoint: 400 answer_too_large naming the limit', async () => {
     const url = new URL('http://localhost/tools/verification-methods?s=all');
-    const result = await callTool({ tool: toolByName('verification_methods')!, request: new Request(url), url, data: inflated(), caller, runner: inPlace(inflated()).runner, generatedAt: '2026-01-01T00:00:00Z', headers: {} });
+    const result = await callTool({
+      tool: toolByName('verification_methods')!,
+      request: new Request(url),
+      url,
+      data: inflated(),
+      caller,
+      runner: inPlace(inflated()).runner,
+      generatedAt: '2026-01-01T00:00:00Z',
+      headers: {},
+    });
     assert.ok('response' in result, 'refused, not answered');
     const body = JSON.parse(await result.response.text()) as { error: { code: string; status: number; message: string } };
     assert.ok(validateError(body));
@@ -237,9 +301,24 @@ describe(`every answer is capped at ${MAX_ANSWER_BYTES} bytes`, () => {
   });
 
   test('A2A: -32602 naming the limit', async () => {
-    const site: SiteSettings = { name: 'Test', base_url: 'http://localhost', repository: 'https://example.com/repo', license: 'CC0-1.0', contact: 'test@example.com' };
-    const body = { jsonrpc: '2.0', id: 'a', method: 'message/send', params: { message: { role: 'user', messageId: '1', parts: [{ kind: 'data', data: { skill: 'verification_methods', input: {} } }] } } };
-    const response = await handleA2a(new Request('http://localhost/a2a', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(body) }), inPlace(inflated()), site);
+    const site: SiteSettings = {
+      name: 'Test',
+      base_url: 'http://localhost',
+      repository: 'https://example.com/repo',
+      license: 'CC0-1.0',
+      contact: 'test@example.com',
+    };
+    const body = {
+      jsonrpc: '2.0',
+      id: 'a',
+      method: 'message/send',
+      params: { message: { role: 'user', messageId: '1', parts: [{ kind: 'data', data: { skill: 'verification_methods', input: {} } }] } },
+    };
+    const response = await handleA2a(
+      new Request('http://localhost/a2a', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(body) }),
+      inPlace(inflated()),
+      site,
+    );
     const answer = JSON.parse(await response.text()) as Rpc['body'];
     assert.equal(answer.error?.code, -32602);
     assert.match(answer.error.message, new RegExp(`limit of ${MAX_ANSWER_BYTES} bytes`));

@@ -10,10 +10,12 @@ import { fixtureSources, mirrorSources, randomAddresses, referenceSources } from
 import { seededRandom } from '../pipeline/tools/robots/random.ts';
 
 function prefixesOf(sources: readonly PrefixSource[]): Prefix[] {
-  return sources.flatMap((s) => [...s.mirror.ipv4, ...s.mirror.ipv6]).flatMap((t) => {
-    const read = parsePrefix(t);
-    return read.ok ? [read.prefix] : [];
-  });
+  return sources
+    .flatMap((s) => [...s.mirror.ipv4, ...s.mirror.ipv6])
+    .flatMap((t) => {
+      const read = parsePrefix(t);
+      return read.ok ? [read.prefix] : [];
+    });
 }
 
 function compare(name: string, sources: readonly PrefixSource[], seed: number): void {
@@ -33,7 +35,7 @@ function compare(name: string, sources: readonly PrefixSource[], seed: number): 
 describe('trie and linear scan agree', () => {
   it('on the fixture index (nested, repeated and single-address prefixes)', () => compare('fixture', fixtureSources(), 1));
 
-  it('on the operators\' reference lists', () => compare('reference', referenceSources(), 2));
+  it("on the operators' reference lists", () => compare('reference', referenceSources(), 2));
 
   const mirror = mirrorSources();
   it('on the real mirror', { skip: mirror === null ? 'no mirror yet' : false }, () => compare('mirror', mirror!, 3));

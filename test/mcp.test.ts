@@ -50,7 +50,10 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
       try {
         assert.equal(client.getServerVersion()?.name, spec.name);
         const { tools } = await client.listTools();
-        assert.deepEqual(tools.map((t) => t.name), [...spec.tools]);
+        assert.deepEqual(
+          tools.map((t) => t.name),
+          [...spec.tools],
+        );
         for (const listed of tools) {
           const tool = toolByName(listed.name)!;
           assert.equal(listed.title, tool.title);
@@ -99,7 +102,9 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     }
     const netcheck = await connect('/mcp/netcheck');
     try {
-      const tooMany = await rejection(netcheck.callTool({ name: 'verify_batch', arguments: { ip: Array.from({ length: 501 }, (_, i) => `192.0.2.${i % 256}`) } }));
+      const tooMany = await rejection(
+        netcheck.callTool({ name: 'verify_batch', arguments: { ip: Array.from({ length: 501 }, (_, i) => `192.0.2.${i % 256}`) } }),
+      );
       assert.equal(tooMany.code, -32602);
       assert.match(tooMany.message, /"ip"/);
       assert.match(tooMany.message, /at most 500/);
@@ -108,7 +113,7 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     }
   });
 
-  test('an unknown tool, or a tool of another server → -32602 naming this server\'s tools', async () => {
+  test("an unknown tool, or a tool of another server → -32602 naming this server's tools", async () => {
     const client = await connect('/mcp');
     try {
       for (const name of ['no_such_tool', 'lint_robots_txt']) {
@@ -143,7 +148,12 @@ interface RpcAnswer {
 }
 
 async function post(path: string, body: BodyInit, headers: Record<string, string> = JSON_HEADERS): Promise<RpcAnswer> {
-  const response = await fetch(server.url + path, { method: 'POST', headers, body, ...(body instanceof ReadableStream ? { duplex: 'half' } : {}) } as RequestInit);
+  const response = await fetch(server.url + path, {
+    method: 'POST',
+    headers,
+    body,
+    ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+  } as RequestInit);
   const text = await response.text();
   let parsed: RpcAnswer['body'] = null;
   try {
@@ -179,7 +189,10 @@ describe('raw JSON-RPC on /mcp', () => {
     const answer = await post('/mcp', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
     assert.equal(answer.status, 200);
     assert.equal(answer.body?.id, 1);
-    assert.deepEqual((answer.body!.result as { tools: { name: string }[] }).tools.map((t) => t.name), ['classify_user_agent', 'whoami', 'example']);
+    assert.deepEqual(
+      (answer.body!.result as { tools: { name: string }[] }).tools.map((t) => t.name),
+      ['classify_user_agent', 'whoami', 'example'],
+    );
   });
 
   test('a body that is not JSON → -32700', async () => {
@@ -196,7 +209,18 @@ describe('raw JSON-RPC on /mcp', () => {
   });
 
   test('not a JSON-RPC 2.0 request → -32600', async () => {
-    for (const body of ['{"jsonrpc":"1.0"}', '{"jsonrpc":"1.0","id":1,"method":"tools/list"}', '{"jsonrpc":"2.0","id":1}', '{"jsonrpc":"2.0","id":1,"method":7}', '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}', '{"jsonrpc":"2.0","id":1,"method":"ping","params":"x"}', '[]', '42', '"text"', 'null']) {
+    for (const body of [
+      '{"jsonrpc":"1.0"}',
+      '{"jsonrpc":"1.0","id":1,"method":"tools/list"}',
+      '{"jsonrpc":"2.0","id":1}',
+      '{"jsonrpc":"2.0","id":1,"method":7}',
+      '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}',
+      '{"jsonrpc":"2.0","id":1,"method":"ping","params":"x"}',
+      '[]',
+      '42',
+      '"text"',
+      'null',
+    ]) {
       const answer = await post('/mcp', body);
       assertRpcError(answer, -32600, 400);
       assert.match(answer.body!.error!.message, /Invalid Request/, body);
@@ -262,7 +286,7 @@ describe('raw JSON-RPC on /mcp', () => {
     assert.deepEqual(answer.body?.result, {});
   });
 
-  test('the transport\'s own header checks still apply (406, 415), and GET is 405 with Allow: POST', async () => {
+  test("the transport's own header checks still apply (406, 415), and GET is 405 with Allow: POST", async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     assert.equal((await post('/mcp', body, { 'content-type': 'application/json', accept: 'application/json' })).status, 406);
     assert.equal((await post('/mcp', body, { 'content-type': 'text/plain', accept: JSON_HEADERS.accept })).status, 415);
@@ -276,7 +300,10 @@ describe('raw JSON-RPC on /mcp', () => {
     for (const spec of MCP_SERVERS) {
       const answer = await post(spec.path, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
       assert.equal(answer.status, 200, spec.path);
-      assert.deepEqual((answer.body!.result as { tools: { name: string }[] }).tools.map((t) => t.name), [...spec.tools]);
+      assert.deepEqual(
+        (answer.body!.result as { tools: { name: string }[] }).tools.map((t) => t.name),
+        [...spec.tools],
+      );
     }
   });
 });
@@ -284,7 +311,15 @@ describe('raw JSON-RPC on /mcp', () => {
 describe('handleMcp in process', () => {
   const spec = MCP_SERVERS.find((s) => s.path === '/mcp')!;
   const call = (context: Parameters<typeof handleMcp>[2], name: string, args: Record<string, unknown>) =>
-    handleMcp(new Request('http://localhost/mcp', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }) }), spec, context);
+    handleMcp(
+      new Request('http://localhost/mcp', {
+        method: 'POST',
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+      }),
+      spec,
+      context,
+    );
 
   test('a tool that throws answers isError with a text saying so, HTTP 200', async () => {
     // Data broken on purpose: no classifier, so classify_user_agent throws inside the tool.

@@ -29,7 +29,12 @@ test('dist/openapi.json is valid against the official OpenAPI 3.1 schema', () =>
 });
 
 test('every route of the route table is described, and every schema reference resolves to a schema that compiles', () => {
-  assert.deepEqual(Object.keys(document.paths).sort(), routes().map((r) => r.path).sort());
+  assert.deepEqual(
+    Object.keys(document.paths).sort(),
+    routes()
+      .map((r) => r.path)
+      .sort(),
+  );
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
   for (const schema of Object.values(document.components.schemas)) ajv.addSchema(schema as object);

@@ -54,7 +54,9 @@ test('the ledger lists every file with the sha-256 ETag and size of its exact by
     assert.equal(entry.etag, etagOf(bytes), entry.path);
     assert.equal(entry.bytes, bytes.length, entry.path);
   }
-  const rows = text('/documents.txt').split('\n').filter((l) => l && !l.startsWith('#'));
+  const rows = text('/documents.txt')
+    .split('\n')
+    .filter((l) => l && !l.startsWith('#'));
   assert.equal(rows.length, ledger.documents.length);
   for (const row of rows) assert.equal(row.split('\t').length, 5, row);
 });
@@ -74,7 +76,10 @@ test('agents.csv is RFC 4180 with a header row and the same table as agents.json
   assert.equal(rows.length, agents.crawlers.length);
   rows.forEach((row, index) => {
     const crawler = agents.crawlers[index]!;
-    assert.deepEqual(row, SPEC_FIELDS.map((f) => (crawler[f] === null ? '' : String(crawler[f]))));
+    assert.deepEqual(
+      row,
+      SPEC_FIELDS.map((f) => (crawler[f] === null ? '' : String(crawler[f]))),
+    );
   });
 });
 
@@ -84,7 +89,11 @@ test('each UA regex compiles, matches every example of its set and no browser', 
   const sets: [string, string, CrawlerView[]][] = [
     ['all', regexes.all, agents.crawlers],
     ['ai_only', regexes.ai_only, agents.crawlers.filter((c) => ai.has(c.category))],
-    ...Object.entries(regexes.by_category).map(([id, source]): [string, string, CrawlerView[]] => [id, source, agents.crawlers.filter((c) => c.category === id)]),
+    ...Object.entries(regexes.by_category).map(([id, source]): [string, string, CrawlerView[]] => [
+      id,
+      source,
+      agents.crawlers.filter((c) => c.category === id),
+    ]),
   ];
   for (const [name, source, members] of sets) {
     const regex = new RegExp(source);
@@ -96,12 +105,22 @@ test('each UA regex compiles, matches every example of its set and no browser', 
   const aiSubstrings = agents.crawlers.filter((c) => ai.has(c.category)).map((c) => c.user_agent_substring);
   for (const crawler of nonAi) {
     // A non-AI crawler's header may still carry an AI crawler's substring only if it really contains it.
-    if (!aiSubstrings.some((s) => s && crawler.user_agent_example!.includes(s))) assert.doesNotMatch(crawler.user_agent_example!, aiOnly, `ai_only must not match ${crawler.slug}`);
+    if (!aiSubstrings.some((s) => s && crawler.user_agent_example!.includes(s)))
+      assert.doesNotMatch(crawler.user_agent_example!, aiOnly, `ai_only must not match ${crawler.slug}`);
   }
 });
 
 test('robots fragments name exactly the crawlers of their policy record, with a dated header', () => {
-  for (const policy of ['allow-all', 'block-ai-training', 'block-all-ai', 'block-datasets', 'allow-ai-search-only', 'block-seo-tools', 'block-disputed', 'maximum-ai-visibility']) {
+  for (const policy of [
+    'allow-all',
+    'block-ai-training',
+    'block-all-ai',
+    'block-datasets',
+    'allow-ai-search-only',
+    'block-seo-tools',
+    'block-disputed',
+    'maximum-ai-visibility',
+  ]) {
     const record = JSON.parse(text(`/policy/${policy}.json`)) as { directive: string; crawlers: { robots_token: string }[] };
     const fragment = text(`/robots/${policy}.txt`);
     assert.match(fragment, new RegExp(`^# .*"${policy}".*\\n# Content last changed \\d{4}-\\d{2}-\\d{2}\\. Source: https?://\\S+/policy/${policy}\\.json`));

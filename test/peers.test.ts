@@ -45,9 +45,7 @@ function wronglyExcluded(list: readonly Excluded[], indexed: ReadonlySet<string>
 
 /** merged-into reasons whose slug has no crawler record. */
 function missingMergeTargets(list: readonly Excluded[], known: ReadonlySet<string>): string[] {
-  return list
-    .filter((e) => e.reason.startsWith('merged-into:') && !known.has(e.reason.slice('merged-into:'.length)))
-    .map((e) => `${e.name} -> ${e.reason}`);
+  return list.filter((e) => e.reason.startsWith('merged-into:') && !known.has(e.reason.slice('merged-into:'.length))).map((e) => `${e.name} -> ${e.reason}`);
 }
 
 /** Names listed twice, and the first name out of code-unit order. */
@@ -83,7 +81,10 @@ test('every peer name is indexed or excluded, and every excluded name is a peer 
   const peers = peerNames();
   assert.deepEqual(unaccounted(peers, tokens, excluded), []);
   const known = new Set(peers);
-  assert.deepEqual(excluded.filter((e) => !known.has(e.name)).map((e) => e.name), []);
+  assert.deepEqual(
+    excluded.filter((e) => !known.has(e.name)).map((e) => e.name),
+    [],
+  );
 });
 
 test('unaccounted: a peer name missing from both the index and the list is reported', () => {
@@ -108,7 +109,9 @@ test('every merged-into slug has a crawler record', () => {
 
 test('missingMergeTargets: a merge into a slug without a record is reported', () => {
   const known = new Set(['gptbot']);
-  assert.deepEqual(missingMergeTargets([entry('GPT-Bot', 'merged-into:gptbot'), entry('Ghost', 'merged-into:ghost'), entry('Other')], known), ['Ghost -> merged-into:ghost']);
+  assert.deepEqual(missingMergeTargets([entry('GPT-Bot', 'merged-into:gptbot'), entry('Ghost', 'merged-into:ghost'), entry('Other')], known), [
+    'Ghost -> merged-into:ghost',
+  ]);
 });
 
 test('excluded.yaml lists each name once, sorted by name in code-unit order', () => {

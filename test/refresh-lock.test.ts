@@ -34,7 +34,13 @@ async function runningGit(cwd: string): Promise<{ pid: number; stop(): Promise<v
   await new Promise<void>((resolve, reject) => child.once('spawn', resolve).once('error', reject));
   assert.ok(child.pid);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return { pid: child.pid, stop: async () => { child.stdin.end(); await exited; } };
+  return {
+    pid: child.pid,
+    stop: async () => {
+      child.stdin.end();
+      await exited;
+    },
+  };
 }
 
 test('a leftover index.lock with no git process running is removed and the commit made', { skip: !hasProc && 'needs /proc' }, async (t) => {
@@ -82,9 +88,14 @@ test('the CLI reports a held lock in one line and exits 1, without a stack', { s
   t.after(() => other.stop());
   const offline = await mkdtemp(join(tmpdir(), 'no-upstreams-'));
   const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', join(REPO, 'pipeline', 'cli.ts'), '--root', root, 'refresh', '--commit', '--upstream-dir', offline], { cwd: REPO }, (error, _stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', join(REPO, 'pipeline', 'cli.ts'), '--root', root, 'refresh', '--commit', '--upstream-dir', offline],
+      { cwd: REPO },
+      (error, _stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stderr });
+      },
+    );
   });
   assert.equal(result.code, 1, result.stderr);
   assert.match(result.stderr, /refresh: not committed: .*index\.lock exists and a git process may be using/);
@@ -103,7 +114,11 @@ test('a lock is judged by the git processes that may work in the repository', ()
   const repo: Repository = { top: '/srv/index', gitDir: '/srv/index/.git', lock: '/srv/index/.git/index.lock' };
   const git = (cwd: string | null, ...args: string[]): GitProcess => ({ pid: 42, args: ['git', ...args], cwd });
   assert.deepEqual(judgeLock(repo, []), { kind: 'stale' });
-  assert.deepEqual(judgeLock(repo, [git('/srv/other', 'status'), git('/srv/index-2', 'commit')]), { kind: 'stale' }, 'a sibling folder with a longer name is another repository');
+  assert.deepEqual(
+    judgeLock(repo, [git('/srv/other', 'status'), git('/srv/index-2', 'commit')]),
+    { kind: 'stale' },
+    'a sibling folder with a longer name is another repository',
+  );
   assert.equal(judgeLock(repo, [git('/srv/index/records', 'add', '.')]).kind, 'held', 'working in a subfolder');
   assert.equal(judgeLock(repo, [git('/srv/index/.git', 'gc')]).kind, 'held', 'working in the git folder');
   assert.equal(judgeLock(repo, [git('/', '-C', '/srv/index', 'commit')]).kind, 'held', 'pointed at the repository with -C');

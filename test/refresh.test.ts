@@ -23,8 +23,17 @@ let clock = Date.parse('2026-01-01T00:00:00Z');
 const tick = () => new Date((clock += 3_600_000)).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 const readJson = async <T>(path: string): Promise<T> => JSON.parse(await readFile(join(project.root, 'dist', path), 'utf8')) as T;
-interface SourceDoc { state: string; warning: string | null; ipv4: string[]; ipv6: string[]; provenance: { via: string } }
-interface StatusDoc { sources_failed: number; sources: { id: string; state: string; error: string | null }[] }
+interface SourceDoc {
+  state: string;
+  warning: string | null;
+  ipv4: string[];
+  ipv6: string[];
+  provenance: { via: string };
+}
+interface StatusDoc {
+  sources_failed: number;
+  sources: { id: string; state: string; error: string | null }[];
+}
 
 async function refresh(): Promise<{ committed: string | null; page: ChangesPage }> {
   const now = tick();
@@ -88,7 +97,8 @@ for (const [name, fault, reason] of FAULTS) {
     for (const prefix of before.ipv4) assert.ok(all.includes(`\n${prefix}\n`), `${prefix} still in all.txt`);
     const newEvents = failed.page.head - good.page.head;
     const kinds = (await readJson<{ events: { cursor: number; kind: string; subject: { id: string } }[] }>('/changes/log.json')).events
-      .filter((e) => e.cursor > good.page.head).map((e) => `${e.kind} ${e.subject.id}`);
+      .filter((e) => e.cursor > good.page.head)
+      .map((e) => `${e.kind} ${e.subject.id}`);
     assert.deepEqual(kinds, [`source.stopped-answering ${SOURCE}`]);
     assert.equal(newEvents, 1);
 
@@ -99,10 +109,14 @@ for (const [name, fault, reason] of FAULTS) {
     routes[`/${SOURCE}`] = file('twenty.json');
     const recovered = await refresh();
     const back = (await readJson<{ events: { cursor: number; kind: string; subject: { id: string } }[] }>('/changes/log.json')).events
-      .filter((e) => e.cursor > again.page.head).map((e) => `${e.kind} ${e.subject.id}`);
+      .filter((e) => e.cursor > again.page.head)
+      .map((e) => `${e.kind} ${e.subject.id}`);
     assert.deepEqual(back, [`source.started-answering ${SOURCE}`]);
     assert.equal((await readJson<SourceDoc>(`/ip-ranges/${SOURCE}.json`)).state, 'ok');
-    assert.equal(recovered.page.stale_sources.some((s) => s.id === SOURCE), false);
+    assert.equal(
+      recovered.page.stale_sources.some((s) => s.id === SOURCE),
+      false,
+    );
   });
 }
 
@@ -111,11 +125,26 @@ test('a changed list emits ranges.changed with exactly the prefixes added and re
   const start = await refresh();
   routes['/openai-gptbot'] = file('google-style.added.json');
   const next = await refresh();
-  const log = await readJson<{ events: { cursor: number; kind: string; subject: { id: string }; added?: { ipv4: string[]; ipv6: string[] }; removed?: { ipv4: string[]; ipv6: string[] } }[] }>('/changes/log.json');
+  const log = await readJson<{
+    events: {
+      cursor: number;
+      kind: string;
+      subject: { id: string };
+      added?: { ipv4: string[]; ipv6: string[] };
+      removed?: { ipv4: string[]; ipv6: string[] };
+    }[];
+  }>('/changes/log.json');
   const events = log.events.filter((e) => e.cursor > start.page.head);
-  assert.deepEqual(events.map((e) => `${e.kind} ${e.subject.id}`), ['ranges.changed openai-gptbot']);
-  const before = JSON.parse(await readFile(new URL('./fixtures/upstream/google-style.json', import.meta.url), 'utf8')) as { prefixes: Record<string, string>[] };
-  const afterList = JSON.parse(await readFile(new URL('./fixtures/upstream/google-style.added.json', import.meta.url), 'utf8')) as { prefixes: Record<string, string>[] };
+  assert.deepEqual(
+    events.map((e) => `${e.kind} ${e.subject.id}`),
+    ['ranges.changed openai-gptbot'],
+  );
+  const before = JSON.parse(await readFile(new URL('./fixtures/upstream/google-style.json', import.meta.url), 'utf8')) as {
+    prefixes: Record<string, string>[];
+  };
+  const afterList = JSON.parse(await readFile(new URL('./fixtures/upstream/google-style.added.json', import.meta.url), 'utf8')) as {
+    prefixes: Record<string, string>[];
+  };
   const set = (list: { prefixes: Record<string, string>[] }, key: string) => new Set(list.prefixes.flatMap((p) => (p[key] ? [p[key]] : [])));
   const expectAdded = [...set(afterList, 'ipv4Prefix')].filter((p) => !set(before, 'ipv4Prefix').has(p));
   assert.ok(expectAdded.length > 0);
@@ -126,7 +155,7 @@ test('a changed list emits ranges.changed with exactly the prefixes added and re
 test('a creationTime-only change upstream writes and commits nothing', async () => {
   routes['/openai-gptbot'] = file('google-style.json');
   await refresh();
-  routes['/openai-gptbot'] = bytes((await readFile(new URL('./fixtures/upstream/google-style.next-day.json', import.meta.url))));
+  routes['/openai-gptbot'] = bytes(await readFile(new URL('./fixtures/upstream/google-style.next-day.json', import.meta.url)));
   const result = await refresh();
   assert.equal(result.committed, null);
 });
@@ -150,21 +179,26 @@ test('a list holding 0.0.0.0/0, 10.0.0.0/8 and 127.0.0.0/8 is refused; verify-cr
 
   const row = (await readJson<StatusDoc>('/status.json')).sources.find((s) => s.id === SOURCE);
   assert.equal(row?.state, 'failed');
-  assert.equal(row?.error, `The list holds 3 prefixes that cannot be a crawler's public addresses: "0.0.0.0/0" is wider than /8, the most any one organisation holds; "10.0.0.0/8" is in private space 10.0.0.0/8; "127.0.0.0/8" is in loopback space 127.0.0.0/8. The previous 20 prefixes are kept.`);
+  assert.equal(
+    row?.error,
+    `The list holds 3 prefixes that cannot be a crawler's public addresses: "0.0.0.0/0" is wider than /8, the most any one organisation holds; "10.0.0.0/8" is in private space 10.0.0.0/8; "127.0.0.0/8" is in loopback space 127.0.0.0/8. The previous 20 prefixes are kept.`,
+  );
   const served = await readJson<SourceDoc>(`/ip-ranges/${SOURCE}.json`);
-  assert.deepEqual(served.ipv4, twenty.map((p) => p.ipv4Prefix), 'the last good list is served');
+  assert.deepEqual(
+    served.ipv4,
+    twenty.map((p) => p.ipv4Prefix),
+    'the last good list is served',
+  );
   const lines = (await readFile(join(project.root, 'dist', 'ip-ranges', 'all.txt'), 'utf8')).split('\n');
   for (const prefix of ['0.0.0.0/0', '10.0.0.0/8', '127.0.0.0/8']) assert.ok(!lines.includes(prefix), `${prefix} is not published`);
 
   // verify-crawler as the server answers it: from the published documents.
   const data = await publishedToolData(project.root);
   const answer = verifyBatch(data.prefixes, data.crawlers, ['8.8.8.8', '192.168.1.10', '127.0.0.1', '66.249.66.1'], 'PerplexityBot');
-  assert.deepEqual(answer.results.map((r) => (r.valid ? `${r.address} ${r.verdict}` : r.input)), [
-    '8.8.8.8 not-in-published-ranges',
-    '192.168.1.10 not-in-published-ranges',
-    '127.0.0.1 not-in-published-ranges',
-    '66.249.66.1 genuine',
-  ]);
+  assert.deepEqual(
+    answer.results.map((r) => (r.valid ? `${r.address} ${r.verdict}` : r.input)),
+    ['8.8.8.8 not-in-published-ranges', '192.168.1.10 not-in-published-ranges', '127.0.0.1 not-in-published-ranges', '66.249.66.1 genuine'],
+  );
   routes[`/${SOURCE}`] = file('twenty.json');
   await refresh();
 });
@@ -193,7 +227,10 @@ test('a 302 to another loopback port is refused; nothing of the target appears i
       const failed = await refresh();
       const row = (await readJson<StatusDoc>('/status.json')).sources.find((s) => s.id === SOURCE);
       assert.equal(row?.state, 'failed');
-      assert.match(row?.error ?? '', /^Fetch failed \(bad-redirect\): .* redirected to https?:\/\/127\.0\.0\.1:\d+\/perplexity-perplexitybot, which was not followed: /);
+      assert.match(
+        row?.error ?? '',
+        /^Fetch failed \(bad-redirect\): .* redirected to https?:\/\/127\.0\.0\.1:\d+\/perplexity-perplexitybot, which was not followed: /,
+      );
       assert.ok(failed.page.stale_sources.some((s) => s.id === SOURCE));
       assert.equal(local.hits(`/${SOURCE}`), 0, 'the local service was never asked');
       assert.deepEqual(await filesHolding(TOKEN), []);
@@ -230,7 +267,10 @@ test('a 200,000-character upstream string is never published whole; a line break
   assert.doesNotMatch(row?.error ?? '', /[\r\n]/);
   const lines = (await readFile(join(project.root, 'dist', 'ip-ranges', 'all.txt'), 'utf8')).split('\n');
   assert.ok(!lines.includes('8.8.8.8/32'), 'the upstream text did not become a prefix line');
-  assert.ok(lines.every((line) => line === '' || line.startsWith('# ') || /^[0-9a-f.:]+\/\d+$/.test(line)), 'every line is a comment or a prefix');
+  assert.ok(
+    lines.every((line) => line === '' || line.startsWith('# ') || /^[0-9a-f.:]+\/\d+$/.test(line)),
+    'every line is a comment or a prefix',
+  );
   routes[`/${SOURCE}`] = file('twenty.json');
   await refresh();
 });

@@ -43,7 +43,7 @@ function assertJsonError(response: { status: number; headers: Record<string, str
 }
 
 describe('documents', () => {
-  test('200 with the ledger\'s strong ETag, Last-Modified, content type, length, CORS and Link', async () => {
+  test("200 with the ledger's strong ETag, Last-Modified, content type, length, CORS and Link", async () => {
     const response = await raw(server.url, '/crawler/gptbot.json');
     assert.equal(response.status, 200);
     assert.equal(response.headers['etag'], `"${entry('/crawler/gptbot.json').etag}"`);
@@ -121,7 +121,10 @@ describe('methods', () => {
     for (const name of ['etag', 'last-modified', 'content-type', 'content-length', 'link']) assert.equal(head.headers[name], get.headers[name], name);
   });
   test('OPTIONS answers 204 with Allow and CORS preflight headers', async () => {
-    const response = await raw(server.url, '/data/agents.json', { method: 'OPTIONS', headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' } });
+    const response = await raw(server.url, '/data/agents.json', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' },
+    });
     assert.equal(response.status, 204);
     assert.equal(response.headers['allow'], 'GET, HEAD, OPTIONS');
     assert.equal(response.headers['access-control-allow-methods'], 'GET, HEAD, OPTIONS');
@@ -154,8 +157,31 @@ describe('/api/v1', () => {
     for (const path of ['/api/v1', '/api/v1/']) {
       const response = await raw(server.url, path);
       assert.equal(response.status, 200);
-      const root = JSON.parse(response.text) as Record<string, unknown> & { endpoints: { path: string; url: string; unprefixed: string }[]; templates: unknown[]; access: Record<string, unknown> };
-      for (const field of ['api', 'version', 'status', 'is_the_only_version', 'base_url', 'unprefixed_base_url', 'same_api_as', 'openapi_version', 'summary', 'access', 'license', 'describes', 'endpoints', 'templates', 'endpoint_count', 'versions', 'generated_at']) assert.ok(field in root, field);
+      const root = JSON.parse(response.text) as Record<string, unknown> & {
+        endpoints: { path: string; url: string; unprefixed: string }[];
+        templates: unknown[];
+        access: Record<string, unknown>;
+      };
+      for (const field of [
+        'api',
+        'version',
+        'status',
+        'is_the_only_version',
+        'base_url',
+        'unprefixed_base_url',
+        'same_api_as',
+        'openapi_version',
+        'summary',
+        'access',
+        'license',
+        'describes',
+        'endpoints',
+        'templates',
+        'endpoint_count',
+        'versions',
+        'generated_at',
+      ])
+        assert.ok(field in root, field);
       assert.equal(root['version'], 'v1');
       assert.equal(root['is_the_only_version'], true);
       assert.equal(root['generated_at'], T0);
@@ -174,7 +200,14 @@ describe('/api/v1', () => {
 
 describe('not found', () => {
   test('unknown crawler, operator, category or policy → 404 naming the parameter and where values are listed', async () => {
-    for (const [path, field] of [['/crawler/nope.json', 'slug'], ['/crawler/nope.html', 'slug'], ['/operator/nope.json', 'slug'], ['/category/nope.json', 'slug'], ['/policy/nope.json', 'policy'], ['/robots/nope.txt', 'policy']] as const) {
+    for (const [path, field] of [
+      ['/crawler/nope.json', 'slug'],
+      ['/crawler/nope.html', 'slug'],
+      ['/operator/nope.json', 'slug'],
+      ['/category/nope.json', 'slug'],
+      ['/policy/nope.json', 'policy'],
+      ['/robots/nope.txt', 'policy'],
+    ] as const) {
       const error = assertJsonError(await raw(server.url, path), 404, 'not_found') as { field?: string; message: string };
       assert.equal(error.field, field, path);
       assert.match(error.message, /\/data\/agents\.json/);
@@ -182,14 +215,29 @@ describe('not found', () => {
   });
   // A literal `/./` is resolved by URL parsing to a path inside the tree, as any client would, so it is not listed.
   test('path traversal never reaches a file outside dist/', async () => {
-    for (const path of ['/../package.json', '/%2e%2e/package.json', '/crawler/..%2f..%2fpackage.json', '/crawler/%2E%2E/%2E%2E/records/site.yaml', '/..\\package.json', '/%5c..%5cpackage.json', '/crawler/gptbot.json%00.html', '/data//agents.json', '/%E0%A4%A']) {
+    for (const path of [
+      '/../package.json',
+      '/%2e%2e/package.json',
+      '/crawler/..%2f..%2fpackage.json',
+      '/crawler/%2E%2E/%2E%2E/records/site.yaml',
+      '/..\\package.json',
+      '/%5c..%5cpackage.json',
+      '/crawler/gptbot.json%00.html',
+      '/data//agents.json',
+      '/%E0%A4%A',
+    ]) {
       const response = await raw(server.url, path);
       assertJsonError(response, 404, 'not_found');
       assert.doesNotMatch(response.text, /"dependencies"|base_url:/, path);
     }
   });
   test('every response carries CORS and the Link header, errors included', async () => {
-    for (const [path, method] of [['/nope', 'GET'], ['/%2e%2e/package.json', 'GET'], ['/data/agents.json', 'DELETE'], ['/data/agents.json', 'OPTIONS']] as const) {
+    for (const [path, method] of [
+      ['/nope', 'GET'],
+      ['/%2e%2e/package.json', 'GET'],
+      ['/data/agents.json', 'DELETE'],
+      ['/data/agents.json', 'OPTIONS'],
+    ] as const) {
       const response = await raw(server.url, path, { method });
       assert.equal(response.headers['access-control-allow-origin'], '*', path);
       assert.match(response.headers['link'] ?? '', /rel="related"/, `${method} ${path}`);

@@ -92,7 +92,7 @@ test('a state write replaces the file by rename: the old file is never opened fo
   assert.match(await readFile(path, 'utf8'), /"head": 1/);
 });
 
-test('a temporary file left by a killed writer is removed by the next write; a running writer\'s is kept', async (t) => {
+test("a temporary file left by a killed writer is removed by the next write; a running writer's is kept", async (t) => {
   const dir = await tempDir(t);
   const path = join(dir, 'gptbot.json');
   const killed = join(dir, `.gptbot.json.${deadPid()}.tmp`);
@@ -101,9 +101,9 @@ test('a temporary file left by a killed writer is removed by the next write; a r
   for (const file of [killed, running, otherTarget]) await writeFile(file, '{"half": ');
   await writeFileAtomic(path, '{}\n');
   const names = await readdir(dir);
-  assert.ok(!names.includes(basename(killed)), 'the killed writer\'s temporary file is gone');
-  assert.ok(names.includes(basename(running)), 'a live process\'s temporary file is kept');
-  assert.ok(names.includes(basename(otherTarget)), 'another target\'s temporary file is not touched by this write');
+  assert.ok(!names.includes(basename(killed)), "the killed writer's temporary file is gone");
+  assert.ok(names.includes(basename(running)), "a live process's temporary file is kept");
+  assert.ok(names.includes(basename(otherTarget)), "another target's temporary file is not touched by this write");
 });
 
 test('a writer killed with SIGKILL mid-write leaves the whole old or the whole new file, never a mix', async (t) => {

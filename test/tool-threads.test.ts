@@ -24,15 +24,23 @@ function lintCall(origin: string) {
 
 describe('tool calls on threads (default server)', () => {
   let served: ServedMini;
-  before(async () => { served = await serveMini(); });
+  before(async () => {
+    served = await serveMini();
+  });
   after(() => served.dispose());
 
   test('a document asked for while a long tool call runs is answered first', async () => {
     const origin = served.server.url;
     await lintCall(origin); // the thread is started and warm
     const order: string[] = [];
-    const tool = lintCall(origin).then((r) => { order.push('tool'); return r; });
-    const document = raw(origin, '/data/agents.json').then((r) => { order.push('document'); return r; });
+    const tool = lintCall(origin).then((r) => {
+      order.push('tool');
+      return r;
+    });
+    const document = raw(origin, '/data/agents.json').then((r) => {
+      order.push('document');
+      return r;
+    });
     const [toolAnswer, documentAnswer] = await Promise.all([tool, document]);
     assert.equal(toolAnswer.status, 200);
     assert.equal(documentAnswer.status, 200);
@@ -52,7 +60,9 @@ describe('tool calls on threads (default server)', () => {
 
 describe('a call past its deadline', () => {
   let served: ServedMini;
-  before(async () => { served = await serveMini(undefined, { tools: { threads: 1, deadlineMs: 1 } }); });
+  before(async () => {
+    served = await serveMini(undefined, { tools: { threads: 1, deadlineMs: 1 } });
+  });
   after(() => served.dispose());
 
   test('HTTP: 503 tool_deadline with Retry-After, and the server goes on', async () => {
@@ -71,7 +81,12 @@ describe('a call past its deadline', () => {
   });
 
   test('MCP: JSON-RPC error -32000 naming the deadline', async () => {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'lint_robots_txt', arguments: { robots_txt: slowLintBody() } } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'lint_robots_txt', arguments: { robots_txt: slowLintBody() } },
+    });
     const answer = await raw(served.server.url, '/mcp/robots', { method: 'POST', headers: { ...JSON_HEADERS, 'mcp-protocol-version': '2025-06-18' }, body });
     const rpc = JSON.parse(answer.text) as { id: number; error: { code: number; message: string; data: { reason: string } } };
     assert.equal(rpc.id, 7);
@@ -81,7 +96,12 @@ describe('a call past its deadline', () => {
   });
 
   test('A2A: JSON-RPC error -32000 naming the deadline', async () => {
-    const message = { role: 'user', messageId: 'm1', kind: 'message', parts: [{ kind: 'data', data: { skill: 'lint_robots_txt', input: { robots_txt: slowLintBody() } } }] };
+    const message = {
+      role: 'user',
+      messageId: 'm1',
+      kind: 'message',
+      parts: [{ kind: 'data', data: { skill: 'lint_robots_txt', input: { robots_txt: slowLintBody() } } }],
+    };
     const body = JSON.stringify({ jsonrpc: '2.0', id: 'a', method: 'message/send', params: { message } });
     const answer = await raw(served.server.url, '/a2a', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     const rpc = JSON.parse(answer.text) as { error: { code: number; data: { reason: string } } };
@@ -92,7 +112,9 @@ describe('a call past its deadline', () => {
 
 describe('the pool itself', () => {
   let served: ServedMini;
-  before(async () => { served = await serveMini(undefined, { tools: { threads: 0 } }); });
+  before(async () => {
+    served = await serveMini(undefined, { tools: { threads: 0 } });
+  });
   after(() => served.dispose());
 
   const job = { tool: 'classify_user_agent', params: { ua: 'GPTBot/1.2' }, caller: { userAgent: null, address: null }, form: 'structured' as const };
@@ -103,7 +125,10 @@ describe('the pool itself', () => {
     try {
       // The thread takes far longer to start than these three take to arrive: the first waits, the others find the queue full.
       const runs = await Promise.all([pool.run(job), pool.run(job), pool.run(job)]);
-      assert.deepEqual(runs.map((r) => r.status), ['answered', 'unavailable', 'unavailable']);
+      assert.deepEqual(
+        runs.map((r) => r.status),
+        ['answered', 'unavailable', 'unavailable'],
+      );
       const busy = runs[1]!;
       assert.ok(busy.status === 'unavailable' && busy.reason === 'busy' && /1 tool call is already waiting/.test(busy.message));
       assert.equal((await pool.run(job)).status, 'answered');

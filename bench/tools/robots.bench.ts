@@ -15,9 +15,7 @@ export function benchFile(): string {
   const lines = ['User-agent: *'];
   for (let i = 0; i < 4000; i++) {
     const kind = rnd.int(4);
-    lines.push(
-      kind === 0 ? `Disallow: /p${i}/` : kind === 1 ? `Allow: /p${i}/*.html$` : kind === 2 ? `Disallow: /*?s${i}=` : `Disallow: /a/*/b${i}*c`,
-    );
+    lines.push(kind === 0 ? `Disallow: /p${i}/` : kind === 1 ? `Allow: /p${i}/*.html$` : kind === 2 ? `Disallow: /*?s${i}=` : `Disallow: /a/*/b${i}*c`);
   }
   let size = lines.join('\n').length;
   for (let g = 0; size < PARSE_LIMIT_BYTES - 100; g++) {

@@ -15,10 +15,12 @@ export function benchVerify(batches = 20): BenchFigure[] {
   const mirror = mirrorSources();
   const sources = mirror ?? referenceSources();
   const what = mirror !== null ? 'the mirror' : 'the reference lists';
-  const prefixes = sources.flatMap((s) => [...s.mirror.ipv4, ...s.mirror.ipv6]).flatMap((t) => {
-    const read = parsePrefix(t);
-    return read.ok ? [read.prefix] : [];
-  });
+  const prefixes = sources
+    .flatMap((s) => [...s.mirror.ipv4, ...s.mirror.ipv6])
+    .flatMap((t) => {
+      const read = parsePrefix(t);
+      return read.ok ? [read.prefix] : [];
+    });
   const addresses = randomAddresses(seededRandom(99), prefixes, 500);
 
   let trie = buildPrefixIndex(sources);
@@ -43,7 +45,12 @@ export function benchVerify(batches = 20): BenchFigure[] {
       baseline_ms: baselineMs / batches,
       note: 'per call of 500; baseline: ipaddr.js match over every prefix',
     },
-    { name: 'verify: build the prefix index', ms: buildMs, baseline_ms: linearBuildMs, note: 'once per model load; baseline: parsing the prefixes for the linear scan' },
+    {
+      name: 'verify: build the prefix index',
+      ms: buildMs,
+      baseline_ms: linearBuildMs,
+      note: 'once per model load; baseline: parsing the prefixes for the linear scan',
+    },
   ];
 }
 

@@ -16,8 +16,6 @@ import { validateInput } from '../../pipeline/tools/registry/input.ts';
 import type { ToolContext } from '../../pipeline/tools/registry/types.ts';
 import { fillToLimit as fill } from '../../test/support/robots-inputs.ts';
 
-
-
 function randomToken(rnd: Random, length: number): string {
   const letters = 'abcdefghijklmnopqrstuvwxyz';
   let out = '';
@@ -59,7 +57,16 @@ export function worstCases(): WorstCase[] {
   const rnd = seededRandom(8);
   // Issue 8 item 2: wildcard rules whose literal part almost matches every position of long paths.
   const wildcardRules = fill((i) => `Disallow: /*ab${i}`, 'User-agent: *\n');
-  const longPaths = (length: number) => Array.from({ length: 200 }, (_, i) => '/' + `ab${i}`.padEnd(4, 'b').repeat(length).slice(0, length - 1));
+  const longPaths = (length: number) =>
+    Array.from(
+      { length: 200 },
+      (_, i) =>
+        '/' +
+        `ab${i}`
+          .padEnd(4, 'b')
+          .repeat(length)
+          .slice(0, length - 1),
+    );
   // Literal pieces of 7 or more characters, which V8 searches with Boyer-Moore rather than memchr.
   const longPieces = fill((i) => `Disallow: /*aaaaaaa${i}*b`, 'User-agent: *\n');
   const runsOfA = Array.from({ length: 200 }, (_, i) => '/' + 'a'.repeat(MAX_PATH_BYTES - 2 - String(i).length) + i);
@@ -73,13 +80,49 @@ export function worstCases(): WorstCase[] {
   const manyStarGroups = fill(() => 'User-agent: *\nDisallow: /*q');
   const ips = Array.from({ length: 500 }, (_, i) => (i % 2 === 0 ? `66.249.${i % 256}.${(i * 7) % 256}` : `2001:db8::${i.toString(16)}`));
   return [
-    { name: 'check_path_allowed: wildcard rules x 200 paths of 2,000 chars', tool: 'check_path_allowed', input: { robots_txt: wildcardRules, ua: 'GPTBot', path: longPaths(2000) } },
-    { name: 'check_path_allowed: wildcard rules x paths of 2,047 chars, as many as the budget allows', tool: 'check_path_allowed', input: { robots_txt: wildcardRules, ua: 'GPTBot', path: fitBudget(wildcardRules, 'GPTBot', longPaths(2047)) } },
-    { name: 'check_path_allowed: wildcard rules x distinct paths of 2-3 chars, as many as the budget allows', tool: 'check_path_allowed', input: { robots_txt: wildcardRules, ua: 'GPTBot', path: fitBudget(wildcardRules, 'GPTBot', Array.from({ length: 200 }, (_, i) => `/${i.toString(36)}`)) } },
-    { name: 'check_path_allowed: long literal pieces x runs of "a", as many as the budget allows', tool: 'check_path_allowed', input: { robots_txt: longPieces, ua: 'GPTBot', path: fitBudget(longPieces, 'GPTBot', runsOfA) } },
-    { name: 'check_path_allowed: every reading differs (fallback, typos, whole names) within the budget', tool: 'check_path_allowed', input: { robots_txt: everyReading, ua: 'Googlebot-Image', path: fitBudget(everyReading, 'Googlebot-Image', longPaths(600)) } },
-    { name: 'check_path_allowed: 200 paths at the length cap, all non-ASCII, small file', tool: 'check_path_allowed', input: { robots_txt: 'User-agent: *\nDisallow: /x\n', ua: 'GPTBot', path: Array.from({ length: 200 }, (_, i) => '/' + 'é'.repeat(1000) + i) } },
-    { name: 'check_path_allowed: many "*" groups (merged group listing) x 200 paths', tool: 'check_path_allowed', input: { robots_txt: manyStarGroups, ua: 'GPTBot', path: longPaths(64) } },
+    {
+      name: 'check_path_allowed: wildcard rules x 200 paths of 2,000 chars',
+      tool: 'check_path_allowed',
+      input: { robots_txt: wildcardRules, ua: 'GPTBot', path: longPaths(2000) },
+    },
+    {
+      name: 'check_path_allowed: wildcard rules x paths of 2,047 chars, as many as the budget allows',
+      tool: 'check_path_allowed',
+      input: { robots_txt: wildcardRules, ua: 'GPTBot', path: fitBudget(wildcardRules, 'GPTBot', longPaths(2047)) },
+    },
+    {
+      name: 'check_path_allowed: wildcard rules x distinct paths of 2-3 chars, as many as the budget allows',
+      tool: 'check_path_allowed',
+      input: {
+        robots_txt: wildcardRules,
+        ua: 'GPTBot',
+        path: fitBudget(
+          wildcardRules,
+          'GPTBot',
+          Array.from({ length: 200 }, (_, i) => `/${i.toString(36)}`),
+        ),
+      },
+    },
+    {
+      name: 'check_path_allowed: long literal pieces x runs of "a", as many as the budget allows',
+      tool: 'check_path_allowed',
+      input: { robots_txt: longPieces, ua: 'GPTBot', path: fitBudget(longPieces, 'GPTBot', runsOfA) },
+    },
+    {
+      name: 'check_path_allowed: every reading differs (fallback, typos, whole names) within the budget',
+      tool: 'check_path_allowed',
+      input: { robots_txt: everyReading, ua: 'Googlebot-Image', path: fitBudget(everyReading, 'Googlebot-Image', longPaths(600)) },
+    },
+    {
+      name: 'check_path_allowed: 200 paths at the length cap, all non-ASCII, small file',
+      tool: 'check_path_allowed',
+      input: { robots_txt: 'User-agent: *\nDisallow: /x\n', ua: 'GPTBot', path: Array.from({ length: 200 }, (_, i) => '/' + 'é'.repeat(1000) + i) },
+    },
+    {
+      name: 'check_path_allowed: many "*" groups (merged group listing) x 200 paths',
+      tool: 'check_path_allowed',
+      input: { robots_txt: manyStarGroups, ua: 'GPTBot', path: longPaths(64) },
+    },
     { name: 'audit_ai_access: 512 KB of unknown user-agent tokens', tool: 'audit_ai_access', input: { robots_txt: unknownAgents } },
     { name: 'site_check: 512 KB of unknown user-agent tokens', tool: 'site_check', input: { robots_txt: unknownAgents } },
     { name: 'lint_robots_txt: 512 KB of unknown keys', tool: 'lint_robots_txt', input: { robots_txt: unknownKeys } },
@@ -87,7 +130,11 @@ export function worstCases(): WorstCase[] {
     { name: 'site_check: 512 KB of unknown keys', tool: 'site_check', input: { robots_txt: unknownKeys } },
     { name: 'lint_robots_txt: 512 KB of unknown user-agent tokens', tool: 'lint_robots_txt', input: { robots_txt: unknownAgents } },
     { name: 'verify_batch: 500 addresses with a claim', tool: 'verify_batch', input: { ip: ips, ua: 'Googlebot' } },
-    { name: 'triage_log_lines: 500 lines', tool: 'triage_log_lines', input: { lines: ips.map((ip) => `${ip} Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)`) } },
+    {
+      name: 'triage_log_lines: 500 lines',
+      tool: 'triage_log_lines',
+      input: { lines: ips.map((ip) => `${ip} Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)`) },
+    },
   ];
 }
 

@@ -6,7 +6,6 @@ export interface PublishedState {
   sources: ReadonlyMap<string, { state: string; ipv4: readonly string[]; ipv6: readonly string[]; error: string | null }>;
 }
 
-
 export type PendingEvent = Omit<ChangeEvent, 'cursor' | 'observed_at'>;
 
 /**
@@ -37,17 +36,32 @@ export function diffStates(before: PublishedState, after: PublishedState, urls: 
     if (!now) continue; // a source row removed from sources.yaml: its crawlers' edits say so
     const subject = { type: 'source' as const, id, url: urls.source(id) };
     if (failing(now.state) && !failing(old?.state)) {
-      events.push({ kind: 'source.stopped-answering', subject, summary: `${id} did not answer usably; its last good prefixes are still served. ${now.error ?? ''}`.trim(), error: now.error ?? 'unknown error' });
+      events.push({
+        kind: 'source.stopped-answering',
+        subject,
+        summary: `${id} did not answer usably; its last good prefixes are still served. ${now.error ?? ''}`.trim(),
+        error: now.error ?? 'unknown error',
+      });
     }
     if (answering(now.state) && !answering(old?.state)) {
-      events.push({ kind: 'source.started-answering', subject, summary: old?.state === 'failed' ? `${id} answers again.` : `${id} answered for the first time.` });
+      events.push({
+        kind: 'source.started-answering',
+        subject,
+        summary: old?.state === 'failed' ? `${id} answers again.` : `${id} answered for the first time.`,
+      });
     }
     const added: PrefixDelta = { ipv4: delta(old?.ipv4 ?? [], now.ipv4), ipv6: delta(old?.ipv6 ?? [], now.ipv6) };
     const removed: PrefixDelta = { ipv4: delta(now.ipv4, old?.ipv4 ?? []), ipv6: delta(now.ipv6, old?.ipv6 ?? []) };
     const addedCount = added.ipv4.length + added.ipv6.length;
     const removedCount = removed.ipv4.length + removed.ipv6.length;
     if (addedCount + removedCount > 0) {
-      events.push({ kind: 'ranges.changed', subject, summary: `${id}: ${addedCount} prefix${addedCount === 1 ? '' : 'es'} added, ${removedCount} removed.`, added, removed });
+      events.push({
+        kind: 'ranges.changed',
+        subject,
+        summary: `${id}: ${addedCount} prefix${addedCount === 1 ? '' : 'es'} added, ${removedCount} removed.`,
+        added,
+        removed,
+      });
     }
   }
 

@@ -33,7 +33,11 @@ export function recordBatch(log: EventLog, base: string, pending: readonly Pendi
   const seen = new Map(replaced.map((e) => [identity(e), e.observed_at]));
   const batch = pending.map((event, index): ChangeEvent => ({ cursor: start + index, observed_at: seen.get(identity(event)) ?? now, ...event }));
   const head = batch.length > 0 ? start + batch.length - 1 : start - 1;
-  return retain({ head, oldest: log.oldest, last_base: base, last_batch_start: batch.length > 0 ? start : null, events: [...events, ...batch] }, now, retention);
+  return retain(
+    { head, oldest: log.oldest, last_base: base, last_batch_start: batch.length > 0 ? start : null, events: [...events, ...batch] },
+    now,
+    retention,
+  );
 }
 
 function retain(log: EventLog, now: string, retention: Retention): EventLog {

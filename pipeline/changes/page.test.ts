@@ -46,14 +46,21 @@ test('docs/API.md §4.4: paging 1,000 events with limit 1, 7 and 400 returns eac
       assert.equal(page.next, `${BASE}/changes.json?since=${page.cursor}&limit=${limit}`);
       since = page.cursor;
     }
-    assert.deepEqual(seen, Array.from({ length: 1000 }, (_, i) => i + 1), `limit ${limit}`);
+    assert.deepEqual(
+      seen,
+      Array.from({ length: 1000 }, (_, i) => i + 1),
+      `limit ${limit}`,
+    );
   }
 });
 
 test('docs/API.md §4.4: at the head the page is empty, up to date, and keeps the cursor', () => {
   const result = changesPage(logOf(5), query('since=5'), BASE);
   assert.ok(result.ok);
-  assert.deepEqual({ cursor: result.page.cursor, count: result.page.count, up_to_date: result.page.up_to_date, has_more: result.page.has_more }, { cursor: 5, count: 0, up_to_date: true, has_more: false });
+  assert.deepEqual(
+    { cursor: result.page.cursor, count: result.page.count, up_to_date: result.page.up_to_date, has_more: result.page.has_more },
+    { cursor: 5, count: 0, up_to_date: true, has_more: false },
+  );
   assert.ok(JSON.stringify(result.page, null, 2).length < 2560, 'an empty page stays near 2.5 KB');
 });
 
@@ -73,7 +80,10 @@ test('docs/API.md §4.4: since as an ISO 8601 time returns the events observed a
   const log = logOf(10);
   const result = changesPage(log, query(`since=${encodeURIComponent(log.events[4]!.observed_at)}`), BASE);
   assert.ok(result.ok);
-  assert.deepEqual(result.page.changes.map((e) => e.cursor), [6, 7, 8, 9, 10]);
+  assert.deepEqual(
+    result.page.changes.map((e) => e.cursor),
+    [6, 7, 8, 9, 10],
+  );
   const dateOnly = changesPage(log, query('since=2025-12-31'), BASE);
   assert.ok(dateOnly.ok);
   assert.equal(dateOnly.page.count, 10);
@@ -81,9 +91,22 @@ test('docs/API.md §4.4: since as an ISO 8601 time returns the events observed a
 
 test('docs/API.md §4.4: every unparseable since or limit is refused, naming the field and the accepted form', () => {
   const bad: [string, string][] = [
-    ['since=abc', 'since'], ['since=-1', 'since'], ['since=1.5', 'since'], ['since=', 'since'], ['since=2026-13-45', 'since'],
-    ['since=2026-11-22T06:00:00', 'since'], ['since=yesterday', 'since'], ['since=1&since=2', 'since'], ['since=0x10', 'since'],
-    ['limit=0', 'limit'], ['limit=401', 'limit'], ['limit=-5', 'limit'], ['limit=ten', 'limit'], ['limit=', 'limit'], ['limit=1.5', 'limit'], ['limit=1&limit=2', 'limit'],
+    ['since=abc', 'since'],
+    ['since=-1', 'since'],
+    ['since=1.5', 'since'],
+    ['since=', 'since'],
+    ['since=2026-13-45', 'since'],
+    ['since=2026-11-22T06:00:00', 'since'],
+    ['since=yesterday', 'since'],
+    ['since=1&since=2', 'since'],
+    ['since=0x10', 'since'],
+    ['limit=0', 'limit'],
+    ['limit=401', 'limit'],
+    ['limit=-5', 'limit'],
+    ['limit=ten', 'limit'],
+    ['limit=', 'limit'],
+    ['limit=1.5', 'limit'],
+    ['limit=1&limit=2', 'limit'],
   ];
   for (const [params, field] of bad) {
     const parsed = parseChangesQuery(new URLSearchParams(params));
@@ -102,10 +125,19 @@ const state = (crawlers: Record<string, Record<string, unknown>>, sources: Recor
 });
 
 test('diff: added, edited (which fields, derived ones ignored), withdrawn, ranges and state flips', () => {
-  const before = state({ a: { slug: 'a', name: 'A', operator: 'X', ipv4_prefix_count: 1 }, b: { slug: 'b', name: 'B', operator: 'X' } }, { s: { state: 'ok', ipv4: ['192.0.2.0/24'] }, t: { state: 'ok', ipv4: [] } });
-  const after = state({ a: { slug: 'a', name: 'A2', operator: 'X', ipv4_prefix_count: 9 }, c: { slug: 'c', name: 'C', operator: 'Y' } }, { s: { state: 'ok', ipv4: ['198.51.100.0/24'] }, t: { state: 'failed', ipv4: [] } });
+  const before = state(
+    { a: { slug: 'a', name: 'A', operator: 'X', ipv4_prefix_count: 1 }, b: { slug: 'b', name: 'B', operator: 'X' } },
+    { s: { state: 'ok', ipv4: ['192.0.2.0/24'] }, t: { state: 'ok', ipv4: [] } },
+  );
+  const after = state(
+    { a: { slug: 'a', name: 'A2', operator: 'X', ipv4_prefix_count: 9 }, c: { slug: 'c', name: 'C', operator: 'Y' } },
+    { s: { state: 'ok', ipv4: ['198.51.100.0/24'] }, t: { state: 'failed', ipv4: [] } },
+  );
   const events = diffStates(before, after, urls);
-  assert.deepEqual(events.map((e) => `${e.kind} ${e.subject.id}`), ['ranges.changed s', 'source.stopped-answering t', 'crawler.edited a', 'crawler.withdrawn b', 'crawler.added c']);
+  assert.deepEqual(
+    events.map((e) => `${e.kind} ${e.subject.id}`),
+    ['ranges.changed s', 'source.stopped-answering t', 'crawler.edited a', 'crawler.withdrawn b', 'crawler.added c'],
+  );
   assert.deepEqual(events[0]!.added, { ipv4: ['198.51.100.0/24'], ipv6: [] });
   assert.deepEqual(events[0]!.removed, { ipv4: ['192.0.2.0/24'], ipv6: [] });
   assert.deepEqual(events[2]!.fields, ['name']);
@@ -119,11 +151,21 @@ test('log: cursors are monotonic; a re-run on the same base replaces its batch; 
   const rerun = recordBatch(log, 'c1', pending, '2026-01-02T00:00:00Z');
   assert.deepEqual(rerun, log, 'same base, same events: identical log, original time kept');
   log = recordBatch(log, 'c2', pending, '2026-01-03T00:00:00Z');
-  assert.deepEqual(log.events.map((e) => e.cursor), [1, 2]);
+  assert.deepEqual(
+    log.events.map((e) => e.cursor),
+    [1, 2],
+  );
   assert.deepEqual(recordBatch(log, 'c3', [], '2026-01-04T00:00:00Z'), log, 'nothing found: nothing recorded');
   const old = recordBatch(log, 'c4', pending, '2027-06-01T00:00:00Z', DEFAULT_RETENTION);
-  assert.deepEqual(old.events.map((e) => e.cursor), [3], 'events older than the age limit are dropped');
+  assert.deepEqual(
+    old.events.map((e) => e.cursor),
+    [3],
+    'events older than the age limit are dropped',
+  );
   assert.equal(old.oldest, 3);
   const counted = recordBatch(log, 'c5', pending, '2026-01-05T00:00:00Z', { maxEvents: 2, maxAgeDays: 9999 });
-  assert.deepEqual(counted.events.map((e) => e.cursor), [2, 3]);
+  assert.deepEqual(
+    counted.events.map((e) => e.cursor),
+    [2, 3],
+  );
 });

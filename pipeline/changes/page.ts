@@ -37,7 +37,8 @@ export interface ChangesQuery {
 
 export type QueryResult = { ok: true; query: ChangesQuery } | { ok: false; field: string; message: string; accepted: string };
 
-const SINCE_FORM = 'a cursor (a whole number from an earlier response, such as 42) or an ISO 8601 timestamp with a time zone (2026-11-22T06:00:00Z or 2026-11-22)';
+const SINCE_FORM =
+  'a cursor (a whole number from an earlier response, such as 42) or an ISO 8601 timestamp with a time zone (2026-11-22T06:00:00Z or 2026-11-22)';
 const LIMIT_FORM = `a whole number from 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})`;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -45,7 +46,8 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-
 /** Reads `since` and `limit`; anything else in the query is ignored (for example the `s` tag). */
 export function parseChangesQuery(params: URLSearchParams): QueryResult {
   for (const name of ['since', 'limit']) {
-    if (params.getAll(name).length > 1) return { ok: false, field: name, message: `${name} was given more than once; give it once.`, accepted: name === 'since' ? SINCE_FORM : LIMIT_FORM };
+    if (params.getAll(name).length > 1)
+      return { ok: false, field: name, message: `${name} was given more than once; give it once.`, accepted: name === 'since' ? SINCE_FORM : LIMIT_FORM };
   }
   const rawSince = params.get('since');
   let since: Since = { kind: 'start' };
@@ -96,7 +98,12 @@ export type PageResult = { ok: true; page: ChangesPage; lastModified: string } |
 export function changesPage(log: PublishedLog, query: ChangesQuery, baseUrl: string): PageResult {
   const { since, limit } = query;
   if (since.kind === 'cursor' && since.cursor > log.head) {
-    return { ok: false, field: 'since', message: `since=${since.cursor} is ahead of the newest cursor, ${log.head}; send a cursor this service returned.`, accepted: SINCE_FORM };
+    return {
+      ok: false,
+      field: 'since',
+      message: `since=${since.cursor} is ahead of the newest cursor, ${log.head}; send a cursor this service returned.`,
+      accepted: SINCE_FORM,
+    };
   }
   const first = log.events[0];
   let after: number;

@@ -15,7 +15,11 @@ import { echoId, MAX_RPC_BODY_BYTES, parseJsonBody, payloadTooLarge, RPC, type R
 const PROTOCOL_METHOD = 'message/send';
 
 class A2aError {
-  constructor(readonly code: number, readonly message: string, readonly data?: unknown) {}
+  constructor(
+    readonly code: number,
+    readonly message: string,
+    readonly data?: unknown,
+  ) {}
 }
 
 function respond(id: RpcId, body: { result: unknown } | { error: { code: number; message: string; data?: unknown } }): { text: string; response: Response } {
@@ -24,7 +28,9 @@ function respond(id: RpcId, body: { result: unknown } | { error: { code: number;
 }
 
 function failure(id: RpcId, error: A2aError): Response {
-  return respond(id, { error: error.data === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, data: error.data } }).response;
+  return respond(id, {
+    error: error.data === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, data: error.data },
+  }).response;
 }
 
 /** A tool's result, unless it is over the answer limit: then an error naming the limit, and the result is not sent. */
@@ -35,18 +41,21 @@ function reply(id: RpcId, result: unknown): Response {
   return failure(id, new A2aError(RPC.invalidParams, `Invalid params: ${tooLarge}`, { limit_bytes: MAX_ANSWER_BYTES, accepted: ANSWER_FORM }));
 }
 
-
 // --- reading the request -------------------------------------------------------------------
 
 function readEnvelope(value: unknown): { id: RpcId; method: string; params: unknown } | A2aError {
   if (Array.isArray(value)) return new A2aError(RPC.invalidRequest, 'Invalid Request: batches are not supported; send one JSON-RPC request per POST.');
   if (!isRecord(value)) return new A2aError(RPC.invalidRequest, 'Invalid Request: a JSON-RPC request must be an object.');
   if (value['jsonrpc'] !== '2.0') return new A2aError(RPC.invalidRequest, 'Invalid Request: "jsonrpc" must be exactly "2.0".');
-  if (typeof value['method'] !== 'string' || value['method'] === '') return new A2aError(RPC.invalidRequest, 'Invalid Request: "method" must be a non-empty string.');
-  if (!('id' in value)) return new A2aError(RPC.invalidRequest, 'Invalid Request: "id" is missing; A2A requests expect an answer, so they are not notifications.');
+  if (typeof value['method'] !== 'string' || value['method'] === '')
+    return new A2aError(RPC.invalidRequest, 'Invalid Request: "method" must be a non-empty string.');
+  if (!('id' in value))
+    return new A2aError(RPC.invalidRequest, 'Invalid Request: "id" is missing; A2A requests expect an answer, so they are not notifications.');
   const id = value['id'];
-  if (!(id === null || typeof id === 'string' || typeof id === 'number')) return new A2aError(RPC.invalidRequest, 'Invalid Request: "id" must be a string, a number or null.');
-  if ('params' in value && (value['params'] === null || typeof value['params'] !== 'object')) return new A2aError(RPC.invalidRequest, 'Invalid Request: "params" must be an object.');
+  if (!(id === null || typeof id === 'string' || typeof id === 'number'))
+    return new A2aError(RPC.invalidRequest, 'Invalid Request: "id" must be a string, a number or null.');
+  if ('params' in value && (value['params'] === null || typeof value['params'] !== 'object'))
+    return new A2aError(RPC.invalidRequest, 'Invalid Request: "params" must be an object.');
   return { id: id as RpcId, method: value['method'], params: value['params'] };
 }
 
@@ -57,7 +66,8 @@ interface UserMessage extends MessageParts {
 const MESSAGE_FORM = 'params.message: {"role": "user", "messageId": "<id>", "parts": [{"kind": "text", "text": "..."}]} with at least one text or data part';
 
 function readMessage(params: unknown): UserMessage | A2aError {
-  const invalid = (field: string, message: string) => new A2aError(RPC.invalidParams, `Invalid params: ${message} Accepted: ${MESSAGE_FORM}.`, { field, accepted: MESSAGE_FORM });
+  const invalid = (field: string, message: string) =>
+    new A2aError(RPC.invalidParams, `Invalid params: ${message} Accepted: ${MESSAGE_FORM}.`, { field, accepted: MESSAGE_FORM });
   if (!isRecord(params)) return invalid('params', 'message/send takes an object of named params.');
   const message = params['message'];
   if (!isRecord(message)) return invalid('params.message', 'params.message is missing.');
@@ -103,7 +113,10 @@ function agentMessage(contextId: string | null, text: string, data: Record<strin
     role: 'agent',
     messageId: crypto.randomUUID(),
     contextId: contextId ?? crypto.randomUUID(),
-    parts: [{ kind: 'text', text }, { kind: 'data', data }],
+    parts: [
+      { kind: 'text', text },
+      { kind: 'data', data },
+    ],
     metadata: { tool },
   };
 }
@@ -111,18 +124,29 @@ function agentMessage(contextId: string | null, text: string, data: Record<strin
 export async function handleA2a(request: Request, context: CallContext, site: SiteSettings): Promise<Response> {
   const body = await readBody(request, MAX_RPC_BODY_BYTES);
   if (!body.ok) return payloadTooLarge();
-  const parsed = parseJsonBody(body.bytes, '{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"role":"user","messageId":"1","parts":[{"kind":"text","text":"who am I"}]}}}');
+  const parsed = parseJsonBody(
+    body.bytes,
+    '{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"role":"user","messageId":"1","parts":[{"kind":"text","text":"who am I"}]}}}',
+  );
   if (!parsed.ok) return failure(null, new A2aError(RPC.parseError, parsed.message));
   const envelope = readEnvelope(parsed.value);
   if (envelope instanceof A2aError) return failure(echoId(parsed.value), envelope);
   const { id } = envelope;
   if (envelope.method !== PROTOCOL_METHOD) {
-    return failure(id, new A2aError(RPC.methodNotFound, `Method not found: "${envelope.method}". This agent answers ${PROTOCOL_METHOD} (A2A 0.3 JSON-RPC) and creates no tasks.`, { accepted: [PROTOCOL_METHOD] }));
+    return failure(
+      id,
+      new A2aError(
+        RPC.methodNotFound,
+        `Method not found: "${envelope.method}". This agent answers ${PROTOCOL_METHOD} (A2A 0.3 JSON-RPC) and creates no tasks.`,
+        { accepted: [PROTOCOL_METHOD] },
+      ),
+    );
   }
   const message = readMessage(envelope.params);
   if (message instanceof A2aError) return failure(id, message);
   const routed = intentOf(message, context.data);
-  if (routed.kind === 'invalid') return failure(id, new A2aError(RPC.invalidParams, `Invalid params: ${routed.message}`, { field: routed.field, accepted: routed.accepted }));
+  if (routed.kind === 'invalid')
+    return failure(id, new A2aError(RPC.invalidParams, `Invalid params: ${routed.message}`, { field: routed.field, accepted: routed.accepted }));
   if (routed.kind === 'help') {
     return reply(id, agentMessage(message.contextId, helpText(site, routed.reason), { tool: null, skills: TOOLS.map((t) => t.name) }, null));
   }
@@ -133,11 +157,21 @@ export async function handleA2a(request: Request, context: CallContext, site: Si
       if (run.form !== 'structured') throw new Error(`${name}: the runner answered in the ${run.form} form, not structured`);
       return reply(id, agentMessage(message.contextId, run.summary, { tool: name, input: run.input, output: run.output }, name));
     case 'refused':
-      return failure(id, new A2aError(RPC.invalidParams, `Invalid params for ${name}: ${run.message} Accepted: ${run.accepted}.`, { tool: name, field: run.field, accepted: run.accepted }));
+      return failure(
+        id,
+        new A2aError(RPC.invalidParams, `Invalid params for ${name}: ${run.message} Accepted: ${run.accepted}.`, {
+          tool: name,
+          field: run.field,
+          accepted: run.accepted,
+        }),
+      );
     case 'too-large':
       return failure(id, new A2aError(RPC.invalidParams, `${name}: ${run.message}`, { tool: name, limit_bytes: MAX_ANSWER_BYTES, accepted: ANSWER_FORM }));
     case 'unavailable':
-      return failure(id, new A2aError(RPC.serverError, `${name}: ${run.message}`, { tool: name, reason: run.reason, retry_after_seconds: run.retryAfterSeconds }));
+      return failure(
+        id,
+        new A2aError(RPC.serverError, `${name}: ${run.message}`, { tool: name, reason: run.reason, retry_after_seconds: run.retryAfterSeconds }),
+      );
     case 'failed':
       return failure(id, new A2aError(RPC.internalError, `${name} failed on this input: ${run.message}`, { tool: name }));
   }

@@ -16,7 +16,8 @@ export function apiRootDocument(site: SiteSettings, generatedAt: string): unknow
     unprefixed_base_url: site.base_url,
     same_api_as: site.base_url,
     openapi_version: '3.1.0',
-    summary: 'Read-only, keyless index of web crawlers: robots.txt tokens, user-agent patterns, verification, ready-made robots.txt policies. Every path is also served without the /api/v1 prefix, with the same bytes and validators.',
+    summary:
+      'Read-only, keyless index of web crawlers: robots.txt tokens, user-agent patterns, verification, ready-made robots.txt policies. Every path is also served without the /api/v1 prefix, with the same bytes and validators.',
     access: {
       auth: 'none',
       api_key: false,

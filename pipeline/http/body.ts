@@ -41,4 +41,3 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, received: 
     }
   }
 }
-

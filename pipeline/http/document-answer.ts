@@ -42,7 +42,10 @@ export class PreparedDocument {
   private readonly lastModifiedSeconds: number;
   private readonly base: Readonly<Record<string, string>>;
 
-  constructor(readonly document: StoredDocument, headers: Readonly<Record<string, string>>) {
+  constructor(
+    readonly document: StoredDocument,
+    headers: Readonly<Record<string, string>>,
+  ) {
     this.lastModifiedSeconds = Math.floor(Date.parse(document.lastModified) / 1000);
     this.base = {
       ...headers,

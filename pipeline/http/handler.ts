@@ -40,7 +40,12 @@ export function knownBody(response: Response): Uint8Array | undefined {
 
 /** A body over the stored bytes without copying them (a Uint8Array body is copied by Response). */
 function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  return new ReadableStream({ start(controller) { controller.enqueue(bytes); controller.close(); } });
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
 }
 
 function toResponse(answer: DocumentAnswer): Response {
@@ -126,10 +131,15 @@ function allowedMethods(route: Route | undefined): readonly Method[] {
 function methodNotAllowed(method: string, allow: readonly Method[], headers: Record<string, string>): Response {
   const list = allow.join(', ');
   // The method is an HTTP token (the transport refused anything else); cut to a sane length.
-  return errorResponse(405, { code: 'method_not_allowed', message: `${method.slice(0, 32)} is not accepted here; use ${list}.`, allow }, { ...headers, allow: list });
+  return errorResponse(
+    405,
+    { code: 'method_not_allowed', message: `${method.slice(0, 32)} is not accepted here; use ${list}.`, allow },
+    { ...headers, allow: list },
+  );
 }
 
-const internalError = () => errorResponse(500, { code: 'internal_error', message: 'The server failed to answer this request; it has been logged. Try again, or report the URL.' }, CORS);
+const internalError = () =>
+  errorResponse(500, { code: 'internal_error', message: 'The server failed to answer this request; it has been logged. Try again, or report the URL.' }, CORS);
 
 export function createApp(options: HandlerOptions): App {
   const { store, site } = options;
@@ -156,7 +166,11 @@ export function createApp(options: HandlerOptions): App {
     const base = { ...CORS };
     const cursor = cursorFrom(await store.get(LOG_PATH));
     if (!resolved.ok) {
-      return errorResponse(404, { code: 'not_found', message: `No document at this path (${resolved.reason}). Paths are listed at ${site.base_url}/api/v1.` }, { ...base, link: linkHeader(site, '/index.html', false, cursor) });
+      return errorResponse(
+        404,
+        { code: 'not_found', message: `No document at this path (${resolved.reason}). Paths are listed at ${site.base_url}/api/v1.` },
+        { ...base, link: linkHeader(site, '/index.html', false, cursor) },
+      );
     }
     const path = canonicalPath(resolved.path);
     const route = findRoute(path);
@@ -167,7 +181,14 @@ export function createApp(options: HandlerOptions): App {
       const list = allow.join(', ');
       return new Response(null, {
         status: 204,
-        headers: { ...headers, allow: list, 'access-control-allow-methods': list, 'access-control-allow-headers': 'If-None-Match, If-Modified-Since, Content-Type, Accept, Accept-Encoding, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID, A2A-Version', 'access-control-max-age': '86400' },
+        headers: {
+          ...headers,
+          allow: list,
+          'access-control-allow-methods': list,
+          'access-control-allow-headers':
+            'If-None-Match, If-Modified-Since, Content-Type, Accept, Accept-Encoding, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID, A2A-Version',
+          'access-control-max-age': '86400',
+        },
       });
     }
     if (!allow.includes(request.method as Method)) return methodNotAllowed(request.method, allow, headers);
@@ -190,12 +211,17 @@ export function createApp(options: HandlerOptions): App {
       }
       case 'changes': {
         const parsed = parseChangesQuery(url.searchParams);
-        if (!parsed.ok) return errorResponse(400, { code: 'invalid_parameter', message: parsed.message, field: parsed.field, accepted: parsed.accepted }, headers);
+        if (!parsed.ok)
+          return errorResponse(400, { code: 'invalid_parameter', message: parsed.message, field: parsed.field, accepted: parsed.accepted }, headers);
         const log = publishedLogFrom(await store.get(LOG_PATH));
         if (!log) return notFound(site, path, route, headers);
         const result = changesPage(log, parsed.query, site.base_url);
-        if (!result.ok) return errorResponse(400, { code: 'invalid_parameter', message: result.message, field: result.field, accepted: result.accepted }, headers);
-        return documentResponse(await jsonDocument('/changes.json', result.page, result.lastModified), request, { ...headers, 'x-cursor': String(result.page.cursor) });
+        if (!result.ok)
+          return errorResponse(400, { code: 'invalid_parameter', message: result.message, field: result.field, accepted: result.accepted }, headers);
+        return documentResponse(await jsonDocument('/changes.json', result.page, result.lastModified), request, {
+          ...headers,
+          'x-cursor': String(result.page.cursor),
+        });
       }
       case 'tool':
       case 'mcp':
@@ -263,12 +289,16 @@ function isDynamic(path: string): boolean {
 function notFound(site: SiteSettings, path: string, route: Route | undefined, headers: Record<string, string>): Response {
   if (route?.parameter) {
     const value = matchRoute(route, path) ?? '';
-    return errorResponse(404, {
-      code: 'not_found',
-      message: `No ${route.parameter.name} ${quote(value)} at ${route.path}. Valid values are listed in ${route.parameter.values_from}.`,
-      field: route.parameter.name,
-      accepted: route.parameter.values_from,
-    }, headers);
+    return errorResponse(
+      404,
+      {
+        code: 'not_found',
+        message: `No ${route.parameter.name} ${quote(value)} at ${route.path}. Valid values are listed in ${route.parameter.values_from}.`,
+        field: route.parameter.name,
+        accepted: route.parameter.values_from,
+      },
+      headers,
+    );
   }
   return errorResponse(404, { code: 'not_found', message: `No document at ${quote(path)}. Every path is listed at ${site.base_url}${API_PREFIX}.` }, headers);
 }

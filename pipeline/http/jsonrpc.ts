@@ -8,7 +8,14 @@ export const MAX_RPC_BODY_BYTES = 1024 * 1024;
 
 /** JSON-RPC 2.0 error codes (section 5.1) used here. */
 // -32000 is the first of JSON-RPC 2.0's implementation-defined server errors: used when the server, not the request, is why a call was not run.
-export const RPC = { parseError: -32700, invalidRequest: -32600, methodNotFound: -32601, invalidParams: -32602, internalError: -32603, serverError: -32000 } as const;
+export const RPC = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internalError: -32603,
+  serverError: -32000,
+} as const;
 
 export type RpcId = string | number | null;
 

@@ -1,7 +1,13 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, InitializeRequestSchema, JSONRPCMessageSchema, ListToolsRequestSchema, PingRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  InitializeRequestSchema,
+  JSONRPCMessageSchema,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { toolByName, type MCP_SERVERS, type ToolDefinition } from '../tools/registry/index.ts';
 import type { CallContext } from '../tools/registry/call.ts';
@@ -26,7 +32,11 @@ const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
 /** An error the SDK's Protocol turns into a JSON-RPC error object with this code (McpError would prefix the message). */
 class RpcError extends Error {
-  constructor(readonly code: number, message: string, readonly data?: unknown) {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
     super(message);
   }
 }
@@ -72,7 +82,10 @@ async function callTool(server: McpServerSpec, tools: readonly ToolDefinition[],
       // A fault in a tool is the tool's answer, not a transport failure (MCP "tool execution errors").
       return { content: [{ type: 'text' as const, text: `${tool.name} failed on this input: ${run.message}` }], isError: true };
     case 'refused':
-      throw new RpcError(RPC.invalidParams, `Invalid argument "${run.field}" for ${tool.name}: ${run.message} Accepted: ${run.accepted}.`, { field: run.field, accepted: run.accepted });
+      throw new RpcError(RPC.invalidParams, `Invalid argument "${run.field}" for ${tool.name}: ${run.message} Accepted: ${run.accepted}.`, {
+        field: run.field,
+        accepted: run.accepted,
+      });
     case 'too-large':
       throw new RpcError(RPC.invalidParams, `${tool.name}: ${run.message}`, { limit_bytes: MAX_ANSWER_BYTES, accepted: ANSWER_FORM });
     case 'unavailable':
@@ -83,7 +96,10 @@ async function callTool(server: McpServerSpec, tools: readonly ToolDefinition[],
 
 function buildServer(server: McpServerSpec, context: CallContext): Server {
   const tools = toolsOf(server);
-  const mcp = new Server({ name: server.name, version: SERVER_VERSION }, { capabilities: { tools: {} }, instructions: server.description, jsonSchemaValidator });
+  const mcp = new Server(
+    { name: server.name, version: SERVER_VERSION },
+    { capabilities: { tools: {} }, instructions: server.description, jsonSchemaValidator },
+  );
   mcp.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(describeTool) }));
   mcp.setRequestHandler(CallToolRequestSchema, (request) => callTool(server, tools, context, request));
   return mcp;
@@ -92,7 +108,10 @@ function buildServer(server: McpServerSpec, context: CallContext): Server {
 // What the server answers. The SDK would answer any other method -32601 without naming these,
 // and would report params its schemas refuse as -32603 (initialize) or with a schema dump.
 const METHODS: Readonly<Record<string, { schema: z.ZodType; form: string }>> = {
-  initialize: { schema: InitializeRequestSchema, form: '{"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "...", "version": "..."}}' },
+  initialize: {
+    schema: InitializeRequestSchema,
+    form: '{"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "...", "version": "..."}}',
+  },
   ping: { schema: PingRequestSchema, form: 'no params' },
   'tools/list': { schema: ListToolsRequestSchema, form: 'no params (this server lists every tool on one page)' },
   'tools/call': { schema: CallToolRequestSchema, form: '{"name": "<tool>", "arguments": {...}}' },
@@ -105,16 +124,27 @@ function requestProblem(message: unknown): { id: RpcId; code: number; message: s
   if (typeof m.method !== 'string' || !('id' in m)) return null;
   const known = METHODS[m.method];
   if (!known) {
-    return { id: echoId(message), code: RPC.methodNotFound, message: `Method not found: "${m.method}". This server answers ${Object.keys(METHODS).join(', ')}.`, data: { accepted: Object.keys(METHODS) } };
+    return {
+      id: echoId(message),
+      code: RPC.methodNotFound,
+      message: `Method not found: "${m.method}". This server answers ${Object.keys(METHODS).join(', ')}.`,
+      data: { accepted: Object.keys(METHODS) },
+    };
   }
   const parsed = known.schema.safeParse(message);
   if (!parsed.success) {
-    return { id: echoId(message), code: RPC.invalidParams, message: `Invalid params for ${m.method} (${firstIssue(parsed.error)}). Accepted: ${known.form}.`, data: { accepted: known.form } };
+    return {
+      id: echoId(message),
+      code: RPC.invalidParams,
+      message: `Invalid params for ${m.method} (${firstIssue(parsed.error)}). Accepted: ${known.form}.`,
+      data: { accepted: known.form },
+    };
   }
   return null;
 }
 
-const BATCH_REFUSED = 'Invalid Request: JSON-RPC batches (a JSON array) are not accepted; MCP 2025-06-18 and later have no batching. Send one JSON-RPC request per POST.';
+const BATCH_REFUSED =
+  'Invalid Request: JSON-RPC batches (a JSON array) are not accepted; MCP 2025-06-18 and later have no batching. Send one JSON-RPC request per POST.';
 
 /**
  * One POST to an MCP server path. The SDK transport checks Accept and Content-Type (406,

@@ -2,9 +2,7 @@
 
 export const API_PREFIX = '/api/v1';
 
-export type PathResult =
-  | { ok: true; path: string; prefixed: boolean }
-  | { ok: false; reason: string };
+export type PathResult = { ok: true; path: string; prefixed: boolean } | { ok: false; reason: string };
 
 /**
  * Decodes percent-escapes once and refuses anything that could leave the tree or confuse a

@@ -3,10 +3,7 @@ import { quote } from '../util/quote.ts';
 // RFC 9112 section 3.2: the four forms of a request-target. A server must accept every form it
 // can be sent and answer the rest with 400; nothing here throws.
 
-export type TargetResult =
-  | { ok: true; form: 'origin' | 'absolute'; pathAndQuery: string }
-  | { ok: true; form: 'asterisk' }
-  | { ok: false; message: string };
+export type TargetResult = { ok: true; form: 'origin' | 'absolute'; pathAndQuery: string } | { ok: true; form: 'asterisk' } | { ok: false; message: string };
 
 const ACCEPTED = 'an origin-form target such as /data/agents.json?x=1, an absolute-form target such as http://host/data/agents.json, or * with OPTIONS';
 

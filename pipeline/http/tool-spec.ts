@@ -18,24 +18,47 @@ export function toolSpec(baseUrl: string, tool: ToolDefinition) {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    http: tool.path === null ? null : {
-      url: `${baseUrl}${href(toolRouteKey(tool.name, 'endpoint'))}`,
-      methods,
-      post_body: tool.postBody ? `The raw request body is ${tool.postBody}; other parameters go in the query string.` : null,
-      parameters: [...tool.params.map((p) => ({
-        name: p.name, in: 'query', required: p.required, repeatable: p.kind === 'list', description: p.description, accepted: p.accepted,
-        ...(p.maxBytes !== undefined ? { max_bytes: p.maxBytes } : {}), ...(p.maxItems !== undefined ? { max_items: p.maxItems } : {}),
-        ...(p.default !== undefined ? { default: p.default } : {}),
-      })), { name: ATTRIBUTION_PARAM.name, in: 'query', required: false, repeatable: false, description: ATTRIBUTION_PARAM.description, accepted: ATTRIBUTION_PARAM.accepted }],
-      no_parameters: tool.runsWithoutParams ? 'answers for real; ?spec=1 returns this specification' : 'returns this specification',
-      statuses: routeOf(toolRouteKey(tool.name, 'endpoint')).statuses,
-      form: `${baseUrl}${href(toolRouteKey(tool.name, 'form'))}`,
-      spec: `${baseUrl}${href(toolRouteKey(tool.name, 'spec'))}`,
-    },
+    http:
+      tool.path === null
+        ? null
+        : {
+            url: `${baseUrl}${href(toolRouteKey(tool.name, 'endpoint'))}`,
+            methods,
+            post_body: tool.postBody ? `The raw request body is ${tool.postBody}; other parameters go in the query string.` : null,
+            parameters: [
+              ...tool.params.map((p) => ({
+                name: p.name,
+                in: 'query',
+                required: p.required,
+                repeatable: p.kind === 'list',
+                description: p.description,
+                accepted: p.accepted,
+                ...(p.maxBytes !== undefined ? { max_bytes: p.maxBytes } : {}),
+                ...(p.maxItems !== undefined ? { max_items: p.maxItems } : {}),
+                ...(p.default !== undefined ? { default: p.default } : {}),
+              })),
+              {
+                name: ATTRIBUTION_PARAM.name,
+                in: 'query',
+                required: false,
+                repeatable: false,
+                description: ATTRIBUTION_PARAM.description,
+                accepted: ATTRIBUTION_PARAM.accepted,
+              },
+            ],
+            no_parameters: tool.runsWithoutParams ? 'answers for real; ?spec=1 returns this specification' : 'returns this specification',
+            statuses: routeOf(toolRouteKey(tool.name, 'endpoint')).statuses,
+            form: `${baseUrl}${href(toolRouteKey(tool.name, 'form'))}`,
+            spec: `${baseUrl}${href(toolRouteKey(tool.name, 'spec'))}`,
+          },
     mcp: MCP_SERVERS.filter((s) => s.tools.includes(tool.name)).map((s) => `${baseUrl}${s.path}`),
     input_schema: inputSchema(tool),
     output_schema: tool.outputSchema,
-    examples: tool.examples.map((e) => ({ description: e.description, input: e.input, ...(tool.path !== null ? { url: exampleUrl(baseUrl, tool, e.input) } : {}) })),
+    examples: tool.examples.map((e) => ({
+      description: e.description,
+      input: e.input,
+      ...(tool.path !== null ? { url: exampleUrl(baseUrl, tool, e.input) } : {}),
+    })),
   };
 }
 
@@ -43,7 +66,14 @@ export function toolIndex(baseUrl: string) {
   return {
     count: TOOLS.length,
     note: 'Keyless. Every tool with an http block is a GET (some also POST) endpoint; every tool is also on the MCP servers listed.',
-    tools: TOOLS.map((t) => ({ name: t.name, title: t.title, endpoint: t.path === null ? null : `${baseUrl}${href(toolRouteKey(t.name, 'endpoint'))}`, spec: t.path === null ? null : `${baseUrl}${href(toolRouteKey(t.name, 'spec'))}`, form: t.path === null ? null : `${baseUrl}${href(toolRouteKey(t.name, 'form'))}`, mcp: MCP_SERVERS.filter((s) => s.tools.includes(t.name)).map((s) => `${baseUrl}${s.path}`) })),
+    tools: TOOLS.map((t) => ({
+      name: t.name,
+      title: t.title,
+      endpoint: t.path === null ? null : `${baseUrl}${href(toolRouteKey(t.name, 'endpoint'))}`,
+      spec: t.path === null ? null : `${baseUrl}${href(toolRouteKey(t.name, 'spec'))}`,
+      form: t.path === null ? null : `${baseUrl}${href(toolRouteKey(t.name, 'form'))}`,
+      mcp: MCP_SERVERS.filter((s) => s.tools.includes(t.name)).map((s) => `${baseUrl}${s.path}`),
+    })),
     mcp_servers: MCP_SERVERS.map((s) => ({ url: `${baseUrl}${s.path}`, name: s.name, description: s.description, tools: s.tools })),
   };
 }

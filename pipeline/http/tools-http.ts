@@ -34,7 +34,18 @@ export async function callTool(call: ToolCall): Promise<{ document: StoredDocume
   const params = fromSearchParams(url.searchParams);
   const specWanted = url.searchParams.get('spec');
   if (specWanted !== null && specWanted !== '1') {
-    return { response: errorResponse(400, { code: 'invalid_parameter', message: `spec=${JSON.stringify(specWanted)} is not understood.`, field: 'spec', accepted: 'spec=1 (returns the specification)' }, headers) };
+    return {
+      response: errorResponse(
+        400,
+        {
+          code: 'invalid_parameter',
+          message: `spec=${JSON.stringify(specWanted)} is not understood.`,
+          field: 'spec',
+          accepted: 'spec=1 (returns the specification)',
+        },
+        headers,
+      ),
+    };
   }
   const toolParams = Object.fromEntries(Object.entries(params).filter(([name]) => !CONTROL_PARAMS.has(name)));
   const noInput = Object.keys(params).length === 0 && request.method !== 'POST';
@@ -43,13 +54,36 @@ export async function callTool(call: ToolCall): Promise<{ document: StoredDocume
   }
   if (request.method === 'POST' && tool.postBody) {
     if (tool.postBody in toolParams) {
-      return { response: errorResponse(400, { code: 'invalid_parameter', message: `${tool.postBody} is the POST body; do not also send it in the query string.`, field: tool.postBody, accepted: 'the raw robots.txt as the request body' }, headers) };
+      return {
+        response: errorResponse(
+          400,
+          {
+            code: 'invalid_parameter',
+            message: `${tool.postBody} is the POST body; do not also send it in the query string.`,
+            field: tool.postBody,
+            accepted: 'the raw robots.txt as the request body',
+          },
+          headers,
+        ),
+      };
     }
     // The body is the parameter it fills, so the parameter's own size limit bounds it.
     const limit = tool.params.find((p) => p.name === tool.postBody)?.maxBytes;
     if (limit === undefined) throw new Error(`${tool.name}: its POST body parameter ${tool.postBody} declares no maxBytes`);
     const body = await readBody(request, limit);
-    if (!body.ok) return { response: errorResponse(413, { code: 'payload_too_large', message: `The body is larger than ${limit} bytes.`, field: tool.postBody, accepted: `a robots.txt of at most ${limit} bytes` }, headers) };
+    if (!body.ok)
+      return {
+        response: errorResponse(
+          413,
+          {
+            code: 'payload_too_large',
+            message: `The body is larger than ${limit} bytes.`,
+            field: tool.postBody,
+            accepted: `a robots.txt of at most ${limit} bytes`,
+          },
+          headers,
+        ),
+      };
     toolParams[tool.postBody] = new TextDecoder().decode(body.bytes);
   }
   const documentation = `${data.baseUrl}${path}.json`;
@@ -59,7 +93,9 @@ export async function callTool(call: ToolCall): Promise<{ document: StoredDocume
       if (run.form !== 'json') throw new Error(`${tool.name}: the runner answered in the ${run.form} form, not json`);
       return { document: await jsonBytesDocument(path, run.bytes, generatedAt) };
     case 'refused':
-      return { response: errorResponse(400, { code: 'invalid_parameter', message: run.message, field: run.field, accepted: run.accepted, documentation }, headers) };
+      return {
+        response: errorResponse(400, { code: 'invalid_parameter', message: run.message, field: run.field, accepted: run.accepted, documentation }, headers),
+      };
     case 'too-large':
       // Measured before hashing: an answer over the limit is refused, not sent.
       return { response: errorResponse(400, { code: 'answer_too_large', message: run.message, accepted: ANSWER_FORM, documentation }, headers) };

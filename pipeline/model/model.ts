@@ -1,4 +1,14 @@
-import type { CategoryId, CategoryRecord, OperatorRecord, PolicyRecord, RecordSet, SiteSettings, SourceRow, Stance, VerificationMethod } from '../records/types.ts';
+import type {
+  CategoryId,
+  CategoryRecord,
+  OperatorRecord,
+  PolicyRecord,
+  RecordSet,
+  SiteSettings,
+  SourceRow,
+  Stance,
+  VerificationMethod,
+} from '../records/types.ts';
 import { STANCE_LABELS, VERIFICATION_LABELS } from './labels.ts';
 import { neverFetched, type MirrorEntry } from '../upstream/accept.ts';
 import { EMPTY_LOG, type EventLog } from '../changes/types.ts';
@@ -83,7 +93,12 @@ function selectsCrawler(policy: PolicyRecord, crawler: CrawlerView): boolean {
   return true;
 }
 
-export function buildModel(records: RecordSet, mirror: ReadonlyMap<string, MirrorEntry>, log: EventLog = EMPTY_LOG, schemas: ReadonlyMap<string, Record<string, unknown>> = new Map()): Model {
+export function buildModel(
+  records: RecordSet,
+  mirror: ReadonlyMap<string, MirrorEntry>,
+  log: EventLog = EMPTY_LOG,
+  schemas: ReadonlyMap<string, Record<string, unknown>> = new Map(),
+): Model {
   const { site } = records;
   const operators = new Map(records.operators.map((o) => [o.slug, o]));
   const categories = new Map(records.categories.map((c) => [c.id, c]));
@@ -143,4 +158,3 @@ function lookup<K, V>(map: ReadonlyMap<K, V>, key: K, what: string): V {
   if (value === undefined) throw new Error(`model: unknown ${what} ${String(key)}`);
   return value;
 }
-

@@ -81,7 +81,13 @@ describe('parseAddress', () => {
 
 describe('parseAddressList', () => {
   it('splits on commas, spaces and newlines, trimming each item', () => {
-    assert.deepEqual(parseAddressList('192.0.2.1, 192.0.2.2 192.0.2.3\n2001:db8::1\r\n\t10.0.0.1').items, ['192.0.2.1', '192.0.2.2', '192.0.2.3', '2001:db8::1', '10.0.0.1']);
+    assert.deepEqual(parseAddressList('192.0.2.1, 192.0.2.2 192.0.2.3\n2001:db8::1\r\n\t10.0.0.1').items, [
+      '192.0.2.1',
+      '192.0.2.2',
+      '192.0.2.3',
+      '2001:db8::1',
+      '10.0.0.1',
+    ]);
   });
 
   it('keeps duplicates and bad items, one answer line per item sent', () => {

@@ -11,7 +11,17 @@ import ipaddr from 'ipaddr.js';
 import type { Family } from './prefix.ts';
 export type { Family };
 
-export type AddressErrorCode = 'empty' | 'zone-id' | 'prefix-not-address' | 'port' | 'ipv4-parts' | 'ipv4-octet' | 'ipv4-leading-zero' | 'invalid-ipv6' | 'not-an-address' | 'over-limit';
+export type AddressErrorCode =
+  | 'empty'
+  | 'zone-id'
+  | 'prefix-not-address'
+  | 'port'
+  | 'ipv4-parts'
+  | 'ipv4-octet'
+  | 'ipv4-leading-zero'
+  | 'invalid-ipv6'
+  | 'not-an-address'
+  | 'over-limit';
 
 export interface ParsedAddress {
   ok: true;
@@ -70,13 +80,19 @@ export function parseAddress(input: string): ParsedAddress | AddressProblem {
   if (/^[0-9.]+$/.test(text)) {
     const parts = text.split('.');
     if (parts.length !== 4 || parts.some((p) => p === '')) {
-      return problem('ipv4-parts', `${shown} has ${parts.filter((p) => p !== '').length} numbers; an IPv4 address is four decimal numbers separated by dots (a.b.c.d).`);
+      return problem(
+        'ipv4-parts',
+        `${shown} has ${parts.filter((p) => p !== '').length} numbers; an IPv4 address is four decimal numbers separated by dots (a.b.c.d).`,
+      );
     }
     const over = parts.find((p) => Number(p) > 255);
     if (over !== undefined) return problem('ipv4-octet', `${shown}: ${over} is over 255; each part of an IPv4 address is 0 to 255.`);
     // ipaddr.js would read 010 as octal 8; people mean ten. Refuse rather than guess.
     if (parts.some((p) => p.length > 1 && p.startsWith('0'))) {
-      return problem('ipv4-leading-zero', `${shown} has a part with a leading zero, which some software reads as octal; write each part without leading zeros.`);
+      return problem(
+        'ipv4-leading-zero',
+        `${shown} has a part with a leading zero, which some software reads as octal; write each part without leading zeros.`,
+      );
     }
     const v4 = ipaddr.IPv4.parse(text);
     return { ok: true, family: 'ipv4', bytes: v4.toByteArray(), canonical: v4.toString(), ipv4Mapped: false, range: v4.range() };

@@ -48,7 +48,9 @@ function toRequest(req: IncomingMessage, origin: string, pathAndQuery: string): 
 
 async function sendResponse(response: Response, res: ServerResponse, req?: IncomingMessage): Promise<void> {
   const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, name) => { headers[name] = value; });
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
   // An answer given before the body was read (413) leaves body bytes on the connection; the
   // next request on it would be parsed from them. Close it instead of draining a large body.
   if (req && !req.complete) headers['connection'] = 'close';
@@ -88,7 +90,14 @@ export interface ListenerOptions {
 export function isClientGone(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   const name = (error as { name?: unknown } | null)?.name;
-  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ERR_STREAM_DESTROYED' || name === 'AbortError' || (error as Error | null)?.message === 'aborted';
+  return (
+    code === 'ECONNRESET' ||
+    code === 'EPIPE' ||
+    code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+    code === 'ERR_STREAM_DESTROYED' ||
+    name === 'AbortError' ||
+    (error as Error | null)?.message === 'aborted'
+  );
 }
 
 /** The whole adapter: stored documents are answered directly, everything else by the App. */
@@ -105,7 +114,9 @@ export function nodeListener(app: App, options: ListenerOptions) {
 
   return (req: IncomingMessage, res: ServerResponse) => {
     // A write to a socket the client closed is not the server's failure.
-    res.on('error', (error) => { if (!isClientGone(error)) options.log(`serve: response: ${error.message}`); });
+    res.on('error', (error) => {
+      if (!isClientGone(error)) options.log(`serve: response: ${error.message}`);
+    });
     try {
       const target = parseTarget(req.url ?? '');
       if (!target.ok) return sendError(res, 400, 'bad_request_target', target.message);
@@ -117,7 +128,8 @@ export function nodeListener(app: App, options: ListenerOptions) {
         }
         return sendError(res, 400, 'bad_request_target', 'The request-target * is only for OPTIONS; name a path such as /data/agents.json.');
       }
-      if (UNREPRESENTABLE.has(method)) return void sendResponse(app.refuseMethod(method, target.pathAndQuery), res, req).catch((error: unknown) => fail(res, error));
+      if (UNREPRESENTABLE.has(method))
+        return void sendResponse(app.refuseMethod(method, target.pathAndQuery), res, req).catch((error: unknown) => fail(res, error));
       const answer = app.answerDocument(target.pathAndQuery, {
         method,
         ifNoneMatch: req.headers['if-none-match'] ?? null,
@@ -134,7 +146,10 @@ export function nodeListener(app: App, options: ListenerOptions) {
       } catch (error) {
         return sendError(res, 400, 'bad_request', `The request cannot be read: ${(error as Error).message.slice(0, 200)}`);
       }
-      app.fetch(request).then((response) => sendResponse(response, res, req)).catch((error: unknown) => fail(res, error));
+      app
+        .fetch(request)
+        .then((response) => sendResponse(response, res, req))
+        .catch((error: unknown) => fail(res, error));
     } catch (error) {
       fail(res, error);
     }

@@ -40,7 +40,9 @@ export class Encoder {
       const encoded = this.encodedFor(document);
       if (encoded.size > 0) continue;
       try {
-        const br = await brotli(document.bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: document.bytes.byteLength } });
+        const br = await brotli(document.bytes, {
+          params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: document.bytes.byteLength },
+        });
         const gz = await gzipAsync(document.bytes, { level: 9 });
         // Offer a coding only where it saves bytes. Copied once into plain ArrayBuffers.
         if (br.byteLength < document.bytes.byteLength) encoded.set('br', new Uint8Array(br));

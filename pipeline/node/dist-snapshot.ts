@@ -112,7 +112,9 @@ export async function snapshotStore(dir: string, options: SnapshotStoreOptions =
   };
 
   const refresh = () => {
-    pending ??= reload().finally(() => { pending = null; });
+    pending ??= reload().finally(() => {
+      pending = null;
+    });
     return pending;
   };
 

@@ -69,7 +69,12 @@ export async function readSite(root: string): Promise<SiteSettings> {
   const file = join(root, 'records', 'site.yaml');
   const data = parse(await readFile(file, 'utf8')) as unknown;
   const validate = validatorFor('records/site.schema.json');
-  if (!validate(data)) throw new Error(`${file}: ${describeErrors(validate.errors).map((e) => `${e.path} ${e.message}`).join('; ')}`);
+  if (!validate(data))
+    throw new Error(
+      `${file}: ${describeErrors(validate.errors)
+        .map((e) => `${e.path} ${e.message}`)
+        .join('; ')}`,
+    );
   return data as SiteSettings;
 }
 
@@ -81,7 +86,11 @@ function clientErrorAnswer(code: string | undefined): { status: number; code: st
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return { status: 408, code: 'request_timeout', message: 'The request did not arrive in time.' };
     case 'HPE_INVALID_METHOD':
-      return { status: 400, code: 'bad_method', message: 'The method is not a known HTTP method; this server accepts GET, HEAD, OPTIONS and POST (in upper case).' };
+      return {
+        status: 400,
+        code: 'bad_method',
+        message: 'The method is not a known HTTP method; this server accepts GET, HEAD, OPTIONS and POST (in upper case).',
+      };
     default:
       return { status: 400, code: 'bad_request', message: 'The request is not valid HTTP/1.1.' };
   }
@@ -91,7 +100,10 @@ function clientErrorAnswer(code: string | undefined): { status: number; code: st
 function answerSocket(socket: Duplex, status: number, code: string, message: string, allow?: readonly string[]): void {
   if (!socket.writable || socket.destroyed) return void socket.destroy();
   const { headers, body } = plainError(status, code, message, allow);
-  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`, ...Object.entries({ ...headers, connection: 'close' }).map(([name, value]) => `${name}: ${value}`)];
+  const head = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
+    ...Object.entries({ ...headers, connection: 'close' }).map(([name, value]) => `${name}: ${value}`),
+  ];
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
 }
 
@@ -129,17 +141,24 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
   const tools = options.tools?.threads === 0 ? inProcessRunner(() => toolDataFrom(store)) : toolPool(store, { log, ...options.tools });
   const app = createApp({
-    store, site, addressOf, tools,
-    onError: (error) => log(isClientGone(error) ? `serve: client went away (${(error as Error).message})` : `serve: ${(error as Error).stack ?? String(error)}`),
+    store,
+    site,
+    addressOf,
+    tools,
+    onError: (error) =>
+      log(isClientGone(error) ? `serve: client went away (${(error as Error).message})` : `serve: ${(error as Error).stack ?? String(error)}`),
   });
   let origin = 'http://localhost';
-  const server = createServer({
-    headersTimeout: limits.headersTimeoutMs,
-    requestTimeout: limits.requestTimeoutMs,
-    keepAliveTimeout: limits.keepAliveTimeoutMs,
-    // How often node:http looks for requests past their timeouts (default 30 s).
-    connectionsCheckingInterval: Math.max(100, Math.min(1_000, limits.headersTimeoutMs / 2)),
-  }, nodeListener(app, { origin: () => origin, log }));
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // How often node:http looks for requests past their timeouts (default 30 s).
+      connectionsCheckingInterval: Math.max(100, Math.min(1_000, limits.headersTimeoutMs / 2)),
+    },
+    nodeListener(app, { origin: () => origin, log }),
+  );
   server.maxConnections = limits.maxConnections;
   server.timeout = limits.idleTimeoutMs;
   capPerAddress(server, limits.maxConnectionsPerAddress);
@@ -151,7 +170,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // CONNECT asks for a tunnel; without this listener node:http would drop the connection unanswered.
   server.on('connect', (req: { url?: string }, socket: Duplex) => {
     const response = app.refuseMethod('CONNECT', req.url?.startsWith('/') ? req.url : '/');
-    answerSocket(socket, 405, 'method_not_allowed', 'CONNECT is not accepted here; this server is not a proxy.', (response.headers.get('allow') ?? 'GET, HEAD, OPTIONS').split(', '));
+    answerSocket(
+      socket,
+      405,
+      'method_not_allowed',
+      'CONNECT is not accepted here; this server is not a proxy.',
+      (response.headers.get('allow') ?? 'GET, HEAD, OPTIONS').split(', '),
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -111,7 +111,11 @@ export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): T
       }
       if (thread.current !== null) {
         clearTimeout(thread.current.timer);
-        thread.current.waiting.resolve({ status: 'failed', message: 'the thread running this call ended (out of memory or a fault)', detail: `tools: thread ended during ${thread.current.waiting.job.tool}` });
+        thread.current.waiting.resolve({
+          status: 'failed',
+          message: 'the thread running this call ended (out of memory or a fault)',
+          detail: `tools: thread ended during ${thread.current.waiting.job.tool}`,
+        });
         thread.current = null;
       }
       pump();
@@ -128,7 +132,12 @@ export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): T
       threads[slot] = null;
       void thread.worker.terminate();
       log(`tools: ${waiting.job.tool} ran past its ${deadlineMs} ms deadline; its thread was ended`);
-      waiting.resolve(unavailable('deadline', `The call ran past its deadline of ${deadlineMs} ms and was stopped. Send less in one call (fewer rules, paths or addresses) or split it.`));
+      waiting.resolve(
+        unavailable(
+          'deadline',
+          `The call ran past its deadline of ${deadlineMs} ms and was stopped. Send less in one call (fewer rules, paths or addresses) or split it.`,
+        ),
+      );
       pump();
     }, deadlineMs);
     thread.current = { id, waiting, timer };
@@ -153,7 +162,8 @@ export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): T
       if (snapshot === null) return notReady();
       if (closed) return unavailable('busy', 'The server is shutting down.');
       if (startFailure !== null && Date.now() < startFailure.until && threads.every((t) => t === null)) return cannotStart(startFailure.message);
-      if (queue.length >= maxQueued) return unavailable('busy', `${maxQueued} tool call${maxQueued === 1 ? ' is' : 's are'} already waiting; try again in a second.`);
+      if (queue.length >= maxQueued)
+        return unavailable('busy', `${maxQueued} tool call${maxQueued === 1 ? ' is' : 's are'} already waiting; try again in a second.`);
       return new Promise<ToolRun>((resolve) => {
         queue.push({ job, snapshot, resolve });
         pump();

@@ -13,9 +13,10 @@ let snapshot: JobMessage['snapshot'] = null;
 port.on('message', (message: JobMessage) => {
   // The pool sends the documents only when this thread's copy is not the current build.
   if (message.snapshot !== null) snapshot = message.snapshot;
-  const run: ToolRun = snapshot === null
-    ? { status: 'failed', message: 'the tool thread was sent no data', detail: 'tool-worker: no snapshot before the first job' }
-    : executeTool(message.job, toolDataOf(snapshot));
+  const run: ToolRun =
+    snapshot === null
+      ? { status: 'failed', message: 'the tool thread was sent no data', detail: 'tool-worker: no snapshot before the first job' }
+      : executeTool(message.job, toolDataOf(snapshot));
   const reply: RunMessage = { id: message.id, run };
   port.postMessage(reply, run.status === 'answered' && run.form === 'json' ? [run.bytes.buffer] : []);
 });

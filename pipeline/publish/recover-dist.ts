@@ -27,10 +27,13 @@ export interface RecoveryPlan {
 }
 
 async function exists(path: string): Promise<boolean> {
-  return stat(path).then(() => true, (error: unknown) => {
-    if (errnoOf(error) === 'ENOENT') return false;
-    throw error;
-  });
+  return stat(path).then(
+    () => true,
+    (error: unknown) => {
+      if (errnoOf(error) === 'ENOENT') return false;
+      throw error;
+    },
+  );
 }
 
 /**

@@ -10,7 +10,16 @@ export type Stance = (typeof STANCES)[number];
 export const VERIFICATION_METHODS = ['published-ranges', 'reverse-dns', 'none'] as const;
 export type VerificationMethod = (typeof VERIFICATION_METHODS)[number];
 
-export const POLICY_IDS = ['allow-all', 'block-ai-training', 'block-all-ai', 'block-datasets', 'allow-ai-search-only', 'block-seo-tools', 'block-disputed', 'maximum-ai-visibility'] as const;
+export const POLICY_IDS = [
+  'allow-all',
+  'block-ai-training',
+  'block-all-ai',
+  'block-datasets',
+  'allow-ai-search-only',
+  'block-seo-tools',
+  'block-disputed',
+  'maximum-ai-visibility',
+] as const;
 type PolicyId = (typeof POLICY_IDS)[number];
 
 export interface CrawlerRecord {

@@ -24,10 +24,7 @@ export interface Repository {
   lock: string;
 }
 
-export type LockVerdict =
-  | { kind: 'stale' }
-  | { kind: 'held'; by: GitProcess[] }
-  | { kind: 'unknown'; reason: string };
+export type LockVerdict = { kind: 'stale' } | { kind: 'held'; by: GitProcess[] } | { kind: 'unknown'; reason: string };
 
 const PROC = '/proc';
 

@@ -13,7 +13,12 @@ import { refreshSource } from '../upstream/refresh-source.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 
 const EXTENSIONS: Readonly<Record<SourceFormat, string>> = { 'prefix-json': 'json', 'prefix-json-html': 'html', text: 'txt', csv: 'csv' };
-const LOCAL_TYPES: Readonly<Record<SourceFormat, string>> = { 'prefix-json': 'application/json', 'prefix-json-html': 'text/html', text: 'text/plain', csv: 'text/csv' };
+const LOCAL_TYPES: Readonly<Record<SourceFormat, string>> = {
+  'prefix-json': 'application/json',
+  'prefix-json-html': 'text/html',
+  text: 'text/plain',
+  csv: 'text/csv',
+};
 
 export interface MirrorOptions {
   root: string;
@@ -53,10 +58,21 @@ async function fromDirectory(source: SourceRow, previous: MirrorEntry | undefine
   });
   if (bytes === null) return null;
   const body = new Uint8Array(bytes);
-  const attempt = makeAttempt(source, {
-    kind: 'ok', bytes: body, sha256: sha256Hex(body), status: 200, etag: null, lastModified: null,
-    contentType: LOCAL_TYPES[source.format], finalUrl: source.url, attempts: 1,
-  }, 'upstream-dir');
+  const attempt = makeAttempt(
+    source,
+    {
+      kind: 'ok',
+      bytes: body,
+      sha256: sha256Hex(body),
+      status: 200,
+      etag: null,
+      lastModified: null,
+      contentType: LOCAL_TYPES[source.format],
+      finalUrl: source.url,
+      attempts: 1,
+    },
+    'upstream-dir',
+  );
   return acceptList(previous, attempt, now);
 }
 
@@ -73,27 +89,31 @@ export async function refreshMirror(options: MirrorOptions): Promise<SourceOutco
 
   // Sources are independent; fetching them together keeps a refresh within a minute even
   // when a few upstreams time out.
-  const outcomes = await Promise.all(sources.map(async (source): Promise<SourceOutcome> => {
-    const before = previous.get(source.id);
-    let entry: MirrorEntry | null;
-    if (options.upstreamDir) entry = await fromDirectory(source, before, options.upstreamDir, options.now);
-    else {
-      entry = await refreshSource(source, before, {
-        now: options.now,
-        fetchUrl: options.upstreamBase ? `${options.upstreamBase.replace(/\/+$/, '')}/${source.id}` : undefined,
-        fetch: options.fetch,
-      });
-    }
-    if (entry === null) return { id: source.id, entry: before, changed: false, skipped: 'no local copy' };
-    const changed = material(entry) !== material(before);
-    return { id: source.id, entry: changed ? entry : before, changed };
-  }));
+  const outcomes = await Promise.all(
+    sources.map(async (source): Promise<SourceOutcome> => {
+      const before = previous.get(source.id);
+      let entry: MirrorEntry | null;
+      if (options.upstreamDir) entry = await fromDirectory(source, before, options.upstreamDir, options.now);
+      else {
+        entry = await refreshSource(source, before, {
+          now: options.now,
+          fetchUrl: options.upstreamBase ? `${options.upstreamBase.replace(/\/+$/, '')}/${source.id}` : undefined,
+          fetch: options.fetch,
+        });
+      }
+      if (entry === null) return { id: source.id, entry: before, changed: false, skipped: 'no local copy' };
+      const changed = material(entry) !== material(before);
+      return { id: source.id, entry: changed ? entry : before, changed };
+    }),
+  );
 
   await mkdir(mirrorDir, { recursive: true });
   for (const outcome of outcomes) {
     const entry = outcome.entry;
     if (outcome.changed && entry) await writeFileAtomic(join(mirrorDir, `${outcome.id}.json`), canonicalJson(entry));
-    log(`${outcome.id}: ${outcome.skipped ?? (entry?.state ?? 'never-fetched')}${outcome.changed ? ' (changed)' : ''}${entry?.state === 'failed' ? `: ${entry.error}` : ''}`);
+    log(
+      `${outcome.id}: ${outcome.skipped ?? entry?.state ?? 'never-fetched'}${outcome.changed ? ' (changed)' : ''}${entry?.state === 'failed' ? `: ${entry.error}` : ''}`,
+    );
   }
   return outcomes;
 }

@@ -10,7 +10,10 @@ const AGENT_VERSION = '1.0.0';
 
 /** Plain-language examples for the tools /a2a routes to without a data part. */
 export const A2A_PROMPTS: Readonly<Record<string, readonly string[]>> = {
-  classify_user_agent: ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.3; +https://openai.com/gptbot)', 'User-Agent: Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'],
+  classify_user_agent: [
+    'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.3; +https://openai.com/gptbot)',
+    'User-Agent: Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+  ],
   verify_batch: ['Is 66.249.66.1 really Googlebot?', '20.171.206.10, 192.0.2.1 GPTBot'],
   audit_ai_access: ['User-agent: GPTBot\nDisallow: /\n\nUser-agent: CCBot\nDisallow: /'],
   whoami: ['Who am I?'],
@@ -18,7 +21,12 @@ export const A2A_PROMPTS: Readonly<Record<string, readonly string[]>> = {
 };
 
 const PARAM_TAGS: Readonly<Record<string, string>> = {
-  robots_txt: 'robots.txt', ua: 'user-agent', ip: 'ip-verification', lines: 'access-log', crawler: 'crawler-record', policy: 'robots-policy',
+  robots_txt: 'robots.txt',
+  ua: 'user-agent',
+  ip: 'ip-verification',
+  lines: 'access-log',
+  crawler: 'crawler-record',
+  policy: 'robots-policy',
 };
 
 function tagsOf(tool: ToolDefinition): string[] {
@@ -37,7 +45,8 @@ export function agentCard(site: SiteSettings): unknown {
   return {
     protocolVersion: A2A_PROTOCOL_VERSION,
     name: site.name,
-    description: 'Identifies web crawlers from User-Agent headers, verifies crawler IP addresses against operator-published ranges, and audits robots.txt files against every AI crawler in an open, keyless index. Send plain text (a User-Agent, IP addresses, a robots.txt, "who am I") or a data part {"skill": "<skill id>", "input": {...}}.',
+    description:
+      'Identifies web crawlers from User-Agent headers, verifies crawler IP addresses against operator-published ranges, and audits robots.txt files against every AI crawler in an open, keyless index. Send plain text (a User-Agent, IP addresses, a robots.txt, "who am I") or a data part {"skill": "<skill id>", "input": {...}}.',
     url: `${site.base_url}/a2a`,
     preferredTransport: 'JSONRPC',
     provider: { organization: site.name, url: site.base_url },

@@ -11,7 +11,10 @@ export function coverage(model: Model) {
     crawlers: model.crawlers.length,
     operators: model.operators.length,
     robots_only_tokens: model.crawlers.filter((c) => c.robots_only).length,
-    by_category: count(model.categories.map((c) => c.id), (c) => c.category),
+    by_category: count(
+      model.categories.map((c) => c.id),
+      (c) => c.category,
+    ),
     by_stance: count(STANCES, (c) => c.respects_robots_txt),
     by_verification: count(VERIFICATION_METHODS, (c) => c.verification_method),
     ip_sources: {

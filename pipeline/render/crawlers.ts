@@ -8,19 +8,24 @@ import { href } from '../routes.ts';
 
 function crawlerHtml(model: Model, crawler: CrawlerView): string {
   const { site } = model;
-  const verification = crawler.verification_method === 'published-ranges'
-    ? html`${crawler.verification_label}: <a href="${crawler.ip_ranges_endpoint}">our mirror</a> (${crawler.ipv4_prefix_count} IPv4, ${crawler.ipv6_prefix_count} IPv6 prefixes) of <a href="${crawler.published_ip_ranges_url}">the operator's list</a>.`
-    : crawler.verification_method === 'reverse-dns'
-      ? html`${crawler.verification_label}: the host name must end in ${crawler.reverse_dns_hostnames.map((h, i) => html`${i > 0 ? ', ' : ''}<code>${h}</code>`)} and resolve back to the same address.`
-      : html`${crawler.verification_label}. A request claiming to be ${crawler.name} cannot be confirmed.`;
+  const verification =
+    crawler.verification_method === 'published-ranges'
+      ? html`${crawler.verification_label}: <a href="${crawler.ip_ranges_endpoint}">our mirror</a> (${crawler.ipv4_prefix_count} IPv4, ${crawler.ipv6_prefix_count} IPv6 prefixes) of <a href="${crawler.published_ip_ranges_url}">the operator's list</a>.`
+      : crawler.verification_method === 'reverse-dns'
+        ? html`${crawler.verification_label}: the host name must end in ${crawler.reverse_dns_hostnames.map((h, i) => html`${i > 0 ? ', ' : ''}<code>${h}</code>`)} and resolve back to the same address.`
+        : html`${crawler.verification_label}. A request claiming to be ${crawler.name} cannot be confirmed.`;
   const body = html`<h1>${crawler.name}</h1>
 <p class="muted">${crawler.category_label} · operated by <a href="${url(site, href('operator', crawler.operator_slug))}">${crawler.operator}</a></p>
 <p>${crawler.what_it_is}</p>
 <dl>
 <dt>robots.txt token</dt><dd><code>${crawler.robots_token}</code>${crawler.robots_token_note ? html` <br><span class="muted">${crawler.robots_token_note}</span>` : ''}</dd>
 <dt>User-agent substring</dt><dd>${crawler.user_agent_substring === null ? html`<span class="muted">none: this is a robots.txt control token with no crawler of its own</span>` : html`<code>${crawler.user_agent_substring}</code>`}</dd>
-${crawler.user_agent_example === null ? '' : html`<dt>Example User-Agent</dt><dd><code>${crawler.user_agent_example}</code></dd>
-`}<dt>Obeys robots.txt</dt><dd>${crawler.respects_robots_txt_label}${crawler.robots_txt_note ? html`. ${crawler.robots_txt_note}` : ''}${crawler.robots_txt_evidence ? html` (<a href="${crawler.robots_txt_evidence}">report</a>)` : ''}</dd>
+${
+  crawler.user_agent_example === null
+    ? ''
+    : html`<dt>Example User-Agent</dt><dd><code>${crawler.user_agent_example}</code></dd>
+`
+}<dt>Obeys robots.txt</dt><dd>${crawler.respects_robots_txt_label}${crawler.robots_txt_note ? html`. ${crawler.robots_txt_note}` : ''}${crawler.robots_txt_evidence ? html` (<a href="${crawler.robots_txt_evidence}">report</a>)` : ''}</dd>
 <dt>Verification</dt><dd>${verification}</dd>
 <dt>Cost of blocking</dt><dd>${crawler.cost_of_blocking}</dd>
 <dt>Source</dt><dd><a href="${crawler.operator_docs}">${crawler.operator}'s documentation</a>, reviewed ${crawler.last_reviewed}</dd>
@@ -29,12 +34,19 @@ ${crawler.user_agent_example === null ? '' : html`<dt>Example User-Agent</dt><dd
 <pre><code>User-agent: ${crawler.robots_token}
 Disallow: /</code></pre>
 <p>Also as <a href="${crawler.json_url}">JSON</a> and <a href="${crawler.markdown_url}">Markdown</a>.</p>`;
-  return page({ path: href('crawler_html', crawler.slug),
+  return page({
+    path: href('crawler_html', crawler.slug),
     title: `${crawler.name} (${crawler.operator})`,
     description: `${crawler.name}: robots.txt token, user agent, verification and cost of blocking.`,
     canonical: crawler.html_url,
-    alternates: [{ type: 'application/json', href: crawler.json_url }, { type: 'text/markdown', href: crawler.markdown_url }],
-    body, siteName: site.name, baseUrl: site.base_url, repository: site.repository,
+    alternates: [
+      { type: 'application/json', href: crawler.json_url },
+      { type: 'text/markdown', href: crawler.markdown_url },
+    ],
+    body,
+    siteName: site.name,
+    baseUrl: site.base_url,
+    repository: site.repository,
   });
 }
 
@@ -61,7 +73,8 @@ export function crawlerMarkdown(crawler: CrawlerView): string {
 }
 
 function verificationDetail(crawler: CrawlerView): string {
-  if (crawler.verification_method === 'published-ranges') return `; ${crawler.ipv4_prefix_count} IPv4 and ${crawler.ipv6_prefix_count} IPv6 prefixes mirrored at ${crawler.ip_ranges_endpoint}`;
+  if (crawler.verification_method === 'published-ranges')
+    return `; ${crawler.ipv4_prefix_count} IPv4 and ${crawler.ipv6_prefix_count} IPv6 prefixes mirrored at ${crawler.ip_ranges_endpoint}`;
   if (crawler.verification_method === 'reverse-dns') return `; host names end in ${crawler.reverse_dns_hostnames.join(', ')}`;
   return '';
 }

@@ -8,20 +8,43 @@ import { alternation } from './regex.ts';
 
 /** The 23 fields of docs/API.md §2.1, in order: the CSV header and the first keys of every record. */
 export const SPEC_FIELDS = [
-  'slug', 'name', 'operator', 'operator_slug', 'category', 'category_label', 'robots_token',
-  'user_agent_substring', 'user_agent_example', 'respects_robots_txt', 'respects_robots_txt_label',
-  'verification_method', 'verification_label', 'published_ip_ranges_url', 'ip_ranges_endpoint',
-  'ipv4_prefix_count', 'ipv6_prefix_count', 'what_it_is', 'cost_of_blocking', 'operator_docs',
-  'html_url', 'json_url', 'last_reviewed',
+  'slug',
+  'name',
+  'operator',
+  'operator_slug',
+  'category',
+  'category_label',
+  'robots_token',
+  'user_agent_substring',
+  'user_agent_example',
+  'respects_robots_txt',
+  'respects_robots_txt_label',
+  'verification_method',
+  'verification_label',
+  'published_ip_ranges_url',
+  'ip_ranges_endpoint',
+  'ipv4_prefix_count',
+  'ipv6_prefix_count',
+  'what_it_is',
+  'cost_of_blocking',
+  'operator_docs',
+  'html_url',
+  'json_url',
+  'last_reviewed',
 ] as const satisfies readonly (keyof CrawlerView)[];
 
 function endpointMap(model: Model): Record<string, { url: string; type: string; returns: string; template: boolean }> {
-  return Object.fromEntries(routes().map((route) => [route.key, {
-    url: url(model.site, route.path),
-    type: route.type,
-    returns: route.returns,
-    template: route.parameter !== undefined,
-  }]));
+  return Object.fromEntries(
+    routes().map((route) => [
+      route.key,
+      {
+        url: url(model.site, route.path),
+        type: route.type,
+        returns: route.returns,
+        template: route.parameter !== undefined,
+      },
+    ]),
+  );
 }
 
 export function categoryCounts(model: Model): Map<string, number> {
@@ -38,12 +61,19 @@ function agentsJson(model: Model, generatedAt: string): string {
     license: model.site.license,
     operator_count: model.operators.length,
     categories: model.categories.map((c) => ({
-      id: c.id, label: c.label, ai: c.ai, definition: c.definition,
-      count: counts.get(c.id) ?? 0, json_url: url(model.site, href('category', c.id)),
+      id: c.id,
+      label: c.label,
+      ai: c.ai,
+      definition: c.definition,
+      count: counts.get(c.id) ?? 0,
+      json_url: url(model.site, href('category', c.id)),
     })),
     policies: model.policies.map((p) => ({
-      id: p.id, title: p.title, crawler_count: p.crawlers.length,
-      json_url: url(model.site, href('policy', p.id)), robots_url: url(model.site, href('robots', p.id)),
+      id: p.id,
+      title: p.title,
+      crawler_count: p.crawlers.length,
+      json_url: url(model.site, href('policy', p.id)),
+      robots_url: url(model.site, href('robots', p.id)),
     })),
     endpoints: endpointMap(model),
     crawlers: model.crawlers,
@@ -51,7 +81,10 @@ function agentsJson(model: Model, generatedAt: string): string {
 }
 
 function agentsCsv(model: Model): string {
-  return csvTable(SPEC_FIELDS, model.crawlers.map((crawler) => SPEC_FIELDS.map((field) => crawler[field])));
+  return csvTable(
+    SPEC_FIELDS,
+    model.crawlers.map((crawler) => SPEC_FIELDS.map((field) => crawler[field])),
+  );
 }
 
 /** Crawlers that can be recognised by a header: robots-only control tokens have no substring. */
@@ -62,7 +95,8 @@ function substringsOf(crawlers: readonly CrawlerView[]): string[] {
 function uaRegexJson(model: Model): string {
   const ai = new Set(model.categories.filter((c) => c.ai).map((c) => c.id));
   return canonicalJson({
-    flavor: 'Pre-escaped alternations valid in JavaScript, PCRE and RE2. Case-sensitive; match anywhere in the User-Agent header. A set with no crawler is [^\\s\\S], which matches nothing.',
+    flavor:
+      'Pre-escaped alternations valid in JavaScript, PCRE and RE2. Case-sensitive; match anywhere in the User-Agent header. A set with no crawler is [^\\s\\S], which matches nothing.',
     all: alternation(substringsOf(model.crawlers)),
     ai_only: alternation(substringsOf(model.crawlers.filter((c) => ai.has(c.category)))),
     by_category: Object.fromEntries(model.categories.map((c) => [c.id, alternation(substringsOf(model.crawlers.filter((x) => x.category === c.id)))])),

@@ -29,7 +29,13 @@ const source = (id: string) => ({ type: 'source' as const, id, url: `https://exa
 const EVENTS: ChangeEvent[] = [
   event(1, { kind: 'crawler.added', subject: crawler('gptbot'), summary: 'GPTBot was added.' }),
   event(2, { kind: 'crawler.added', subject: crawler('claudebot'), summary: 'ClaudeBot was added.' }),
-  event(3, { kind: 'ranges.changed', subject: source('openai-gptbot'), summary: 'OpenAI GPTBot ranges gained 2 and lost 1 prefix.', added: { ipv4: ['20.15.240.64/28'], ipv6: ['2a0b:4140::/32'] }, removed: { ipv4: ['52.230.152.0/24'], ipv6: [] } }),
+  event(3, {
+    kind: 'ranges.changed',
+    subject: source('openai-gptbot'),
+    summary: 'OpenAI GPTBot ranges gained 2 and lost 1 prefix.',
+    added: { ipv4: ['20.15.240.64/28'], ipv6: ['2a0b:4140::/32'] },
+    removed: { ipv4: ['52.230.152.0/24'], ipv6: [] },
+  }),
   event(4, { kind: 'crawler.edited', subject: crawler('gptbot'), summary: 'GPTBot was edited.', fields: ['user_agent_example', 'last_reviewed'] }),
   event(5, { kind: 'source.stopped-answering', subject: source('google-googlebot'), summary: 'Google Googlebot list stopped answering.', error: 'HTTP 503' }),
   event(6, { kind: 'source.started-answering', subject: source('google-googlebot'), summary: 'Google Googlebot list answers again.' }),
@@ -53,10 +59,40 @@ function bodies(files: RenderedFile[]): { json: string; xml: string } {
   return { json: text('/feed.json'), xml: text('/feed.xml') };
 }
 
-interface JsonFeedItem { id: string; url: string; title: string; content_text: string; date_published: string; tags: string[] }
-interface JsonFeedDoc { version: string; title: string; home_page_url: string; feed_url: string; language: string; authors: { name: string }[]; items: JsonFeedItem[] }
-interface RssItem { title: string; link: string; guid: { '#text': string; '@_isPermaLink': string }; pubDate: string; description: string; category: string[] }
-interface RssChannel { title: string; link: string; description: string; language: string; lastBuildDate: string; 'atom:link': Record<string, string>; item?: RssItem[] }
+interface JsonFeedItem {
+  id: string;
+  url: string;
+  title: string;
+  content_text: string;
+  date_published: string;
+  tags: string[];
+}
+interface JsonFeedDoc {
+  version: string;
+  title: string;
+  home_page_url: string;
+  feed_url: string;
+  language: string;
+  authors: { name: string }[];
+  items: JsonFeedItem[];
+}
+interface RssItem {
+  title: string;
+  link: string;
+  guid: { '#text': string; '@_isPermaLink': string };
+  pubDate: string;
+  description: string;
+  category: string[];
+}
+interface RssChannel {
+  title: string;
+  link: string;
+  description: string;
+  language: string;
+  lastBuildDate: string;
+  'atom:link': Record<string, string>;
+  item?: RssItem[];
+}
 
 function render(events: ChangeEvent[]): { json: string; xml: string; feed: JsonFeedDoc; channel: RssChannel } {
   const { json, xml } = bodies(renderFeeds(SITE, logOf(events), GENERATED_AT));
@@ -103,7 +139,13 @@ const ILLEGAL_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 describe('renderFeeds: JSON Feed', () => {
   it('renders both files with kind feed', () => {
     const files = renderFeeds(SITE, logOf(EVENTS), GENERATED_AT);
-    assert.deepEqual(files.map((f) => [f.path, f.kind]), [['/feed.json', 'feed'], ['/feed.xml', 'feed']]);
+    assert.deepEqual(
+      files.map((f) => [f.path, f.kind]),
+      [
+        ['/feed.json', 'feed'],
+        ['/feed.xml', 'feed'],
+      ],
+    );
   });
 
   it('satisfies the output schema and JSON Feed 1.1', () => {
@@ -130,7 +172,10 @@ describe('renderFeeds: JSON Feed', () => {
 
   it('lists the newest first, with stable ids and subject pages', () => {
     const { feed } = render(EVENTS);
-    assert.deepEqual(feed.items.map((i) => i.id), [8, 7, 6, 5, 4, 3, 2, 1].map((c) => `https://example.test/index/changes.json?since=${c - 1}`));
+    assert.deepEqual(
+      feed.items.map((i) => i.id),
+      [8, 7, 6, 5, 4, 3, 2, 1].map((c) => `https://example.test/index/changes.json?since=${c - 1}`),
+    );
     const byCursor = (cursor: number) => feed.items[EVENTS.length - cursor];
     assert.deepEqual(byCursor(1), {
       id: 'https://example.test/index/changes.json?since=0',
@@ -156,7 +201,10 @@ describe('renderFeeds: JSON Feed', () => {
   });
 
   it(`caps each side of a prefix list at ${FEED_PREFIX_LIMIT} with an "and N more" line`, () => {
-    const added = { ipv4: Array.from({ length: 40 }, (_, i) => `10.0.${i}.0/24`), ipv6: Array.from({ length: 25 }, (_, i) => `2001:db8:${i.toString(16)}::/48`) };
+    const added = {
+      ipv4: Array.from({ length: 40 }, (_, i) => `10.0.${i}.0/24`),
+      ipv6: Array.from({ length: 25 }, (_, i) => `2001:db8:${i.toString(16)}::/48`),
+    };
     const removed = { ipv4: Array.from({ length: 50 }, (_, i) => `192.0.${i}.0/24`), ipv6: [] };
     const { feed } = render([event(1, { kind: 'ranges.changed', subject: source('big'), summary: 'Big change.', added, removed })]);
     const lines = (feed.items[0]?.content_text ?? '').split('\n');
@@ -216,7 +264,8 @@ describe('renderFeeds: RSS', () => {
 
   it('writes an item in a fixed shape', () => {
     const { xml } = render([EVENTS[0] as ChangeEvent]);
-    assert.ok(xml.includes(`    <item>
+    assert.ok(
+      xml.includes(`    <item>
       <title>crawler.added: gptbot</title>
       <link>https://example.test/index/crawler/gptbot.html</link>
       <guid isPermaLink="false">https://example.test/index/changes.json?since=0</guid>
@@ -225,7 +274,9 @@ describe('renderFeeds: RSS', () => {
       <category>crawler.added</category>
       <category>crawler</category>
     </item>
-`), xml);
+`),
+      xml,
+    );
   });
 });
 

@@ -77,7 +77,8 @@ function prefixLines(label: string, delta: PrefixDelta | undefined): string[] {
 }
 
 function contentText(event: ChangeEvent): string {
-  const lines = event.kind === 'ranges.changed' ? [event.summary].concat(prefixLines('Added', event.added), prefixLines('Removed', event.removed)) : [event.summary];
+  const lines =
+    event.kind === 'ranges.changed' ? [event.summary].concat(prefixLines('Added', event.added), prefixLines('Removed', event.removed)) : [event.summary];
   if (event.fields && event.fields.length > 0) lines.push('', `Fields changed: ${event.fields.join(', ')}`);
   if (event.error) lines.push('', `Last error: ${event.error}`);
   return feedText(lines.join('\n'));

@@ -35,18 +35,20 @@ export function renderGroups(model: Model): RenderedFile[] {
     };
   });
   const counts = categoryCounts(model);
-  const categories = model.categories.map((category): RenderedFile => ({
-    path: href('category', category.id),
-    kind: 'category',
-    body: canonicalJson({
-      id: category.id,
-      label: category.label,
-      ai: category.ai,
-      definition: category.definition,
-      json_url: url(model.site, href('category', category.id)),
-      crawler_count: counts.get(category.id) ?? 0,
-      crawlers: model.crawlers.filter((c) => c.category === category.id),
+  const categories = model.categories.map(
+    (category): RenderedFile => ({
+      path: href('category', category.id),
+      kind: 'category',
+      body: canonicalJson({
+        id: category.id,
+        label: category.label,
+        ai: category.ai,
+        definition: category.definition,
+        json_url: url(model.site, href('category', category.id)),
+        crawler_count: counts.get(category.id) ?? 0,
+        crawlers: model.crawlers.filter((c) => c.category === category.id),
+      }),
     }),
-  }));
+  );
   return [...operators, ...categories];
 }

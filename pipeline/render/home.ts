@@ -27,37 +27,53 @@ ${coverageSection(model)}
 <table>
 <thead><tr><th scope="col">Policy</th><th scope="col">Crawlers named</th><th scope="col">Files</th></tr></thead>
 <tbody>
-${model.policies.map((p) => html`<tr><td>${p.title}</td><td>${p.crawlers.length}</td><td><a href="${link(href('robots', p.id))}">robots.txt</a> · <a href="${link(href('policy', p.id))}">rationale</a></td></tr>
-`)}</tbody>
+${model.policies.map(
+  (
+    p,
+  ) => html`<tr><td>${p.title}</td><td>${p.crawlers.length}</td><td><a href="${link(href('robots', p.id))}">robots.txt</a> · <a href="${link(href('policy', p.id))}">rationale</a></td></tr>
+`,
+)}</tbody>
 </table>
 <h2>Categories</h2>
 <table>
 <thead><tr><th scope="col">Category</th><th scope="col">Crawlers</th><th scope="col">What it means</th></tr></thead>
 <tbody>
-${model.categories.map((c) => html`<tr><td><a href="${link(href('category', c.id))}">${c.label}</a></td><td>${counts.get(c.id) ?? 0}</td><td>${c.definition}</td></tr>
-`)}</tbody>
+${model.categories.map(
+  (c) => html`<tr><td><a href="${link(href('category', c.id))}">${c.label}</a></td><td>${counts.get(c.id) ?? 0}</td><td>${c.definition}</td></tr>
+`,
+)}</tbody>
 </table>
 <h2>Crawlers</h2>
 <table>
 <thead><tr><th scope="col">Crawler</th><th scope="col">Operator</th><th scope="col">Category</th><th scope="col">robots.txt token</th><th scope="col">Obeys robots.txt</th></tr></thead>
 <tbody>
-${model.crawlers.map((c) => html`<tr><td><a href="${c.html_url}">${c.name}</a></td><td>${c.operator}</td><td>${c.category_label}</td><td><code>${c.robots_token}</code></td><td>${c.respects_robots_txt}</td></tr>
-`)}</tbody>
+${model.crawlers.map(
+  (
+    c,
+  ) => html`<tr><td><a href="${c.html_url}">${c.name}</a></td><td>${c.operator}</td><td>${c.category_label}</td><td><code>${c.robots_token}</code></td><td>${c.respects_robots_txt}</td></tr>
+`,
+)}</tbody>
 </table>
 <h2>Endpoints</h2>
 <table>
 <thead><tr><th scope="col">Path</th><th scope="col">Returns</th></tr></thead>
 <tbody>
-${routes().map((r) => html`<tr><td><code>${r.path}</code></td><td>${r.returns}</td></tr>
-`)}</tbody>
+${routes().map(
+  (r) => html`<tr><td><code>${r.path}</code></td><td>${r.returns}</td></tr>
+`,
+)}</tbody>
 </table>
 <p>Every path is also served under <code>/api/v1/</code>. Source and issues: <a href="${site.repository}">${site.repository}</a>.</p>`;
-  return page({ path: '/index.html',
+  return page({
+    path: '/index.html',
     title: 'Index of web crawlers',
     description: `Open index of ${model.crawlers.length} web crawlers: robots.txt tokens, user agents, verification, ready-made robots.txt policies.`,
     canonical: link('/index.html'),
     alternates: [{ type: 'application/json', href: link('/data/agents.json') }],
-    body, siteName: site.name, baseUrl: site.base_url, repository: site.repository,
+    body,
+    siteName: site.name,
+    baseUrl: site.base_url,
+    repository: site.repository,
   });
 }
 
@@ -68,12 +84,16 @@ function coverageSection(model: Model) {
 <caption>What operators say about robots.txt, and how their crawlers can be verified</caption>
 <thead><tr><th scope="col">robots.txt stance</th><th scope="col">Crawlers</th></tr></thead>
 <tbody>
-${Object.entries(report.by_stance).map(([stance, n]) => html`<tr><td>${STANCE_LABELS[stance as keyof typeof STANCE_LABELS]} (<code>${stance}</code>)</td><td>${n}</td></tr>
-`)}</tbody>
+${Object.entries(report.by_stance).map(
+  ([stance, n]) => html`<tr><td>${STANCE_LABELS[stance as keyof typeof STANCE_LABELS]} (<code>${stance}</code>)</td><td>${n}</td></tr>
+`,
+)}</tbody>
 <thead><tr><th scope="col">Verification</th><th scope="col">Crawlers</th></tr></thead>
 <tbody>
-${Object.entries(report.by_verification).map(([method, n]) => html`<tr><td>${VERIFICATION_LABELS[method as keyof typeof VERIFICATION_LABELS]} (<code>${method}</code>)</td><td>${n}</td></tr>
-`)}</tbody>
+${Object.entries(report.by_verification).map(
+  ([method, n]) => html`<tr><td>${VERIFICATION_LABELS[method as keyof typeof VERIFICATION_LABELS]} (<code>${method}</code>)</td><td>${n}</td></tr>
+`,
+)}</tbody>
 </table>`;
 }
 

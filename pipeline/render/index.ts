@@ -16,15 +16,17 @@ import { canonicalJson } from '../util/canonical-json.ts';
 
 /** The feeds carry a build date, so they are rendered with the ledger's stamp like other dated files. */
 function renderFeedFiles(model: Model): RenderedFile[] {
-  return ['/feed.json', '/feed.xml'].map((path): RenderedFile => ({
-    path,
-    kind: 'feed',
-    body: (stamp) => {
-      const file = renderFeeds(model.site, model.log, stamp).find((f) => f.path === path);
-      if (!file || typeof file.body !== 'string') throw new Error(`feeds: ${path} not rendered`);
-      return file.body;
-    },
-  }));
+  return ['/feed.json', '/feed.xml'].map(
+    (path): RenderedFile => ({
+      path,
+      kind: 'feed',
+      body: (stamp) => {
+        const file = renderFeeds(model.site, model.log, stamp).find((f) => f.path === path);
+        if (!file || typeof file.body !== 'string') throw new Error(`feeds: ${path} not rendered`);
+        return file.body;
+      },
+    }),
+  );
 }
 
 /** Every file of dist/ except the ledger, which describes these. */

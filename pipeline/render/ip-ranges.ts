@@ -8,7 +8,8 @@ import { href } from '../routes.ts';
 /** Why a source's prefixes may not be current, in words a WAF builder can act on. */
 function warning(source: SourceView): string | null {
   const { mirror } = source;
-  if (mirror.state === 'failed') return `The last fetch failed (${mirror.error ?? 'unknown error'}); these are the last good prefixes, from ${mirror.last_success ?? 'an earlier fetch'}.`;
+  if (mirror.state === 'failed')
+    return `The last fetch failed (${mirror.error ?? 'unknown error'}); these are the last good prefixes, from ${mirror.last_success ?? 'an earlier fetch'}.`;
   if (mirror.state === 'never-fetched') return 'This list has not been fetched yet; it holds no prefixes. Verify this operator by other means until it is.';
   return null;
 }
@@ -44,17 +45,18 @@ function sourceFile(model: Model, source: SourceView) {
 }
 
 export function staleSources(model: Model): StaleSource[] {
-  return model.sources.filter((s) => s.mirror.state === 'failed').map((s) => ({
-    id: s.id,
-    operator: s.operator,
-    state: s.mirror.state,
-    error: s.mirror.error,
-    last_success: s.mirror.last_success,
-    last_attempt: s.mirror.last_attempt,
-    endpoint: s.endpoint,
-  }));
+  return model.sources
+    .filter((s) => s.mirror.state === 'failed')
+    .map((s) => ({
+      id: s.id,
+      operator: s.operator,
+      state: s.mirror.state,
+      error: s.mirror.error,
+      last_success: s.mirror.last_success,
+      last_attempt: s.mirror.last_attempt,
+      endpoint: s.endpoint,
+    }));
 }
-
 
 /**
  * A "# " comment is one line: an upstream error can hold line breaks (a JSON.parse message
@@ -73,7 +75,11 @@ function allText(model: Model): string {
   ];
   for (const source of model.sources) {
     const note = warning(source);
-    lines.push(comment(`source ${source.id} (${source.operator}) state=${source.mirror.state} ipv4=${source.mirror.ipv4.length} ipv6=${source.mirror.ipv6.length} upstream=${source.url}`));
+    lines.push(
+      comment(
+        `source ${source.id} (${source.operator}) state=${source.mirror.state} ipv4=${source.mirror.ipv4.length} ipv6=${source.mirror.ipv6.length} upstream=${source.url}`,
+      ),
+    );
     if (note) lines.push(comment(note));
     // A list may hold hundreds of thousands of prefixes: push(...list) would pass each one
     // as an argument and overflow the call stack.
@@ -101,7 +107,14 @@ export function renderIpRanges(model: Model): RenderedFile[] {
         ipv6_count: total.ipv6,
         note: 'Counts are per source; a prefix published in two lists (Google lists several) is counted in each.',
         stale_sources: staleSources(model).map((s) => s.id),
-        sources: model.sources.map((s) => ({ id: s.id, operator: s.operator, state: s.mirror.state, endpoint: s.endpoint, ipv4: s.mirror.ipv4, ipv6: s.mirror.ipv6 })),
+        sources: model.sources.map((s) => ({
+          id: s.id,
+          operator: s.operator,
+          state: s.mirror.state,
+          endpoint: s.endpoint,
+          ipv4: s.mirror.ipv4,
+          ipv6: s.mirror.ipv6,
+        })),
       }),
     },
     { path: '/ip-ranges/all.txt', kind: 'ip-ranges-text', body: allText(model) },
@@ -129,26 +142,27 @@ export function renderIpRanges(model: Model): RenderedFile[] {
     {
       path: '/status.json',
       kind: 'status',
-      body: (stamp) => canonicalJson({
-        sources_ok: ok,
-        sources_failed: failed,
-        sources_never_fetched: model.sources.length - ok - failed,
-        generated_at: stamp,
-        refresh_interval_seconds: 21600,
-        sources: model.sources.map((s) => ({
-          id: s.id,
-          operator: s.operator,
-          state: s.mirror.state,
-          last_attempt: s.mirror.last_attempt,
-          last_success: s.mirror.last_success,
-          last_change: s.mirror.last_change,
-          changed_at_last_attempt: s.mirror.last_change !== null && s.mirror.last_change === s.mirror.last_attempt,
-          error: s.mirror.error,
-          upstream_created: s.mirror.upstream_created,
-          findings: s.mirror.findings,
-          endpoint: s.endpoint,
-        })),
-      }),
+      body: (stamp) =>
+        canonicalJson({
+          sources_ok: ok,
+          sources_failed: failed,
+          sources_never_fetched: model.sources.length - ok - failed,
+          generated_at: stamp,
+          refresh_interval_seconds: 21600,
+          sources: model.sources.map((s) => ({
+            id: s.id,
+            operator: s.operator,
+            state: s.mirror.state,
+            last_attempt: s.mirror.last_attempt,
+            last_success: s.mirror.last_success,
+            last_change: s.mirror.last_change,
+            changed_at_last_attempt: s.mirror.last_change !== null && s.mirror.last_change === s.mirror.last_attempt,
+            error: s.mirror.error,
+            upstream_created: s.mirror.upstream_created,
+            findings: s.mirror.findings,
+            endpoint: s.endpoint,
+          })),
+        }),
     },
   ];
 }

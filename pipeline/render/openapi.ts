@@ -7,8 +7,12 @@ import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
 
 const STATUS_TEXT: Record<number, string> = {
-  200: 'The document', 304: 'Not modified: the validator you sent still matches; no body', 400: 'Invalid input; the body names the field and the accepted form',
-  404: 'No such document', 405: 'Method not accepted; see the Allow header', 413: 'Request body too large',
+  200: 'The document',
+  304: 'Not modified: the validator you sent still matches; no body',
+  400: 'Invalid input; the body names the field and the accepted form',
+  404: 'No such document',
+  405: 'Method not accepted; see the Allow header',
+  413: 'Request body too large',
   503: 'The call was not run (past its deadline, the server busy, or its data not loaded); send it again after Retry-After',
 };
 
@@ -16,26 +20,41 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const errorContent = { 'application/json': { schema: ref('error') } };
 
 function responseBody(route: Route, tool: ToolDefinition | undefined): Record<string, unknown> {
-  const schema = tool ? tool.outputSchema : route.schema ? ref(route.schema) : route.type.startsWith('application/json') ? { type: 'object' } : { type: 'string' };
+  const schema = tool
+    ? tool.outputSchema
+    : route.schema
+      ? ref(route.schema)
+      : route.type.startsWith('application/json')
+        ? { type: 'object' }
+        : { type: 'string' };
   return { [route.type.split(';')[0]!]: { schema } };
 }
 
 function responses(route: Route, tool: ToolDefinition | undefined) {
-  return Object.fromEntries(route.statuses.map((status) => [String(status), {
-    description: STATUS_TEXT[status] ?? 'See the reference',
-    ...(status === 200 ? { content: responseBody(route, tool) } : status >= 400 ? { content: errorContent } : {}),
-  }]));
+  return Object.fromEntries(
+    route.statuses.map((status) => [
+      String(status),
+      {
+        description: STATUS_TEXT[status] ?? 'See the reference',
+        ...(status === 200 ? { content: responseBody(route, tool) } : status >= 400 ? { content: errorContent } : {}),
+      },
+    ]),
+  );
 }
 
 function parameters(route: Route, tool: ToolDefinition | undefined) {
   const list: Record<string, unknown>[] = [];
-  if (route.parameter) list.push({ name: route.parameter.name, in: 'path', required: true, description: `Values: ${route.parameter.values_from}`, schema: { type: 'string' } });
+  if (route.parameter)
+    list.push({ name: route.parameter.name, in: 'path', required: true, description: `Values: ${route.parameter.values_from}`, schema: { type: 'string' } });
   for (const q of route.query ?? []) list.push({ name: q.name, in: 'query', required: false, description: q.description, schema: q.schema });
   if (tool) {
     const properties = (inputSchema(tool) as { properties: Record<string, Record<string, unknown>> }).properties;
     for (const param of tool.params) {
       list.push({
-        name: param.name, in: 'query', required: param.required && param.name !== tool.postBody, description: `${param.description} Accepted: ${param.accepted}`,
+        name: param.name,
+        in: 'query',
+        required: param.required && param.name !== tool.postBody,
+        description: `${param.description} Accepted: ${param.accepted}`,
         schema: param.kind === 'list' ? { type: 'array', items: { type: 'string' }, maxItems: param.maxItems } : properties[param.name],
         ...(param.kind === 'list' ? { style: 'form', explode: true } : {}),
       });
@@ -53,8 +72,26 @@ function operations(route: Route) {
   if (route.methods.includes('POST')) {
     const body = tool?.postBody
       ? { required: true, description: `The raw ${tool.postBody}`, content: { 'text/plain': { schema: { type: 'string' } } } }
-      : { required: true, description: route.answer.by === 'mcp' ? 'A JSON-RPC 2.0 request (MCP Streamable HTTP; send accept: application/json, text/event-stream)' : 'A JSON-RPC 2.0 request (A2A message/send)', content: { 'application/json': { schema: { type: 'object', required: ['jsonrpc', 'method'] } } } };
-    ops['post'] = { ...base, operationId: `post_${route.key}`, requestBody: body, responses: tool ? responses(route, tool) : { 200: { description: 'A JSON-RPC 2.0 response', content: { 'application/json': { schema: { type: 'object' } } } }, 405: { description: STATUS_TEXT[405], content: errorContent }, 413: { description: STATUS_TEXT[413], content: errorContent } } };
+      : {
+          required: true,
+          description:
+            route.answer.by === 'mcp'
+              ? 'A JSON-RPC 2.0 request (MCP Streamable HTTP; send accept: application/json, text/event-stream)'
+              : 'A JSON-RPC 2.0 request (A2A message/send)',
+          content: { 'application/json': { schema: { type: 'object', required: ['jsonrpc', 'method'] } } },
+        };
+    ops['post'] = {
+      ...base,
+      operationId: `post_${route.key}`,
+      requestBody: body,
+      responses: tool
+        ? responses(route, tool)
+        : {
+            200: { description: 'A JSON-RPC 2.0 response', content: { 'application/json': { schema: { type: 'object' } } } },
+            405: { description: STATUS_TEXT[405], content: errorContent },
+            413: { description: STATUS_TEXT[413], content: errorContent },
+          },
+    };
   }
   return ops;
 }
@@ -74,7 +111,8 @@ function openApiDocument(model: Model, stamp: string) {
       title: `${model.site.name} API`,
       version: stamp.slice(0, 10),
       summary: 'Read-only, keyless index of web crawlers.',
-      description: 'info.version is the date this description last changed; the shape is v1 and every path is also served under /api/v1/. Every response has a strong ETag and Last-Modified; If-None-Match and If-Modified-Since give 304. CORS is open.',
+      description:
+        'info.version is the date this description last changed; the shape is v1 and every path is also served under /api/v1/. Every response has a strong ETag and Last-Modified; If-None-Match and If-Modified-Since give 304. CORS is open.',
       license: { name: 'CC0-1.0', identifier: 'CC0-1.0' },
     },
     servers: [{ url: model.site.base_url }, { url: `${model.site.base_url}/api/v1` }],

@@ -8,4 +8,3 @@ export interface RenderedFile {
   kind: string;
   body: string | ((stamp: string) => string);
 }
-

@@ -7,7 +7,8 @@ import { href } from '../routes.ts';
 /** Naming a crawler that says robots.txt does not apply records a wish, not a block. */
 function effect(policy: PolicyView, crawler: CrawlerView): string | null {
   if (crawler.respects_robots_txt === 'ignores') return 'The operator says robots.txt does not apply to this fetcher, so this line may have no effect.';
-  if (crawler.respects_robots_txt === 'disputed' && policy.directive === 'disallow') return 'Reported to ignore robots.txt; block it at the server or WAF as well.';
+  if (crawler.respects_robots_txt === 'disputed' && policy.directive === 'disallow')
+    return 'Reported to ignore robots.txt; block it at the server or WAF as well.';
   if (!crawler.robots_token_is_product_token) return crawler.robots_token_note;
   return null;
 }

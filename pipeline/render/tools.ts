@@ -17,9 +17,11 @@ function toolForm(model: Model, tool: ToolDefinition & { path: string }): string
     const id = `f-${p.name}`;
     const big = p.name === 'robots_txt' || p.name === 'ip' || p.name === 'lines';
     return html`<p><label for="${id}"><strong>${p.name}</strong>${p.required ? ' (required)' : ''}</label><br>
-${big
-  ? html`<textarea id="${id}" name="${p.name}" rows="10" cols="80"${p.required ? html` required` : ''} aria-describedby="${id}-help">${p.example ?? ''}</textarea>`
-  : html`<input id="${id}" name="${p.name}" size="80" value="${p.example ?? (typeof p.default === 'string' ? p.default : '')}"${p.required ? html` required` : ''} aria-describedby="${id}-help">`}
+${
+  big
+    ? html`<textarea id="${id}" name="${p.name}" rows="10" cols="80"${p.required ? html` required` : ''} aria-describedby="${id}-help">${p.example ?? ''}</textarea>`
+    : html`<input id="${id}" name="${p.name}" size="80" value="${p.example ?? (typeof p.default === 'string' ? p.default : '')}"${p.required ? html` required` : ''} aria-describedby="${id}-help">`
+}
 <br><span id="${id}-help" class="muted">${p.description} Accepted: ${p.accepted}</span></p>
 `;
   });
@@ -30,7 +32,16 @@ ${fields}${tool.params.length === 0 ? html`<input type="hidden" name="${ATTRIBUT
 </form>
 ${tool.postBody ? html`<p>Large files: <code>curl --data-binary @robots.txt '${site.base_url}${href(toolRouteKey(tool.name, 'endpoint'))}'</code> sends the file as the raw body.</p>` : ''}
 <p>Specification: <a href="${site.base_url}${href(toolRouteKey(tool.name, 'spec'))}">${tool.path}.json</a>. Also on MCP: ${spec.mcp.map((u, i) => html`${i > 0 ? ', ' : ''}<code>${u}</code>`)}. All tools: <a href="${site.base_url}/tools/">/tools/</a>.</p>`;
-  return page({ path: href(toolRouteKey(tool.name, 'form')), title: tool.title, description: tool.description, canonical: `${site.base_url}${href(toolRouteKey(tool.name, 'form'))}`, body, siteName: site.name, baseUrl: site.base_url, repository: site.repository });
+  return page({
+    path: href(toolRouteKey(tool.name, 'form')),
+    title: tool.title,
+    description: tool.description,
+    canonical: `${site.base_url}${href(toolRouteKey(tool.name, 'form'))}`,
+    body,
+    siteName: site.name,
+    baseUrl: site.base_url,
+    repository: site.repository,
+  });
 }
 
 export function renderTools(model: Model): RenderedFile[] {

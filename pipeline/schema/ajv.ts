@@ -14,7 +14,9 @@ const SCHEMA_BASE = 'https://crawler-index.org/schemas/';
 export function readSchemas(dir = SCHEMA_DIR): Map<string, Record<string, unknown>> {
   const schemas = new Map<string, Record<string, unknown>>();
   for (const folder of readdirSync(dir).sort()) {
-    for (const name of readdirSync(join(dir, folder)).filter((n) => n.endsWith('.schema.json')).sort()) {
+    for (const name of readdirSync(join(dir, folder))
+      .filter((n) => n.endsWith('.schema.json'))
+      .sort()) {
       schemas.set(`${folder}/${name}`, JSON.parse(readFileSync(join(dir, folder, name), 'utf8')) as Record<string, unknown>);
     }
   }
@@ -45,9 +47,11 @@ export function validatorFor(schemaPath: string): ValidateFunction {
 export function describeErrors(errors: readonly ErrorObject[] | null | undefined): { path: string; message: string }[] {
   return (errors ?? []).map((error) => {
     const detail =
-      error.keyword === 'additionalProperties' ? `unknown field "${String(error.params['additionalProperty'])}"` :
-      error.keyword === 'enum' ? `${error.message}: ${(error.params['allowedValues'] as unknown[]).join(', ')}` :
-      error.message ?? error.keyword;
+      error.keyword === 'additionalProperties'
+        ? `unknown field "${String(error.params['additionalProperty'])}"`
+        : error.keyword === 'enum'
+          ? `${error.message}: ${(error.params['allowedValues'] as unknown[]).join(', ')}`
+          : (error.message ?? error.keyword);
     return { path: error.instancePath || '/', message: detail };
   });
 }

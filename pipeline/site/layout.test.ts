@@ -12,9 +12,12 @@ test('relative paths work from every depth', () => {
 });
 
 test('links and forms into the site become relative; <link> elements and other hosts stay absolute', () => {
-  const page = '<link rel="canonical" href="https://b.io/x.html"><a class="c" href="https://b.io/data/a.json">a</a><form method="get" action="https://b.io/tools/x"></form><a href="https://b.io.evil/x">e</a>';
-  assert.equal(relativizeLinks(page, 'https://b.io', '/tools/x.html'),
-    '<link rel="canonical" href="https://b.io/x.html"><a class="c" href="../data/a.json">a</a><form method="get" action="x"></form><a href="https://b.io.evil/x">e</a>');
+  const page =
+    '<link rel="canonical" href="https://b.io/x.html"><a class="c" href="https://b.io/data/a.json">a</a><form method="get" action="https://b.io/tools/x"></form><a href="https://b.io.evil/x">e</a>';
+  assert.equal(
+    relativizeLinks(page, 'https://b.io', '/tools/x.html'),
+    '<link rel="canonical" href="https://b.io/x.html"><a class="c" href="../data/a.json">a</a><form method="get" action="x"></form><a href="https://b.io.evil/x">e</a>',
+  );
 });
 
 test('html escapes every interpolated value, so a record cannot inject markup', () => {

@@ -42,7 +42,10 @@ export function relativePath(from: string, to: string): string {
  * <link> elements stay absolute.
  */
 export function relativizeLinks(page: string, baseUrl: string, pagePath: string): string {
-  return page.replace(new RegExp(`(<(?:a|form)\\b[^>]*?\\s(?:href|action)=")${escapeRegex(baseUrl)}(/[^"]*)"`, 'g'), (_m, head: string, target: string) => `${head}${relativePath(pagePath, target)}"`);
+  return page.replace(
+    new RegExp(`(<(?:a|form)\\b[^>]*?\\s(?:href|action)=")${escapeRegex(baseUrl)}(/[^"]*)"`, 'g'),
+    (_m, head: string, target: string) => `${head}${relativePath(pagePath, target)}"`,
+  );
 }
 
 export interface PageOptions {
@@ -59,7 +62,8 @@ export interface PageOptions {
 }
 
 export function page(options: PageOptions): string {
-  return relativizeLinks(html`<!doctype html>
+  return relativizeLinks(
+    html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -67,8 +71,10 @@ export function page(options: PageOptions): string {
 <title>${options.title} · ${options.siteName}</title>
 <meta name="description" content="${options.description}">
 <link rel="canonical" href="${options.canonical}">
-${(options.alternates ?? []).map((alt) => html`<link rel="alternate" type="${alt.type}" href="${alt.href}">
-`)}<link rel="stylesheet" href="${relativePath(options.path, '/site.css')}">
+${(options.alternates ?? []).map(
+  (alt) => html`<link rel="alternate" type="${alt.type}" href="${alt.href}">
+`,
+)}<link rel="stylesheet" href="${relativePath(options.path, '/site.css')}">
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -79,5 +85,8 @@ ${options.body}
 <footer><p>${options.siteName} is an independent, non-commercial project, not affiliated with the operators it documents. Data is CC0-1.0. Categories and cost of blocking are our assessment; other facts cite each operator's own documentation.</p></footer>
 </body>
 </html>
-`.text, options.baseUrl, options.path);
+`.text,
+    options.baseUrl,
+    options.path,
+  );
 }

@@ -47,7 +47,11 @@ export async function writeEventLog(path: string, log: EventLog): Promise<boolea
  * model about to be published. They come from the commit, not the last build, so they survive
  * a rebuild that was never committed and are not repeated by one run again (recordBatch).
  */
-export async function eventsSincePublished(events: EventLog, draft: Model, at: { root: string; distDir: string; baseUrl: string; now: string }): Promise<EventLog> {
+export async function eventsSincePublished(
+  events: EventLog,
+  draft: Model,
+  at: { root: string; distDir: string; baseUrl: string; now: string },
+): Promise<EventLog> {
   const base = await readBase(at.root, at.distDir);
   if (!base) return events;
   const pending = diffStates(base.state, publishedStateOf(draft), {

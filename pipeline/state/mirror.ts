@@ -5,8 +5,9 @@ import { isRecord } from '../util/guards.ts';
 import { readStateJson, restoreFromGit } from './state-file.ts';
 
 function isMirrorEntry(value: unknown): value is MirrorEntry {
-  return isRecord(value) && typeof value['id'] === 'string' && typeof value['state'] === 'string'
-    && Array.isArray(value['ipv4']) && Array.isArray(value['ipv6']);
+  return (
+    isRecord(value) && typeof value['id'] === 'string' && typeof value['state'] === 'string' && Array.isArray(value['ipv4']) && Array.isArray(value['ipv6'])
+  );
 }
 
 /** Reads state/mirror/<id>.json. A missing folder means no source has been fetched yet. */

@@ -7,9 +7,15 @@ export interface Base {
   state: PublishedState;
 }
 
-interface AgentsDocument { crawlers: Record<string, unknown>[] }
-interface RangesDocument { sources: { id: string; ipv4: string[]; ipv6: string[] }[] }
-interface StatusDocument { sources: { id: string; state: string; error: string | null }[] }
+interface AgentsDocument {
+  crawlers: Record<string, unknown>[];
+}
+interface RangesDocument {
+  sources: { id: string; ipv4: string[]; ipv6: string[] }[];
+}
+interface StatusDocument {
+  sources: { id: string; state: string; error: string | null }[];
+}
 
 /**
  * The facts published by the last commit: HEAD's dist/ as git holds it, not the working
@@ -19,9 +25,14 @@ interface StatusDocument { sources: { id: string; state: string; error: string |
 export async function readBase(root: string, distDir: string): Promise<Base | null> {
   const git = simpleGit(root);
   if (!(await git.checkIsRepo().catch(() => false))) return null;
-  const commit = await git.revparse(['--verify', '--quiet', 'HEAD']).then((sha) => sha.trim(), () => null);
+  const commit = await git.revparse(['--verify', '--quiet', 'HEAD']).then(
+    (sha) => sha.trim(),
+    () => null,
+  );
   if (!commit) return null;
-  const prefix = relative(await git.revparse(['--show-toplevel']).then((top) => top.trim()), distDir).split('\\').join('/');
+  const prefix = relative(await git.revparse(['--show-toplevel']).then((top) => top.trim()), distDir)
+    .split('\\')
+    .join('/');
   const show = async <T>(path: string): Promise<T | null> => {
     try {
       return JSON.parse(await git.show([`${commit}:${prefix}${path}`])) as T;
@@ -39,7 +50,12 @@ export async function readBase(root: string, distDir: string): Promise<Base | nu
     commit,
     state: {
       crawlers: new Map((agents?.crawlers ?? []).map((c) => [String(c['slug']), c])),
-      sources: new Map((ranges?.sources ?? []).map((s) => [s.id, { state: states.get(s.id)?.state ?? 'never-fetched', error: states.get(s.id)?.error ?? null, ipv4: s.ipv4, ipv6: s.ipv6 }])),
+      sources: new Map(
+        (ranges?.sources ?? []).map((s) => [
+          s.id,
+          { state: states.get(s.id)?.state ?? 'never-fetched', error: states.get(s.id)?.error ?? null, ipv4: s.ipv4, ipv6: s.ipv6 },
+        ]),
+      ),
     },
   };
 }

@@ -21,7 +21,6 @@ export type Intent =
   /** A data part that names no known tool, or gives it something other than an object of parameters. */
   | { kind: 'invalid'; field: string; message: string; accepted: string | string[] };
 
-
 const ROBOTS_LINE = /^\s*(user-agent|disallow|allow|sitemap|crawl-delay|#)/i;
 const PRODUCT_VERSION = /(^|[\s(;])[A-Za-z][\w.+-]*\/\d/;
 const UA_PREFIX = /^\s*user-agent\s*[:=]\s*/i;
@@ -61,12 +60,23 @@ function findAddresses(text: string): { addresses: string[]; tokens: Set<string>
 
 /** Which crawler the addresses claim to be: a User-Agent line, the last quoted User-Agent of a log line, or a crawler named in the words around them. */
 function findClaim(text: string, addressTokens: ReadonlySet<string>, data: ToolData): string | null {
-  for (const line of text.split(/\r?\n/)) if (UA_PREFIX.test(line)) return line.replace(UA_PREFIX, '').trim().replace(/^"(.*)"$/, '$1') || null;
-  const quoted = [...text.matchAll(/"([^"\n]+)"/g)].map((m) => m[1]!.trim())
+  for (const line of text.split(/\r?\n/))
+    if (UA_PREFIX.test(line))
+      return (
+        line
+          .replace(UA_PREFIX, '')
+          .trim()
+          .replace(/^"(.*)"$/, '$1') || null
+      );
+  const quoted = [...text.matchAll(/"([^"\n]+)"/g)]
+    .map((m) => m[1]!.trim())
     .filter((q) => q !== '-' && !/^[A-Z]+ \S+ HTTP\/\d/.test(q) && !/^https?:\/\//.test(q) && /[A-Za-z]/.test(q));
   const lastQuoted = quoted.at(-1);
   if (lastQuoted !== undefined) return lastQuoted;
-  const rest = text.split(/\s+/).filter((w) => w !== '' && !addressTokens.has(w)).join(' ');
+  const rest = text
+    .split(/\s+/)
+    .filter((w) => w !== '' && !addressTokens.has(w))
+    .join(' ');
   if (rest === '' || inputIssue(rest) !== null) return null;
   if (looksLikeUserAgent(rest)) return rest;
   const named = namedCrawler(rest, data);
@@ -77,7 +87,13 @@ function findClaim(text: string, addressTokens: ReadonlySet<string>, data: ToolD
 
 /** The crawler whose robots.txt token or slug is a word of the text; the longest wins (Googlebot-Image over Googlebot). */
 function namedCrawler(text: string, data: ToolData) {
-  const words = new Set(text.toLowerCase().split(/[^a-z0-9._-]+/).map((w) => w.replace(/[.]+$/, '')).filter((w) => w !== ''));
+  const words = new Set(
+    text
+      .toLowerCase()
+      .split(/[^a-z0-9._-]+/)
+      .map((w) => w.replace(/[.]+$/, ''))
+      .filter((w) => w !== ''),
+  );
   let best: ToolData['crawlers'][number] | null = null;
   for (const crawler of data.crawlers) {
     const token = crawler.robots_token.toLowerCase();
@@ -87,12 +103,18 @@ function namedCrawler(text: string, data: ToolData) {
 }
 
 function findUserAgent(text: string, data: ToolData): string | null {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   if (lines.length !== 1) {
     const header = lines.find((l) => UA_PREFIX.test(l));
     return header ? header.replace(UA_PREFIX, '').trim() || null : null;
   }
-  const line = lines[0]!.replace(UA_PREFIX, '').trim().replace(/^"(.*)"$/, '$1');
+  const line = lines[0]!
+    .replace(UA_PREFIX, '')
+    .trim()
+    .replace(/^"(.*)"$/, '$1');
   if (line === '' || inputIssue(line) !== null) return null;
   if (UA_PREFIX.test(lines[0]!) || looksLikeUserAgent(line)) return line;
   // One word that reads like a product token ("FooBot"): the answer says whether any crawler matches.
@@ -132,10 +154,16 @@ function routeData(part: Record<string, unknown>): Intent | null {
   if (named !== undefined) {
     const found = typeof named === 'string' ? toolByName(named) : undefined;
     if (!found) {
-      return { kind: 'invalid', field: 'skill', message: `unknown skill ${JSON.stringify(named)}. Skills: ${TOOLS.map((t) => t.name).join(', ')}.`, accepted: TOOLS.map((t) => t.name) };
+      return {
+        kind: 'invalid',
+        field: 'skill',
+        message: `unknown skill ${JSON.stringify(named)}. Skills: ${TOOLS.map((t) => t.name).join(', ')}.`,
+        accepted: TOOLS.map((t) => t.name),
+      };
     }
     const input = part['input'] ?? part['arguments'] ?? {};
-    if (!isRecord(input)) return { kind: 'invalid', field: 'input', message: '"input" of a data part must be an object of the skill\'s parameters.', accepted: 'an object' };
+    if (!isRecord(input))
+      return { kind: 'invalid', field: 'input', message: '"input" of a data part must be an object of the skill\'s parameters.', accepted: 'an object' };
     return { kind: 'tool', tool: found, raw: input, via: 'data' };
   }
   for (const name of BY_FIELDS) {
@@ -161,4 +189,3 @@ function tool(name: string): ToolDefinition {
   if (!found) throw new Error(`the A2A router names tool "${name}", which is not in the registry`);
   return found;
 }
-

@@ -43,7 +43,10 @@ function listOf(v4: number, v6 = 0): string {
 }
 
 function listOfPrefixes(prefixes: readonly string[]): string {
-  return JSON.stringify({ creationTime: '2026-08-21T00:00:00.000000', prefixes: prefixes.map((p) => (p.includes(':') ? { ipv6Prefix: p } : { ipv4Prefix: p })) });
+  return JSON.stringify({
+    creationTime: '2026-08-21T00:00:00.000000',
+    prefixes: prefixes.map((p) => (p.includes(':') ? { ipv6Prefix: p } : { ipv4Prefix: p })),
+  });
 }
 
 /** The first good copy, from the Google-style fixture. */
@@ -132,9 +135,22 @@ describe('acceptList', () => {
 
   test('a fetch error keeps everything and says why', () => {
     const previous = good();
-    const entry = accept(previous, { kind: 'error', code: 'http-status', message: 'https://example.org/bot.json answered HTTP 500; expected 200 (after 3 attempts).', status: 500, attempts: 3 }, T1);
+    const entry = accept(
+      previous,
+      {
+        kind: 'error',
+        code: 'http-status',
+        message: 'https://example.org/bot.json answered HTTP 500; expected 200 (after 3 attempts).',
+        status: 500,
+        attempts: 3,
+      },
+      T1,
+    );
     assertKept(entry, previous, T1);
-    assert.equal(entry.error, 'Fetch failed (http-status): https://example.org/bot.json answered HTTP 500; expected 200 (after 3 attempts). The previous 5 prefixes are kept.');
+    assert.equal(
+      entry.error,
+      'Fetch failed (http-status): https://example.org/bot.json answered HTTP 500; expected 200 (after 3 attempts). The previous 5 prefixes are kept.',
+    );
   });
 
   test('a failure with nothing before says nothing is served', () => {
@@ -280,7 +296,9 @@ describe('acceptList', () => {
     assert.match(accept(undefined, okOutcome(listOfPrefixes(['16.0.0.0/7'])), T0).error ?? '', /"16\.0\.0\.0\/7" is wider than \/8/);
     assert.match(accept(undefined, okOutcome(listOfPrefixes(['2000::/18'])), T0).error ?? '', /"2000::\/18" is wider than \/19/);
     // The bounds are a parameter.
-    const strict = acceptList(undefined, makeAttempt(SOURCE, okOutcome(listOfPrefixes(['34.64.0.0/16'])), 'network'), T0, { prefixBounds: { ipv4: 20, ipv6: 32 } });
+    const strict = acceptList(undefined, makeAttempt(SOURCE, okOutcome(listOfPrefixes(['34.64.0.0/16'])), 'network'), T0, {
+      prefixBounds: { ipv4: 20, ipv6: 32 },
+    });
     assert.match(strict.error ?? '', /"34\.64\.0\.0\/16" is wider than \/20/);
   });
 
@@ -306,7 +324,11 @@ describe('acceptList', () => {
     assert.ok((noPrefixes.error ?? '').length < 1_100);
     assert.match(noPrefixes.error ?? '', /and 4995 more\)/);
 
-    const extraKeys = accept(undefined, okOutcome(JSON.stringify({ prefixes: Array.from({ length: 100 }, (_, i) => ({ ipv4Prefix: `66.249.64.${i}/32`, [`extra${i}`]: 1 })) })), T0);
+    const extraKeys = accept(
+      undefined,
+      okOutcome(JSON.stringify({ prefixes: Array.from({ length: 100 }, (_, i) => ({ ipv4Prefix: `66.249.64.${i}/32`, [`extra${i}`]: 1 })) })),
+      T0,
+    );
     assert.equal(extraKeys.findings.length, 20, 'at most 20 findings');
     assert.match(extraKeys.findings.at(-1) ?? '', /^…and \d+ more findings not shown\.$/);
 

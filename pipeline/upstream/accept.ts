@@ -155,8 +155,14 @@ export function acceptList(
     return reject('The prefixes were not normalised (internal error: a parsed attempt must carry its normalised result).', findings);
   }
   if (normalised.invalid.length > 0) {
-    const shown = normalised.invalid.slice(0, SHOWN_OFFENDERS).map((p) => quote(p, LIST_ITEM_LIMIT)).join(', ');
-    return reject(`The list holds ${plural(normalised.invalid.length, 'invalid prefix', 'invalid prefixes')}: ${shown}${andMore(normalised.invalid.length)}.`, findings);
+    const shown = normalised.invalid
+      .slice(0, SHOWN_OFFENDERS)
+      .map((p) => quote(p, LIST_ITEM_LIMIT))
+      .join(', ');
+    return reject(
+      `The list holds ${plural(normalised.invalid.length, 'invalid prefix', 'invalid prefixes')}: ${shown}${andMore(normalised.invalid.length)}.`,
+      findings,
+    );
   }
   const total = normalised.ipv4.length + normalised.ipv6.length;
   if (total === 0) {

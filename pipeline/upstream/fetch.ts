@@ -163,8 +163,7 @@ async function fetchOnce(start: URL, opts: ResolvedOptions): Promise<SingleResul
   const timer = setTimeout(() => controller.abort(deadline), opts.timeoutMs);
   const seen = new Set<string>([start.href]);
   const guarded = lazyGuardedAgent();
-  const dispatcherFor = (url: URL): Dispatcher | undefined =>
-    opts.dispatcher || url.origin === start.origin ? opts.dispatcher : guarded.get();
+  const dispatcherFor = (url: URL): Dispatcher | undefined => (opts.dispatcher || url.origin === start.origin ? opts.dispatcher : guarded.get());
   let current = start;
   try {
     for (let hop = 0; ; hop++) {

@@ -36,7 +36,10 @@ describe('normalisePrefixes', () => {
     const result = normalisePrefixes(['192.0.2.1/24', '2001:db8::1/32', '10.1.2.3/0']);
     assert.deepEqual(result.ipv4, ['0.0.0.0/0', '192.0.2.0/24']);
     assert.deepEqual(result.ipv6, ['2001:db8::/32']);
-    assert.match(result.findings[0] ?? '', /^3 prefixes have host bits set and were masked to the network address: "192\.0\.2\.1\/24 → 192\.0\.2\.0\/24", "2001:db8::1\/32 → 2001:db8::\/32", "10\.1\.2\.3\/0 → 0\.0\.0\.0\/0"\.$/);
+    assert.match(
+      result.findings[0] ?? '',
+      /^3 prefixes have host bits set and were masked to the network address: "192\.0\.2\.1\/24 → 192\.0\.2\.0\/24", "2001:db8::1\/32 → 2001:db8::\/32", "10\.1\.2\.3\/0 → 0\.0\.0\.0\/0"\.$/,
+    );
   });
 
   test('IPv4-mapped IPv6 wider than the mapped range stays IPv6, reported', () => {
@@ -49,11 +52,28 @@ describe('normalisePrefixes', () => {
 
   test('nested containment is found across a chain', () => {
     const result = normalisePrefixes(['10.0.0.0/8', '10.1.0.0/16', '10.1.2.0/24', '10.2.0.0/16', '11.0.0.0/8', '2001:db8::/32', '2001:db8:1::/48']);
-    assert.match(result.findings[0] ?? '', /^4 prefixes lie inside another listed prefix and are kept as the operator listed them: "10\.1\.0\.0\/16 in 10\.0\.0\.0\/8", "10\.1\.2\.0\/24 in 10\.1\.0\.0\/16", "10\.2\.0\.0\/16 in 10\.0\.0\.0\/8", "2001:db8:1::\/48 in 2001:db8::\/32"\.$/);
+    assert.match(
+      result.findings[0] ?? '',
+      /^4 prefixes lie inside another listed prefix and are kept as the operator listed them: "10\.1\.0\.0\/16 in 10\.0\.0\.0\/8", "10\.1\.2\.0\/24 in 10\.1\.0\.0\/16", "10\.2\.0\.0\/16 in 10\.0\.0\.0\/8", "2001:db8:1::\/48 in 2001:db8::\/32"\.$/,
+    );
   });
 
   test('invalid entries are listed with the reason', () => {
-    const bad = ['', '1.2.3.4/33', '2001:db8::/129', '1.2.3/24', '127.1/8', '0x7f.0.0.1/8', '010.0.0.0/8', '1.2.3.4/24/1', 'fe80::1%eth0/64', '1.2.3.4/x', '1.2.3.4/ 24', '300.1.1.1/8', 'example.com'];
+    const bad = [
+      '',
+      '1.2.3.4/33',
+      '2001:db8::/129',
+      '1.2.3/24',
+      '127.1/8',
+      '0x7f.0.0.1/8',
+      '010.0.0.0/8',
+      '1.2.3.4/24/1',
+      'fe80::1%eth0/64',
+      '1.2.3.4/x',
+      '1.2.3.4/ 24',
+      '300.1.1.1/8',
+      'example.com',
+    ];
     const result = normalisePrefixes([...bad, '192.0.2.0/24']);
     assert.deepEqual(result.invalid, bad);
     assert.deepEqual(result.ipv4, ['192.0.2.0/24']);

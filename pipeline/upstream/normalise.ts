@@ -73,7 +73,13 @@ function readPrefix(entry: string, findings: FindingLog): Read {
     // ipaddr.js also reads "127.1", hex and leading-zero octal octets; operators mean plain
     // dotted decimal, and "010.0.0.0" is ambiguous, so only four decimal parts are accepted.
     if (!ipaddr.IPv4.isValidFourPartDecimal(addressText)) {
-      return { ok: false, reason: /^[0-9.]+$/.test(addressText) && addressText.split('.').length === 4 && ipaddr.IPv4.isValid(addressText) ? 'octets with leading zeros are ambiguous' : 'not an IPv4 address' };
+      return {
+        ok: false,
+        reason:
+          /^[0-9.]+$/.test(addressText) && addressText.split('.').length === 4 && ipaddr.IPv4.isValid(addressText)
+            ? 'octets with leading zeros are ambiguous'
+            : 'not an IPv4 address',
+      };
     }
     address = ipaddr.IPv4.parse(addressText);
   }
@@ -83,7 +89,11 @@ function readPrefix(entry: string, findings: FindingLog): Read {
   if (lengthText === undefined) {
     // Amazon lists single addresses without a length.
     length = max;
-    findings.group(`bare-${max}`, text, (n, ex) => `${plural(n, 'entry is a bare address', 'entries are bare addresses')} without a prefix length, read as /${max}: ${ex}.`);
+    findings.group(
+      `bare-${max}`,
+      text,
+      (n, ex) => `${plural(n, 'entry is a bare address', 'entries are bare addresses')} without a prefix length, read as /${max}: ${ex}.`,
+    );
   } else {
     if (!LENGTH.test(lengthText)) return { ok: false, reason: 'the prefix length is not a number' };
     length = Number(lengthText);
@@ -96,9 +106,18 @@ function readPrefix(entry: string, findings: FindingLog): Read {
   if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() && length >= 96) {
     address = (address as ipaddr.IPv6).toIPv4Address();
     length -= 96;
-    findings.group('mapped', `${text} → ${address.toString()}/${length}`, (n, ex) => `${plural(n, 'IPv4-mapped IPv6 prefix was', 'IPv4-mapped IPv6 prefixes were')} published as IPv4: ${ex}.`);
+    findings.group(
+      'mapped',
+      `${text} → ${address.toString()}/${length}`,
+      (n, ex) => `${plural(n, 'IPv4-mapped IPv6 prefix was', 'IPv4-mapped IPv6 prefixes were')} published as IPv4: ${ex}.`,
+    );
   } else if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) {
-    findings.group('mapped-wide', text, (n, ex) => `${plural(n, 'IPv6 prefix covers', 'IPv6 prefixes cover')} more than the IPv4-mapped range and ${n === 1 ? 'was' : 'were'} kept as IPv6: ${ex}.`);
+    findings.group(
+      'mapped-wide',
+      text,
+      (n, ex) =>
+        `${plural(n, 'IPv6 prefix covers', 'IPv6 prefixes cover')} more than the IPv4-mapped range and ${n === 1 ? 'was' : 'were'} kept as IPv6: ${ex}.`,
+    );
   }
 
   const bytes = address.toByteArray();
@@ -107,7 +126,11 @@ function readPrefix(entry: string, findings: FindingLog): Read {
   const networkText = ipaddr.fromByteArray(network).toString();
   const canonical = `${networkText}/${length}`;
   if (!sameBytes(bytes, network)) {
-    findings.group('host-bits', `${text} → ${canonical}`, (n, ex) => `${plural(n, 'prefix has', 'prefixes have')} host bits set and ${n === 1 ? 'was' : 'were'} masked to the network address: ${ex}.`);
+    findings.group(
+      'host-bits',
+      `${text} → ${canonical}`,
+      (n, ex) => `${plural(n, 'prefix has', 'prefixes have')} host bits set and ${n === 1 ? 'was' : 'were'} masked to the network address: ${ex}.`,
+    );
   }
   return { ok: true, prefix: { family, bytes: network, length, text: canonical } };
 }
@@ -149,7 +172,12 @@ function reportContained(sorted: readonly Prefix[], findings: FindingLog): void 
     while (open.length > 0 && !contains(open[open.length - 1] as Prefix, prefix)) open.pop();
     const outer = open[open.length - 1];
     if (outer) {
-      findings.group('contained', `${prefix.text} in ${outer.text}`, (n, ex) => `${plural(n, 'prefix lies', 'prefixes lie')} inside another listed prefix and ${n === 1 ? 'is' : 'are'} kept as the operator listed ${n === 1 ? 'it' : 'them'}: ${ex}.`);
+      findings.group(
+        'contained',
+        `${prefix.text} in ${outer.text}`,
+        (n, ex) =>
+          `${plural(n, 'prefix lies', 'prefixes lie')} inside another listed prefix and ${n === 1 ? 'is' : 'are'} kept as the operator listed ${n === 1 ? 'it' : 'them'}: ${ex}.`,
+      );
     }
     open.push(prefix);
   }

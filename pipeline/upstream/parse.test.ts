@@ -133,7 +133,10 @@ describe('prefix-json (Google layout)', () => {
 
   test('garbage fails with a clear error', () => {
     assert.equal(failed(parseFixture('prefix-json', 'garbage.bin')), 'The body is not valid UTF-8 text (binary or garbage?).');
-    assert.match(failed(parseFixture('prefix-json', 'garbage.txt')), /^The body is not valid JSON: .*\(it starts "Service temporarily unavailable\. Please "\)\.$/);
+    assert.match(
+      failed(parseFixture('prefix-json', 'garbage.txt')),
+      /^The body is not valid JSON: .*\(it starts "Service temporarily unavailable\. Please "\)\.$/,
+    );
     assert.equal(failed(parsePrefixList('prefix-json', new Uint8Array())), 'The body is empty (0 bytes).');
     assert.match(failed(parsePrefixList('prefix-json', utf8('{"a":1}x'))), /^The body is not valid JSON/);
     assert.match(failed(parsePrefixList('prefix-json', new Uint8Array([0xff, 0xfe, 0x7b, 0x00]))), /UTF-16/);
@@ -161,12 +164,18 @@ describe('prefix-json-html (Amazon)', () => {
 
   test('an HTML page with no prefix JSON fails', () => {
     assert.equal(failed(parseFixture('prefix-json-html', 'html-no-json.html')), 'The HTML page has 1 <pre>/<code> block but none holds a "prefixes" list.');
-    assert.equal(failed(parsePrefixList('prefix-json-html', utf8('<html><body>nothing</body></html>'))), 'The HTML page has no <pre> or <code> block, so it holds no prefix JSON.');
+    assert.equal(
+      failed(parsePrefixList('prefix-json-html', utf8('<html><body>nothing</body></html>'))),
+      'The HTML page has no <pre> or <code> block, so it holds no prefix JSON.',
+    );
   });
 
   test('a broken JSON block fails with the JSON error', () => {
     const page = '<html><pre>{&quot;prefixes&quot;: [{&quot;ipv4Prefix&quot;: &quot;1.2</pre></html>';
-    assert.match(failed(parsePrefixList('prefix-json-html', utf8(page))), /^The JSON in the HTML page's <pre>\/<code> block could not be read\. The JSON ends early/);
+    assert.match(
+      failed(parsePrefixList('prefix-json-html', utf8(page))),
+      /^The JSON in the HTML page's <pre>\/<code> block could not be read\. The JSON ends early/,
+    );
   });
 
   test('bare JSON where HTML was expected is read, and reported', () => {
@@ -176,7 +185,10 @@ describe('prefix-json-html (Amazon)', () => {
   });
 
   test('plain text where HTML was expected fails', () => {
-    assert.match(failed(parseFixture('prefix-json-html', 'garbage.txt')), /^Expected an HTML page holding the prefix JSON, but the body is neither HTML nor JSON/);
+    assert.match(
+      failed(parseFixture('prefix-json-html', 'garbage.txt')),
+      /^Expected an HTML page holding the prefix JSON, but the body is neither HTML nor JSON/,
+    );
   });
 
   test('&nbsp; inside the block is decoded, then reported like any non-breaking space', () => {
@@ -247,7 +259,11 @@ function readTable(readme: string, heading: string): Array<Record<string, string
   assert.notEqual(start, -1, `README has no "${heading}" section`);
   const lines = readme.slice(start).split('\n');
   const headerAt = lines.findIndex((line) => line.startsWith('|'));
-  const cells = (line: string): string[] => line.split('|').slice(1, -1).map((c) => c.trim());
+  const cells = (line: string): string[] =>
+    line
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
   const header = cells(lines[headerAt] ?? '');
   const rows: Array<Record<string, string>> = [];
   for (const line of lines.slice(headerAt + 2)) {
@@ -293,7 +309,7 @@ describe('real operator files (fixtures/reference/upstream)', () => {
     });
   }
 
-  test('Perplexity\'s leading newline is reported', () => {
+  test("Perplexity's leading newline is reported", () => {
     const result = ok(parsePrefixList('prefix-json', readFileSync(new URL('upstream/perplexity-perplexitybot.json', REFERENCE))));
     assert.ok(result.findings.includes('The body starts with a newline before the JSON.'));
   });
@@ -348,7 +364,10 @@ describe('Amazon-shaped lists rebuilt from real all-/32 lists', () => {
       assert.equal(json.match(/\/32"/g), null, 'every entry lost its /32');
       const bare = new RegExp(`^${row.v4} entries are bare addresses without a prefix length, read as /32`);
 
-      for (const [format, body] of [['prefix-json', utf8(json)], ['prefix-json-html', amazonPage(json)]] as const) {
+      for (const [format, body] of [
+        ['prefix-json', utf8(json)],
+        ['prefix-json-html', amazonPage(json)],
+      ] as const) {
         const result = ok(parsePrefixList(format, body));
         assert.equal(result.creationTime, creationTime, format);
         const again = normalisePrefixes(result.prefixes);

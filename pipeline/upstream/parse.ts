@@ -10,9 +10,7 @@ import { clip, LIST_ITEM_LIMIT, quote } from '../util/quote.ts';
 
 export type PrefixFormat = 'prefix-json' | 'prefix-json-html' | 'text' | 'csv';
 
-export type ParseResult =
-  | { ok: true; prefixes: string[]; creationTime: string | null; findings: string[] }
-  | { ok: false; error: string };
+export type ParseResult = { ok: true; prefixes: string[]; creationTime: string | null; findings: string[] } | { ok: false; error: string };
 
 export function parsePrefixList(format: PrefixFormat, bytes: Uint8Array): ParseResult {
   const findings = new FindingLog();
@@ -188,7 +186,10 @@ function readPrefixDocument(doc: unknown, findings: FindingLog): ParseResult {
   }
   if (!('prefixes' in doc)) {
     const keys = Object.keys(doc);
-    const shown = keys.slice(0, SHOWN_KEYS).map((k) => quote(k, LIST_ITEM_LIMIT)).join(', ');
+    const shown = keys
+      .slice(0, SHOWN_KEYS)
+      .map((k) => quote(k, LIST_ITEM_LIMIT))
+      .join(', ');
     const list = keys.length === 0 ? 'none' : keys.length > SHOWN_KEYS ? `${shown} and ${keys.length - SHOWN_KEYS} more` : shown;
     return { ok: false, error: `The JSON object has no "prefixes" key (its keys: ${list}).` };
   }
@@ -203,7 +204,9 @@ function readPrefixDocument(doc: unknown, findings: FindingLog): ParseResult {
   } else if (typeof doc.creationTime === 'string' && doc.creationTime.trim() !== '' && doc.creationTime.trim().length <= MAX_CREATION_TIME_CHARS) {
     creationTime = doc.creationTime.trim();
   } else if (typeof doc.creationTime === 'string' && doc.creationTime.trim() !== '') {
-    findings.note(`"creationTime" is ${doc.creationTime.length} characters long, too long for a date string; ignored (it starts ${quote(doc.creationTime, 40)}).`);
+    findings.note(
+      `"creationTime" is ${doc.creationTime.length} characters long, too long for a date string; ignored (it starts ${quote(doc.creationTime, 40)}).`,
+    );
   } else {
     findings.note(`"creationTime" is ${clip(JSON.stringify(doc.creationTime) ?? String(doc.creationTime))}, not a date string; ignored.`);
   }
@@ -212,20 +215,34 @@ function readPrefixDocument(doc: unknown, findings: FindingLog): ParseResult {
   entries.forEach((entry, index) => {
     const at = `#${index}`;
     if (typeof entry === 'string') {
-      findings.group('bare-string', entry, (n, ex) => `${plural(n, 'entry is a bare string', 'entries are bare strings')}, not {"ipv4Prefix"|"ipv6Prefix": …} objects; read as prefixes: ${ex}.`);
+      findings.group(
+        'bare-string',
+        entry,
+        (n, ex) => `${plural(n, 'entry is a bare string', 'entries are bare strings')}, not {"ipv4Prefix"|"ipv6Prefix": …} objects; read as prefixes: ${ex}.`,
+      );
       pushValue(entry, prefixes, findings);
       return;
     }
     if (!isRecord(entry)) {
       // Corruption rather than a layout change: passed on as text so that normalise
       // rejects it as an invalid prefix and the list is not accepted.
-      findings.group('not-object', `${at} ${JSON.stringify(entry)}`, (n, ex) => `${plural(n, 'entry is', 'entries are')} neither an object nor a string: ${ex}.`, false);
+      findings.group(
+        'not-object',
+        `${at} ${JSON.stringify(entry)}`,
+        (n, ex) => `${plural(n, 'entry is', 'entries are')} neither an object nor a string: ${ex}.`,
+        false,
+      );
       prefixes.push(JSON.stringify(entry) ?? String(entry));
       return;
     }
     const present = ENTRY_KEYS.filter((key) => key in entry);
     if (present.length === 0) {
-      findings.group('no-key', `${at} ${JSON.stringify(entry)}`, (n, ex) => `${plural(n, 'entry has', 'entries have')} neither "ipv4Prefix" nor "ipv6Prefix" and ${n === 1 ? 'was' : 'were'} skipped: ${ex}.`, false);
+      findings.group(
+        'no-key',
+        `${at} ${JSON.stringify(entry)}`,
+        (n, ex) => `${plural(n, 'entry has', 'entries have')} neither "ipv4Prefix" nor "ipv6Prefix" and ${n === 1 ? 'was' : 'were'} skipped: ${ex}.`,
+        false,
+      );
       return;
     }
     const extra = Object.keys(entry).filter((key) => !(ENTRY_KEYS as readonly string[]).includes(key));
@@ -233,12 +250,22 @@ function readPrefixDocument(doc: unknown, findings: FindingLog): ParseResult {
       findings.group(`extra-key:${key}`, at, (n, ex) => `${plural(n, 'entry has', 'entries have')} an extra key ${quote(key)}, ignored (${ex}).`, false);
     }
     if (present.length === 2) {
-      findings.group('both-keys', `${at} ${JSON.stringify(entry)}`, (n, ex) => `${plural(n, 'entry has', 'entries have')} both "ipv4Prefix" and "ipv6Prefix"; both values were read: ${ex}.`, false);
+      findings.group(
+        'both-keys',
+        `${at} ${JSON.stringify(entry)}`,
+        (n, ex) => `${plural(n, 'entry has', 'entries have')} both "ipv4Prefix" and "ipv6Prefix"; both values were read: ${ex}.`,
+        false,
+      );
     }
     for (const key of present) {
       const value = entry[key];
       if (typeof value !== 'string') {
-        findings.group(`non-string:${key}`, `${at} ${JSON.stringify(value)}`, (n, ex) => `${plural(n, 'entry has', 'entries have')} a ${JSON.stringify(key)} that is not a string: ${ex}.`, false);
+        findings.group(
+          `non-string:${key}`,
+          `${at} ${JSON.stringify(value)}`,
+          (n, ex) => `${plural(n, 'entry has', 'entries have')} a ${JSON.stringify(key)} that is not a string: ${ex}.`,
+          false,
+        );
         prefixes.push(JSON.stringify(value) ?? String(value));
         continue;
       }

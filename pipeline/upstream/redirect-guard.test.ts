@@ -31,7 +31,10 @@ describe('redirectProblem', () => {
     assert.match(redirectProblem(new URL('http://example.org/'), configured) ?? '', /followed only to https/);
   });
   test('off the origin: an address literal must be public', () => {
-    assert.equal(redirectProblem(new URL('https://127.0.0.1:8001/'), configured), '127.0.0.1 is in loopback space 127.0.0.0/8; redirects are followed only to public addresses');
+    assert.equal(
+      redirectProblem(new URL('https://127.0.0.1:8001/'), configured),
+      '127.0.0.1 is in loopback space 127.0.0.0/8; redirects are followed only to public addresses',
+    );
     assert.match(redirectProblem(new URL('https://[::1]/'), configured) ?? '', /^::1 is outside global unicast/);
     assert.match(redirectProblem(new URL('https://[::ffff:7f00:1]/'), configured) ?? '', /loopback space 127\.0\.0\.0\/8/);
     assert.match(redirectProblem(new URL('https://0x7f.1/'), configured) ?? '', /^127\.0\.0\.1 is in loopback/, 'URL parsing normalises IPv4 forms first');
@@ -57,7 +60,10 @@ describe('publicOnlyLookup', () => {
     const lookup = lookupWith(['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c']);
     assert.deepEqual(await lookup(true), {
       error: null,
-      address: [{ address: '93.184.215.14', family: 4 }, { address: '2606:2800:21f:cb07:6820:80da:af6b:8b2c', family: 6 }],
+      address: [
+        { address: '93.184.215.14', family: 4 },
+        { address: '2606:2800:21f:cb07:6820:80da:af6b:8b2c', family: 6 },
+      ],
       family: undefined,
     });
     assert.deepEqual(await lookup(false), { error: null, address: '93.184.215.14', family: 4 });
@@ -115,7 +121,10 @@ describe('fetchUpstream: redirects off the configured origin, over real sockets'
   const refused: Array<[string, RegExp]> = [
     ['/to-http-loopback', /which was not followed: redirects away from the configured origin are followed only to https addresses\.$/],
     ['/to-https-loopback', /which was not followed: 127\.0\.0\.1 is in loopback space 127\.0\.0\.0\/8; redirects are followed only to public addresses\.$/],
-    ['/to-https-localhost', /^The redirect to https:\/\/localhost:\d+\/token was not followed: localhost resolves to (127\.0\.0\.1|::1), which is (in loopback space 127\.0\.0\.0\/8|outside global unicast space 2000::\/3 \(loopback\)); redirects are followed only to public addresses\.$/],
+    [
+      '/to-https-localhost',
+      /^The redirect to https:\/\/localhost:\d+\/token was not followed: localhost resolves to (127\.0\.0\.1|::1), which is (in loopback space 127\.0\.0\.0\/8|outside global unicast space 2000::\/3 \(loopback\)); redirects are followed only to public addresses\.$/,
+    ],
     ['/to-https-v6-loopback', /::1 is outside global unicast space 2000::\/3 \(loopback\)/],
     ['/to-https-mapped-loopback', /loopback space 127\.0\.0\.0\/8/],
     ['/to-metadata', /169\.254\.169\.254 is in linkLocal space 169\.254\.0\.0\/16/],

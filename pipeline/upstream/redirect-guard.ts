@@ -34,7 +34,11 @@ function literalAddress(url: URL): string | null {
 /** A redirect target's host name resolved to an address a crawler list may not come from. */
 export class NotPublicAddressError extends Error {
   readonly code = 'ERR_NOT_PUBLIC_ADDRESS';
-  constructor(readonly hostname: string, readonly address: string, readonly problem: string) {
+  constructor(
+    readonly hostname: string,
+    readonly address: string,
+    readonly problem: string,
+  ) {
     super(`${hostname} resolves to ${address}, which is ${problem}; redirects are followed only to public addresses`);
     this.name = 'NotPublicAddressError';
   }

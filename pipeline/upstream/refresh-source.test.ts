@@ -7,17 +7,7 @@ import type { MirrorEntry } from './accept.ts';
 import type { SourceRef } from './attempt.ts';
 import type { FetchOptions } from './fetch.ts';
 import { refreshSource } from './refresh-source.ts';
-import {
-  conditional,
-  file,
-  hang,
-  large,
-  redirect,
-  reset,
-  sequence,
-  startUpstreamServer,
-  status,
-} from '../../test/support/upstream-server.ts';
+import { conditional, file, hang, large, redirect, reset, sequence, startUpstreamServer, status } from '../../test/support/upstream-server.ts';
 import type { UpstreamServer } from '../../test/support/upstream-server.ts';
 
 const SOURCE: SourceRef = { id: 'google-googlebot', url: 'https://developers.google.com/static/crawling/ipranges/common-crawlers.json', format: 'prefix-json' };
@@ -30,8 +20,12 @@ describe('refreshSource: last good wins, over real HTTP', () => {
   let good: MirrorEntry;
   let twenty: MirrorEntry;
 
-  const refresh = (path: string, previous: MirrorEntry | undefined, fetch: Omit<FetchOptions, 'validators'> = FAST, source: SourceRef = SOURCE): Promise<MirrorEntry> =>
-    refreshSource(source, previous, { now: T1, fetchUrl: server.url(path), fetch });
+  const refresh = (
+    path: string,
+    previous: MirrorEntry | undefined,
+    fetch: Omit<FetchOptions, 'validators'> = FAST,
+    source: SourceRef = SOURCE,
+  ): Promise<MirrorEntry> => refreshSource(source, previous, { now: T1, fetchUrl: server.url(path), fetch });
 
   before(async () => {
     server = await startUpstreamServer({
@@ -72,18 +66,45 @@ describe('refreshSource: last good wins, over real HTTP', () => {
 
   // Every fault: the previous prefixes survive and the error says why.
   const faults: Array<{ name: string; path: string; error: RegExp; previous?: () => MirrorEntry; fetch?: Omit<FetchOptions, 'validators'> }> = [
-    { name: '500, retried then given up', path: '/500', error: /^Fetch failed \(http-status\): http:\/\/127\.0\.0\.1:\d+\/500 answered HTTP 500; expected 200 \(after 3 attempts\)\. The previous 5 prefixes are kept\.$/ },
-    { name: '404, not retried', path: '/404', error: /^Fetch failed \(http-status\): .*\/404 answered HTTP 404; expected 200\. The previous 5 prefixes are kept\.$/ },
-    { name: 'timeout', path: '/hang', error: /^Fetch failed \(timeout\): .*\/hang did not answer in full within 150 ms \(after 2 attempts\)\./, fetch: { ...FAST, attempts: 2, timeoutMs: 150 } },
+    {
+      name: '500, retried then given up',
+      path: '/500',
+      error:
+        /^Fetch failed \(http-status\): http:\/\/127\.0\.0\.1:\d+\/500 answered HTTP 500; expected 200 \(after 3 attempts\)\. The previous 5 prefixes are kept\.$/,
+    },
+    {
+      name: '404, not retried',
+      path: '/404',
+      error: /^Fetch failed \(http-status\): .*\/404 answered HTTP 404; expected 200\. The previous 5 prefixes are kept\.$/,
+    },
+    {
+      name: 'timeout',
+      path: '/hang',
+      error: /^Fetch failed \(timeout\): .*\/hang did not answer in full within 150 ms \(after 2 attempts\)\./,
+      fetch: { ...FAST, attempts: 2, timeoutMs: 150 },
+    },
     { name: 'connection reset', path: '/reset', error: /^Fetch failed \(network\): Could not fetch .*\/reset: .*\(after 3 attempts\)\./ },
-    { name: 'garbage bytes', path: '/garbage', error: /^Parse failed: The body is not valid UTF-8 text \(binary or garbage\?\)\. The previous 5 prefixes are kept\.$/ },
+    {
+      name: 'garbage bytes',
+      path: '/garbage',
+      error: /^Parse failed: The body is not valid UTF-8 text \(binary or garbage\?\)\. The previous 5 prefixes are kept\.$/,
+    },
     { name: 'garbage text', path: '/garbage-text', error: /^Parse failed: The body is not valid JSON: / },
     { name: 'truncated JSON', path: '/truncated', error: /^Parse failed: The JSON ends early: the body looks truncated/ },
     { name: 'empty list', path: '/empty', error: /^The upstream list is empty\. The previous 5 prefixes are kept\.$/ },
-    { name: '90% shrink', path: '/shrunk', error: /^Implausible shrink: the list went from 20 to 2 prefixes, losing more than 50% at once\. The previous 20 prefixes are kept\.$/, previous: () => twenty },
+    {
+      name: '90% shrink',
+      path: '/shrunk',
+      error: /^Implausible shrink: the list went from 20 to 2 prefixes, losing more than 50% at once\. The previous 20 prefixes are kept\.$/,
+      previous: () => twenty,
+    },
     { name: 'oversize body', path: '/oversize', error: /^Fetch failed \(too-large\): .*\/oversize sent more than 16384 bytes; the download was stopped\./ },
     { name: 'redirect loop', path: '/loop-a', error: /^Fetch failed \(redirect-loop\): Redirect loop: .*\/loop-b sends us back to .*\/loop-a\./ },
-    { name: 'invalid CIDR', path: '/invalid', error: /^The list holds 2 invalid prefixes: "198\.51\.100\.0\/33", "not-an-ip"\. The previous 5 prefixes are kept\.$/ },
+    {
+      name: 'invalid CIDR',
+      path: '/invalid',
+      error: /^The list holds 2 invalid prefixes: "198\.51\.100\.0\/33", "not-an-ip"\. The previous 5 prefixes are kept\.$/,
+    },
     { name: 'HTML where JSON is expected', path: '/html', error: /^Parse failed: Expected JSON but the body is HTML or XML \(it starts "<!DOCTYPE html>/ },
   ];
 

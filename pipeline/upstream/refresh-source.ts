@@ -21,19 +21,13 @@ export interface RefreshOptions {
 export async function refreshSource(source: SourceRef, previous: MirrorEntry | undefined, options: RefreshOptions): Promise<MirrorEntry> {
   // Conditional requests only make sense when we hold a body the validators belong to.
   const validators =
-    previous && previous.last_success !== null
-      ? { etag: previous.validators.etag, lastModified: previous.validators.last_modified }
-      : undefined;
+    previous && previous.last_success !== null ? { etag: previous.validators.etag, lastModified: previous.validators.last_modified } : undefined;
   const outcome = await fetchUpstream(options.fetchUrl ?? source.url, {
     ...options.fetch,
     ...(validators ? { validators } : {}),
   });
   const via = options.via ?? (options.fetchUrl ? 'upstream-base' : 'network');
-  const attempt = makeAttempt(
-    options.fetchUrl ? { ...source, url: options.fetchUrl } : source,
-    outcome,
-    via,
-  );
+  const attempt = makeAttempt(options.fetchUrl ? { ...source, url: options.fetchUrl } : source, outcome, via);
   // The entry names the configured URL, whatever address served this attempt.
   return { ...acceptList(previous, attempt, options.now, options.policy ?? DEFAULT_ACCEPT_POLICY), url: source.url };
 }

@@ -11,7 +11,11 @@ export interface RawResponse {
  * A request with the path sent exactly as given: fetch() would resolve `..` and encode
  * characters before they reach the server, which would hide traversal bugs.
  */
-export function raw(base: string, path: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<RawResponse> {
+export function raw(
+  base: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<RawResponse> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const headers = { ...options.headers };

@@ -24,8 +24,18 @@ const REFERENCE_DIR = `${repo}test/fixtures/reference/upstream`;
  */
 export function fixtureSources(): PrefixSource[] {
   return [
-    { id: 'acme-main', operator: 'acme', crawlers: ['acmebot'], mirror: { ipv4: ['192.0.2.0/24', '198.51.100.128/25'], ipv6: ['2001:db8:1::/48'], state: 'ok' } },
-    { id: 'acme-user', operator: 'acme', crawlers: ['acme-user'], mirror: { ipv4: ['192.0.2.0/24', '203.0.113.0/24', '203.0.113.7/32'], ipv6: [], state: 'ok' } },
+    {
+      id: 'acme-main',
+      operator: 'acme',
+      crawlers: ['acmebot'],
+      mirror: { ipv4: ['192.0.2.0/24', '198.51.100.128/25'], ipv6: ['2001:db8:1::/48'], state: 'ok' },
+    },
+    {
+      id: 'acme-user',
+      operator: 'acme',
+      crawlers: ['acme-user'],
+      mirror: { ipv4: ['192.0.2.0/24', '203.0.113.0/24', '203.0.113.7/32'], ipv6: [], state: 'ok' },
+    },
     {
       id: 'other-lists',
       operator: 'other',
@@ -49,8 +59,21 @@ export function fixtureCrawlers(): CrawlerView[] {
       reverse_dns_hostnames: ['crawl.acme.example', 'acme.example'],
     }),
     fixtureCrawler('acme-none', { name: 'AcmeQuiet', user_agent_substring: 'AcmeQuiet', robots_token: 'AcmeQuiet' }),
-    fixtureCrawler('acme-extended', { name: 'Acme-Extended', user_agent_substring: null, user_agent_example: null, robots_token: 'Acme-Extended', robots_only: true }),
-    fixtureCrawler('otherbot', { name: 'OtherBot', operator_slug: 'other', user_agent_substring: 'OtherBot', robots_token: 'OtherBot', ...ranges, ip_sources: ['other-lists'] }),
+    fixtureCrawler('acme-extended', {
+      name: 'Acme-Extended',
+      user_agent_substring: null,
+      user_agent_example: null,
+      robots_token: 'Acme-Extended',
+      robots_only: true,
+    }),
+    fixtureCrawler('otherbot', {
+      name: 'OtherBot',
+      operator_slug: 'other',
+      user_agent_substring: 'OtherBot',
+      robots_token: 'OtherBot',
+      ...ranges,
+      ip_sources: ['other-lists'],
+    }),
   ];
 }
 
@@ -69,7 +92,9 @@ const REFERENCE_ALIASES: Record<string, string> = { 'bing-bingbot': 'microsoft-b
  */
 export function referenceSources(): PrefixSource[] {
   const lists = new Map<string, { ipv4: string[]; ipv6: string[] }>();
-  for (const name of readdirSync(REFERENCE_DIR).filter((n) => n.endsWith('.json')).sort()) {
+  for (const name of readdirSync(REFERENCE_DIR)
+    .filter((n) => n.endsWith('.json'))
+    .sort()) {
     const base = name.replace(/(\.v\d+)?\.json$/, '');
     const doc = JSON.parse(readFileSync(`${REFERENCE_DIR}/${name}`, 'utf8')) as { prefixes?: { ipv4Prefix?: string; ipv6Prefix?: string }[] };
     const prefixes = doc.prefixes ?? [];
@@ -81,7 +106,12 @@ export function referenceSources(): PrefixSource[] {
   }
   return sourceRows().map((row) => {
     const list = lists.get(row.id);
-    return { id: row.id, operator: row.operator, crawlers: row.crawlers, mirror: list ? { ...list, state: 'ok' } : { ipv4: [], ipv6: [], state: 'never-fetched' } };
+    return {
+      id: row.id,
+      operator: row.operator,
+      crawlers: row.crawlers,
+      mirror: list ? { ...list, state: 'ok' } : { ipv4: [], ipv6: [], state: 'never-fetched' },
+    };
   });
 }
 
@@ -92,7 +122,13 @@ export function mirrorSources(): PrefixSource[] | null {
   if (names.length === 0) return null;
   const entries = new Map(
     names.map((n) => {
-      const entry = JSON.parse(readFileSync(`${MIRROR_DIR}/${n}`, 'utf8')) as { id: string; ipv4: string[]; ipv6: string[]; state: string; last_success: string | null };
+      const entry = JSON.parse(readFileSync(`${MIRROR_DIR}/${n}`, 'utf8')) as {
+        id: string;
+        ipv4: string[];
+        ipv6: string[];
+        state: string;
+        last_success: string | null;
+      };
       return [entry.id, entry] as const;
     }),
   );

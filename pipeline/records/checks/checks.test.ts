@@ -30,7 +30,10 @@ test('unique: a second crawler with the same token in other case is reported aga
   const records = copy();
   crawler(records, 'mj12bot').robots_token = 'gptbot';
   const problems = checkUnique(records);
-  assert.deepEqual(problems.map((p) => [p.file, p.path]), [['records/crawlers/mj12bot.yaml', '/robots_token']]);
+  assert.deepEqual(
+    problems.map((p) => [p.file, p.path]),
+    [['records/crawlers/mj12bot.yaml', '/robots_token']],
+  );
   assert.match(problems[0]!.message, /already used by records\/crawlers\/gptbot\.yaml/);
 });
 
@@ -46,9 +49,18 @@ test('references: an unknown operator, a source naming a missing crawler, and pu
   crawler(records, 'google-extended').verification_method = 'published-ranges';
   records.sources[0]!.crawlers.push('ghost');
   const messages = checkReferences(records, loaded.files).map((p) => `${p.file} ${p.path} ${p.message}`);
-  assert.ok(messages.some((m) => /mj12bot\.yaml \/operator operator "nobody" has no file/.test(m)), messages.join('\n'));
-  assert.ok(messages.some((m) => /google-extended\.yaml \/verification_method published-ranges needs a row/.test(m)), messages.join('\n'));
-  assert.ok(messages.some((m) => /sources\.yaml \/0\/crawlers\/1 crawler "ghost" has no file/.test(m)), messages.join('\n'));
+  assert.ok(
+    messages.some((m) => /mj12bot\.yaml \/operator operator "nobody" has no file/.test(m)),
+    messages.join('\n'),
+  );
+  assert.ok(
+    messages.some((m) => /google-extended\.yaml \/verification_method published-ranges needs a row/.test(m)),
+    messages.join('\n'),
+  );
+  assert.ok(
+    messages.some((m) => /sources\.yaml \/0\/crawlers\/1 crawler "ghost" has no file/.test(m)),
+    messages.join('\n'),
+  );
 });
 
 test('references: a crawler listed under an IP list must say published-ranges, and the file name must equal the slug', () => {
@@ -66,10 +78,13 @@ test('user agents: the example must contain the substring, and no browser may co
   crawler(records, 'mj12bot').user_agent_substring = 'Safari/537.36';
   crawler(records, 'mj12bot').user_agent_example = 'Mozilla/5.0 Safari/537.36 MJ12bot';
   const problems = checkUserAgents(records);
-  assert.deepEqual(problems.map((p) => [p.file, p.path]), [
-    ['records/crawlers/gptbot.yaml', '/user_agent_example'],
-    ['records/crawlers/mj12bot.yaml', '/user_agent_substring'],
-  ]);
+  assert.deepEqual(
+    problems.map((p) => [p.file, p.path]),
+    [
+      ['records/crawlers/gptbot.yaml', '/user_agent_example'],
+      ['records/crawlers/mj12bot.yaml', '/user_agent_substring'],
+    ],
+  );
   assert.match(problems[1]!.message, /occurs in a browser user agent/);
 });
 
@@ -87,14 +102,33 @@ test('product tokens (RFC 9309 2.2.1): digits make a token non-strict, and such 
 });
 
 test('schema: every error of a file is reported with its JSON path, not just the first', () => {
-  const bad: RecordFile = { file: 'records/crawlers/x.yaml', schema: 'crawler', data: { slug: 'X Y', name: '', category: 'robots', extra: 1, respects_robots_txt: 'disputed' } };
+  const bad: RecordFile = {
+    file: 'records/crawlers/x.yaml',
+    schema: 'crawler',
+    data: { slug: 'X Y', name: '', category: 'robots', extra: 1, respects_robots_txt: 'disputed' },
+  };
   const problems = schemaProblems([bad]);
   const paths = problems.map((p) => `${p.path} ${p.message}`);
-  assert.ok(paths.some((p) => p.startsWith('/slug ')), paths.join('\n'));
-  assert.ok(paths.some((p) => p.startsWith('/name ')), paths.join('\n'));
-  assert.ok(paths.some((p) => /^\/category must be equal to one of the allowed values: ai-training/.test(p)), paths.join('\n'));
-  assert.ok(paths.some((p) => /unknown field "extra"/.test(p)), paths.join('\n'));
-  assert.ok(paths.some((p) => /robots_txt_evidence/.test(p)), 'disputed needs evidence');
+  assert.ok(
+    paths.some((p) => p.startsWith('/slug ')),
+    paths.join('\n'),
+  );
+  assert.ok(
+    paths.some((p) => p.startsWith('/name ')),
+    paths.join('\n'),
+  );
+  assert.ok(
+    paths.some((p) => /^\/category must be equal to one of the allowed values: ai-training/.test(p)),
+    paths.join('\n'),
+  );
+  assert.ok(
+    paths.some((p) => /unknown field "extra"/.test(p)),
+    paths.join('\n'),
+  );
+  assert.ok(
+    paths.some((p) => /robots_txt_evidence/.test(p)),
+    'disputed needs evidence',
+  );
   assert.ok(problems.every((p) => p.file === 'records/crawlers/x.yaml'));
 });
 
@@ -104,6 +138,10 @@ test('specific substrings: generic words and very short strings are refused, wha
   crawler(records, 'mj12bot').user_agent_substring = 'Spider/';
   crawler(records, 'perplexitybot').user_agent_substring = 'LCC';
   const problems = checkSpecificSubstrings(records);
-  assert.deepEqual(problems.map((p) => p.file).sort(), ['records/crawlers/gptbot.yaml', 'records/crawlers/mj12bot.yaml', 'records/crawlers/perplexitybot.yaml']);
+  assert.deepEqual(problems.map((p) => p.file).sort(), [
+    'records/crawlers/gptbot.yaml',
+    'records/crawlers/mj12bot.yaml',
+    'records/crawlers/perplexitybot.yaml',
+  ]);
   assert.deepEqual(checkSpecificSubstrings(clean), []);
 });

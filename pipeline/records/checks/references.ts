@@ -17,22 +17,38 @@ export function checkReferences(records: RecordSet, files: readonly RecordFile[]
 
   for (const crawler of records.crawlers) {
     const file = crawlerFile(crawler.slug);
-    if (!operators.has(crawler.operator)) problems.push({ file, path: '/operator', message: `operator "${crawler.operator}" has no file records/operators/${crawler.operator}.yaml` });
+    if (!operators.has(crawler.operator))
+      problems.push({ file, path: '/operator', message: `operator "${crawler.operator}" has no file records/operators/${crawler.operator}.yaml` });
     const isCovered = covered.has(crawler.slug);
     if (crawler.verification_method === 'published-ranges' && !isCovered) {
       problems.push({ file, path: '/verification_method', message: `published-ranges needs a row in ${SOURCES_FILE} whose crawlers list "${crawler.slug}"` });
     }
     if (crawler.verification_method !== 'published-ranges' && isCovered) {
-      problems.push({ file, path: '/verification_method', message: `${SOURCES_FILE} lists "${crawler.slug}" under a published IP list, so verification_method must be published-ranges` });
+      problems.push({
+        file,
+        path: '/verification_method',
+        message: `${SOURCES_FILE} lists "${crawler.slug}" under a published IP list, so verification_method must be published-ranges`,
+      });
     }
   }
 
   records.sources.forEach((source, index) => {
-    if (!operators.has(source.operator)) problems.push({ file: SOURCES_FILE, path: `/${index}/operator`, message: `operator "${source.operator}" has no file records/operators/${source.operator}.yaml` });
+    if (!operators.has(source.operator))
+      problems.push({
+        file: SOURCES_FILE,
+        path: `/${index}/operator`,
+        message: `operator "${source.operator}" has no file records/operators/${source.operator}.yaml`,
+      });
     source.crawlers.forEach((slug, position) => {
       const crawler = crawlers.get(slug);
-      if (!crawler) problems.push({ file: SOURCES_FILE, path: `/${index}/crawlers/${position}`, message: `crawler "${slug}" has no file records/crawlers/${slug}.yaml` });
-      else if (crawler.operator !== source.operator) problems.push({ file: SOURCES_FILE, path: `/${index}/crawlers/${position}`, message: `crawler "${slug}" belongs to operator "${crawler.operator}", not "${source.operator}"` });
+      if (!crawler)
+        problems.push({ file: SOURCES_FILE, path: `/${index}/crawlers/${position}`, message: `crawler "${slug}" has no file records/crawlers/${slug}.yaml` });
+      else if (crawler.operator !== source.operator)
+        problems.push({
+          file: SOURCES_FILE,
+          path: `/${index}/crawlers/${position}`,
+          message: `crawler "${slug}" belongs to operator "${crawler.operator}", not "${source.operator}"`,
+        });
     });
   });
   return problems;

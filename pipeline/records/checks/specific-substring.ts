@@ -7,9 +7,42 @@ const MIN_SUBSTRING_LENGTH = 5;
 // Words that occur in many products' User-Agent headers (docs/PRINCIPLES.md, "Data style": `bot`, `Spider`, `LCC`
 // were seen misfiring elsewhere). A substring that is one of them, whatever its case, is refused.
 const GENERIC_WORDS = new Set([
-  'bot', 'robot', 'spider', 'crawler', 'crawl', 'scraper', 'fetcher', 'fetch', 'agent', 'preview', 'search', 'archive',
-  'code', 'lcc', 'google', 'mozilla', 'compatible', 'applewebkit', 'khtml', 'gecko', 'like', 'chrome', 'safari', 'mobile',
-  'http', 'https', 'www', 'python', 'java', 'curl', 'wget', 'okhttp', 'go-http-client', 'node', 'axios', 'headless',
+  'bot',
+  'robot',
+  'spider',
+  'crawler',
+  'crawl',
+  'scraper',
+  'fetcher',
+  'fetch',
+  'agent',
+  'preview',
+  'search',
+  'archive',
+  'code',
+  'lcc',
+  'google',
+  'mozilla',
+  'compatible',
+  'applewebkit',
+  'khtml',
+  'gecko',
+  'like',
+  'chrome',
+  'safari',
+  'mobile',
+  'http',
+  'https',
+  'www',
+  'python',
+  'java',
+  'curl',
+  'wget',
+  'okhttp',
+  'go-http-client',
+  'node',
+  'axios',
+  'headless',
 ]);
 
 export function checkSpecificSubstrings(records: RecordSet): Problem[] {
@@ -18,10 +51,22 @@ export function checkSpecificSubstrings(records: RecordSet): Problem[] {
     if (substring === null) return [];
     const word = substring.replace(/[^A-Za-z0-9-]/g, '').toLowerCase();
     if (substring.length < MIN_SUBSTRING_LENGTH) {
-      return [{ file: crawlerFile(crawler.slug), path: '/user_agent_substring', message: `"${substring}" is shorter than ${MIN_SUBSTRING_LENGTH} characters; it would match inside other products' headers` }];
+      return [
+        {
+          file: crawlerFile(crawler.slug),
+          path: '/user_agent_substring',
+          message: `"${substring}" is shorter than ${MIN_SUBSTRING_LENGTH} characters; it would match inside other products' headers`,
+        },
+      ];
     }
     if (GENERIC_WORDS.has(word)) {
-      return [{ file: crawlerFile(crawler.slug), path: '/user_agent_substring', message: `"${substring}" is a word many products' headers contain; use the crawler's own product name` }];
+      return [
+        {
+          file: crawlerFile(crawler.slug),
+          path: '/user_agent_substring',
+          message: `"${substring}" is a word many products' headers contain; use the crawler's own product name`,
+        },
+      ];
     }
     return [];
   });

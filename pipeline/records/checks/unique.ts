@@ -17,10 +17,40 @@ export function checkUnique(records: RecordSet): Problem[] {
       else problems.push({ file: file(item), path, message: `${what} "${value}" is already used by ${file(first)}` });
     }
   };
-  once(records.crawlers, (c) => c.slug, (c) => crawlerFile(c.slug), '/slug', 'slug');
-  once(records.crawlers, (c) => c.robots_token.toLowerCase(), (c) => crawlerFile(c.slug), '/robots_token', 'robots token (case-insensitive)');
-  once(records.crawlers, (c) => c.user_agent_substring, (c) => crawlerFile(c.slug), '/user_agent_substring', 'user-agent substring');
-  once(records.operators, (o) => o.slug, (o) => operatorFile(o.slug), '/slug', 'slug');
-  once(records.sources, (s) => s.id, () => SOURCES_FILE, '/id', 'source id');
+  once(
+    records.crawlers,
+    (c) => c.slug,
+    (c) => crawlerFile(c.slug),
+    '/slug',
+    'slug',
+  );
+  once(
+    records.crawlers,
+    (c) => c.robots_token.toLowerCase(),
+    (c) => crawlerFile(c.slug),
+    '/robots_token',
+    'robots token (case-insensitive)',
+  );
+  once(
+    records.crawlers,
+    (c) => c.user_agent_substring,
+    (c) => crawlerFile(c.slug),
+    '/user_agent_substring',
+    'user-agent substring',
+  );
+  once(
+    records.operators,
+    (o) => o.slug,
+    (o) => operatorFile(o.slug),
+    '/slug',
+    'slug',
+  );
+  once(
+    records.sources,
+    (s) => s.id,
+    () => SOURCES_FILE,
+    '/id',
+    'source id',
+  );
   return problems;
 }

@@ -42,7 +42,7 @@ describe('classify: real records', () => {
     );
   });
 
-  it('classifies every record\'s own example as that record', () => {
+  it("classifies every record's own example as that record", () => {
     const wrong = indexed
       .filter((c) => c.user_agent_example !== null)
       .map((c) => ({ slug: c.slug, got: slugOf(classify(classifier, c.user_agent_example!)) }))
@@ -71,8 +71,20 @@ describe('classify: real records', () => {
     assert.ok(answer.matched);
     const record = crawlers.find((c) => c.slug === 'gptbot')!;
     assert.deepEqual(Object.keys(answer.crawler).sort(), [
-      'category', 'category_label', 'cost_of_blocking', 'html_url', 'json_url', 'name', 'operator', 'operator_slug',
-      'respects_robots_txt', 'respects_robots_txt_label', 'robots_token', 'slug', 'verification_label', 'verification_method',
+      'category',
+      'category_label',
+      'cost_of_blocking',
+      'html_url',
+      'json_url',
+      'name',
+      'operator',
+      'operator_slug',
+      'respects_robots_txt',
+      'respects_robots_txt_label',
+      'robots_token',
+      'slug',
+      'verification_label',
+      'verification_method',
     ]);
     for (const [key, value] of Object.entries(answer.crawler)) assert.equal(value, record[key as keyof CrawlerView], key);
     assert.match(answer.note, /Any client can send any User-Agent/);
@@ -94,7 +106,12 @@ describe('classify: real records', () => {
       const answer = classify(classifier, ua);
       const expected = naiveClassify(crawlers, ua);
       assert.equal(slugOf(answer), expected?.slug ?? null, ua);
-      if (answer.matched) assert.deepEqual(answer.other_matches.map((o) => o.slug), expected!.others, ua);
+      if (answer.matched)
+        assert.deepEqual(
+          answer.other_matches.map((o) => o.slug),
+          expected!.others,
+          ua,
+        );
     }
   });
 
@@ -132,11 +149,14 @@ describe('classify: ties', () => {
       const answer = classify(buildClassifier(list), 'TwinBot/1.0');
       assert.ok(answer.matched);
       assert.equal(answer.crawler.slug, 'twin-a');
-      assert.deepEqual(answer.other_matches.map((o) => o.slug), ['twin-b', 'short']);
+      assert.deepEqual(
+        answer.other_matches.map((o) => o.slug),
+        ['twin-b', 'short'],
+      );
     }
   });
 
-  it('ranks a record whose own example carries another\'s substring above it, even when shorter', () => {
+  it("ranks a record whose own example carries another's substring above it, even when shorter", () => {
     const list = [
       fixtureCrawler('famous-preview', { user_agent_substring: 'famousexternalhit', operator_slug: 'famous' }),
       fixtureCrawler('tiny', { user_agent_substring: 'tiny-scrap', user_agent_example: 'famousexternalhit/1.1;tiny-scrap/1.0', operator_slug: 'other' }),
@@ -150,7 +170,7 @@ describe('classify: ties', () => {
     assert.equal(slugOf(classify(plain, 'famousexternalhit/1.1;tiny-scrap/1.0')), 'famous-preview');
   });
 
-  it('lets two records that carry each other\'s substrings fall back to length', () => {
+  it("lets two records that carry each other's substrings fall back to length", () => {
     const list = [
       fixtureCrawler('one', { user_agent_substring: 'OneBot', user_agent_example: 'OneBot TwoBotLonger' }),
       fixtureCrawler('two', { user_agent_substring: 'TwoBotLonger', user_agent_example: 'TwoBotLonger OneBot' }),

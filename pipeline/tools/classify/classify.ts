@@ -76,7 +76,9 @@ export function buildClassifier(crawlers: readonly CrawlerView[]): Classifier {
   for (const crawler of crawlers) {
     const own = crawler.user_agent_substring;
     if (own === null || own === '' || crawler.user_agent_example === null) continue;
-    const found = findAll(matcher, crawler.user_agent_example).map((o) => substrings[o.pattern]!).filter((s) => s !== own);
+    const found = findAll(matcher, crawler.user_agent_example)
+      .map((o) => substrings[o.pattern]!)
+      .filter((s) => s !== own);
     if (found.length > 0) embeds.set(crawler.slug, new Set(found));
   }
   return {
@@ -100,9 +102,7 @@ function dominates(classifier: Classifier, a: Candidate, b: Candidate): boolean 
 
 /** Candidates in answer order: rules 3-5 as a total order, then rule 2 lifts embedders over what they embed. */
 function rank(classifier: Classifier, candidates: Candidate[]): Candidate[] {
-  const rest = [...candidates].sort(
-    (a, b) => b.substring.length - a.substring.length || a.start - b.start || compareText(a.crawler.slug, b.crawler.slug),
-  );
+  const rest = [...candidates].sort((a, b) => b.substring.length - a.substring.length || a.start - b.start || compareText(a.crawler.slug, b.crawler.slug));
   const ranked: Candidate[] = [];
   while (rest.length > 0) {
     // Candidates are a handful per header, so the quadratic pick costs nothing.
@@ -135,8 +135,10 @@ export function classify(classifier: Classifier, userAgent: string): Classificat
 }
 
 const HOW_TO_TRUST: Record<CrawlerView['verification_method'], string> = {
-  'published-ranges': "whether the request really came from this crawler is decided by its address, checked against the operator's published IP prefixes (verify-crawler).",
-  'reverse-dns': "whether the request really came from this crawler is decided by its address, checked with forward-confirmed reverse DNS (verify-crawler gives the two lookups).",
+  'published-ranges':
+    "whether the request really came from this crawler is decided by its address, checked against the operator's published IP prefixes (verify-crawler).",
+  'reverse-dns':
+    'whether the request really came from this crawler is decided by its address, checked with forward-confirmed reverse DNS (verify-crawler gives the two lookups).',
   none: 'the operator publishes no way to verify this crawler, so the header alone proves nothing.',
 };
 

@@ -2,4 +2,3 @@
 export { buildClassifier, classify } from './classify.ts';
 export type { Classification, Classifier } from './classify.ts';
 export { UA_LIMIT_BYTES, inputIssue } from './heuristic.ts';
-

@@ -71,7 +71,9 @@ describe('classify: crawler-user-agents peer dataset', () => {
         const moreSpecific = answer.matched_substring.length > own.length || (classifier.embeds.get(answer.crawler.slug)?.has(own) ?? false);
         if (moreSpecific && answer.other_matches.some((o) => o.slug === crawler.slug)) continue;
       }
-      failures.push(`${crawler.slug} (substring ${JSON.stringify(crawler.user_agent_substring)}, peer pattern /${peerPattern}/): ${JSON.stringify(instance)} -> ${got?.slug ?? 'unmatched'}`);
+      failures.push(
+        `${crawler.slug} (substring ${JSON.stringify(crawler.user_agent_substring)}, peer pattern /${peerPattern}/): ${JSON.stringify(instance)} -> ${got?.slug ?? 'unmatched'}`,
+      );
     }
     assert.deepEqual(failures, [], `${failures.length} of ${list.length} peer headers misclassified:\n${failures.join('\n')}`);
   });
@@ -89,7 +91,9 @@ describe('classify: crawler-user-agents peer dataset', () => {
 describe('classify: our substrings against browser headers', () => {
   it('finds no substring of ours inside any browser header', () => {
     const hits = BROWSER_USER_AGENTS.flatMap((ua) =>
-      crawlers.filter((c) => c.user_agent_substring !== null && ua.includes(c.user_agent_substring)).map((c) => `${c.slug} (${JSON.stringify(c.user_agent_substring)}) in ${ua}`),
+      crawlers
+        .filter((c) => c.user_agent_substring !== null && ua.includes(c.user_agent_substring))
+        .map((c) => `${c.slug} (${JSON.stringify(c.user_agent_substring)}) in ${ua}`),
     );
     assert.deepEqual(hits, []);
   });

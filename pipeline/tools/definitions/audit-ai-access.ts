@@ -16,28 +16,53 @@ export const auditTool = defineTool({
     required: ['path', 'parsed', 'summary', 'blocked', 'allowed', 'by_operator', 'by_category', 'unknown_tokens', 'unknown_token_counts', 'obedience'],
     properties: {
       path: { type: 'string' },
-      summary: { type: 'object', required: ['ai_crawlers', 'blocked', 'allowed'], properties: { ai_crawlers: { type: 'integer' }, blocked: { type: 'integer' }, allowed: { type: 'integer' } } },
+      summary: {
+        type: 'object',
+        required: ['ai_crawlers', 'blocked', 'allowed'],
+        properties: { ai_crawlers: { type: 'integer' }, blocked: { type: 'integer' }, allowed: { type: 'integer' } },
+      },
       blocked: { type: 'array', items: crawlerBrief },
       allowed: { type: 'array', items: crawlerBrief },
       unknown_tokens: { type: 'array', maxItems: LISTED_UNKNOWN_TOKENS, items: { type: 'object', required: ['token', 'line', 'did_you_mean'] } },
       unknown_token_counts: {
         type: 'object',
         required: ['lines', 'listed', 'distinct', 'suggested_for', 'note'],
-        properties: { lines: { type: 'integer' }, listed: { type: 'integer' }, distinct: { type: 'integer' }, suggested_for: { type: 'integer' }, note: { type: ['string', 'null'] } },
+        properties: {
+          lines: { type: 'integer' },
+          listed: { type: 'integer' },
+          distinct: { type: 'integer' },
+          suggested_for: { type: 'integer' },
+          note: { type: ['string', 'null'] },
+        },
       },
     },
   },
-  examples: [{ description: 'A file that blocks GPTBot and CCBot', input: { robots_txt: 'User-agent: GPTBot\nDisallow: /\n\nUser-agent: CCBot\nDisallow: /\n' } }],
+  examples: [
+    { description: 'A file that blocks GPTBot and CCBot', input: { robots_txt: 'User-agent: GPTBot\nDisallow: /\n\nUser-agent: CCBot\nDisallow: /\n' } },
+  ],
   run: (input, { data }) => {
     const parsed = parseRobotsTxt(textOf(input, 'robots_txt'));
     const path = textOf(input, 'path') || '/';
-    checkEvaluationBudget(parsed, aiTokens(data.crawlers, data.aiCategories), [path], 'robots_txt', 'Send a file with fewer rules (merge them with * patterns).');
+    checkEvaluationBudget(
+      parsed,
+      aiTokens(data.crawlers, data.aiCategories),
+      [path],
+      'robots_txt',
+      'Send a file with fewer rules (merge them with * patterns).',
+    );
     return auditAiAccess(parsed, path, data.crawlers, data.aiCategories);
   },
   summarize: (o) => {
     const lines = [`For ${o.path}: ${o.summary.blocked} of ${o.summary.ai_crawlers} AI crawlers are blocked, ${o.summary.allowed} allowed.`];
-    if (o.obedience.blocked_but_may_not_obey.length > 0) lines.push(`Blocked but may not obey robots.txt: ${o.obedience.blocked_but_may_not_obey.map((b) => b.slug).join(', ')}.`);
-    if (o.unknown_tokens.length > 0) lines.push(`Tokens matching no known crawler: ${o.unknown_tokens.slice(0, 50).map((t) => (t.did_you_mean ? `${t.token} (did you mean ${t.did_you_mean}?)` : t.token)).join(', ')}${o.unknown_tokens.length > 50 ? ', …' : ''}.`);
+    if (o.obedience.blocked_but_may_not_obey.length > 0)
+      lines.push(`Blocked but may not obey robots.txt: ${o.obedience.blocked_but_may_not_obey.map((b) => b.slug).join(', ')}.`);
+    if (o.unknown_tokens.length > 0)
+      lines.push(
+        `Tokens matching no known crawler: ${o.unknown_tokens
+          .slice(0, 50)
+          .map((t) => (t.did_you_mean ? `${t.token} (did you mean ${t.did_you_mean}?)` : t.token))
+          .join(', ')}${o.unknown_tokens.length > 50 ? ', …' : ''}.`,
+      );
     if (o.unknown_token_counts.note !== null) lines.push(`Limited: ${o.unknown_token_counts.note}.`);
     return lines.join(' ');
   },

@@ -5,7 +5,10 @@ import type { ToolData } from '../registry/types.ts';
 import { howToVerify } from '../verify/index.ts';
 
 export const UA_PARAM = {
-  name: 'ua', kind: 'string' as const, required: true, maxBytes: UA_LIMIT_BYTES,
+  name: 'ua',
+  kind: 'string' as const,
+  required: true,
+  maxBytes: UA_LIMIT_BYTES,
   description: 'The raw User-Agent header value, URL-encoded.',
   accepted: `a User-Agent header value, 1 to ${UA_LIMIT_BYTES} bytes, no control characters other than tab`,
   example: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.3; +https://openai.com/gptbot)',
@@ -14,11 +17,16 @@ export const UA_PARAM = {
 export const EXAMPLE_UA = UA_PARAM.example;
 
 export function summarizeClassification(o: Classification): string {
-  if (o.matched) return `${o.crawler.name} by ${o.crawler.operator} (${o.crawler.category_label}); robots.txt token ${o.crawler.robots_token}; ${o.crawler.respects_robots_txt_label}; verification: ${o.crawler.verification_label}. Blocking it: ${o.crawler.cost_of_blocking} Matched on "${o.matched_substring}".`;
+  if (o.matched)
+    return `${o.crawler.name} by ${o.crawler.operator} (${o.crawler.category_label}); robots.txt token ${o.crawler.robots_token}; ${o.crawler.respects_robots_txt_label}; verification: ${o.crawler.verification_label}. Blocking it: ${o.crawler.cost_of_blocking} Matched on "${o.matched_substring}".`;
   return `No crawler in the index matches this User-Agent. Heuristic (not an identification): ${o.heuristic.looks_automated ? 'it looks automated' : 'it does not look automated'}.`;
 }
 
-export const classificationSchema = { type: 'object', required: ['matched'], properties: { matched: { type: 'boolean' }, crawler: { type: 'object' }, heuristic: { type: 'object' } } };
+export const classificationSchema = {
+  type: 'object',
+  required: ['matched'],
+  properties: { matched: { type: 'boolean' }, crawler: { type: 'object' }, heuristic: { type: 'object' } },
+};
 
 /** Finds a crawler by slug, robots token, name, operator or a User-Agent substring. */
 export function findCrawlers(data: ToolData, query: string) {
@@ -36,15 +44,23 @@ export function verificationMethods(data: ToolData, query: string | null) {
   const selected = query === null ? data.crawlers : findCrawlers(data, query);
   const sources = new Map(data.sources.map((s) => [s.id, s]));
   const entries = selected.map((c) => ({
-    slug: c.slug, name: c.name, operator: c.operator,
+    slug: c.slug,
+    name: c.name,
+    operator: c.operator,
     ...howToVerify(c),
     mirrors: c.ip_sources.map((id) => {
       const s = sources.get(id);
-      return { id, endpoint: s?.endpoint ?? null, state: s?.state ?? 'unknown', ipv4_count: s?.ipv4_count ?? 0, ipv6_count: s?.ipv6_count ?? 0, fetched_at: s?.last_success ?? null };
+      return {
+        id,
+        endpoint: s?.endpoint ?? null,
+        state: s?.state ?? 'unknown',
+        ipv4_count: s?.ipv4_count ?? 0,
+        ipv6_count: s?.ipv6_count ?? 0,
+        fetched_at: s?.last_success ?? null,
+      };
     }),
   }));
   const tally: Record<string, number> = { 'published-ranges': 0, 'reverse-dns': 0, none: 0 };
   for (const e of entries) tally[e.method] = (tally[e.method] ?? 0) + 1;
   return { query, matched: entries.length, tally, crawlers: entries };
 }
-

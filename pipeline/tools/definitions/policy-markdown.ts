@@ -6,7 +6,16 @@ export const policyMarkdownTool = defineTool({
   path: null,
   title: 'A robots.txt policy as Markdown',
   description: 'Returns one of the 8 ready-made robots.txt policies as Markdown: rationale, caveats, the crawlers it names, and the fragment to append.',
-  params: [{ name: 'policy', kind: 'string', required: true, maxBytes: 64, description: 'The policy id.', accepted: 'allow-all, block-ai-training, block-all-ai, block-datasets, allow-ai-search-only, block-seo-tools, block-disputed or maximum-ai-visibility' }],
+  params: [
+    {
+      name: 'policy',
+      kind: 'string',
+      required: true,
+      maxBytes: 64,
+      description: 'The policy id.',
+      accepted: 'allow-all, block-ai-training, block-all-ai, block-datasets, allow-ai-search-only, block-seo-tools, block-disputed or maximum-ai-visibility',
+    },
+  ],
   outputSchema: { type: 'object', required: ['policy', 'markdown'], properties: { policy: { type: ['string', 'null'] }, markdown: { type: 'string' } } },
   examples: [{ description: 'Block AI training', input: { policy: 'block-ai-training' } }],
   run: (input, { data }) => {
@@ -14,8 +23,28 @@ export const policyMarkdownTool = defineTool({
     if (!policy) return { policy: null, markdown: `No policy "${textOf(input, 'policy')}". Policies: ${data.policies.map((p) => p.id).join(', ')}.\n` };
     const rule = policy.directive === 'allow' ? 'Allow: /' : 'Disallow: /';
     const fragment = policy.directive === 'none' ? '# (names no crawler)' : policy.crawlers.map((c) => `User-agent: ${c.robots_token}\n${rule}`).join('\n\n');
-    const markdown = [`# ${policy.title} (\`${policy.id}\`)`, '', policy.rationale, '', '## Caveats', '', ...policy.caveats.map((c) => `- ${c}`), '', `## Crawlers named (${policy.crawlers.length})`, '',
-      ...policy.crawlers.map((c) => `- \`${c.robots_token}\` (${c.slug}, ${c.respects_robots_txt})${c.note ? `: ${c.note}` : ''}`), '', '## Fragment', '', '```', fragment, '```', '', `Source: ${data.baseUrl}/policy/${policy.id}.json`, ''].join('\n');
+    const markdown = [
+      `# ${policy.title} (\`${policy.id}\`)`,
+      '',
+      policy.rationale,
+      '',
+      '## Caveats',
+      '',
+      ...policy.caveats.map((c) => `- ${c}`),
+      '',
+      `## Crawlers named (${policy.crawlers.length})`,
+      '',
+      ...policy.crawlers.map((c) => `- \`${c.robots_token}\` (${c.slug}, ${c.respects_robots_txt})${c.note ? `: ${c.note}` : ''}`),
+      '',
+      '## Fragment',
+      '',
+      '```',
+      fragment,
+      '```',
+      '',
+      `Source: ${data.baseUrl}/policy/${policy.id}.json`,
+      '',
+    ].join('\n');
     return { policy: policy.id, markdown };
   },
   summarize: (output) => output.markdown,

@@ -3,11 +3,22 @@
 import type { CrawlerView } from '../../model/model.ts';
 import { boundedEditDistance } from '../robots/distance.ts';
 import { evaluate, evaluationCost, UNITS_PER_COMPARISON, type Finding, type ParsedRobots, type PathVerdict } from '../robots/index.ts';
-import { EVALUATION_BUDGET, InputRefused, ROBOTS_BODY_LIMIT, LISTED_FINDINGS, LISTED_UNKNOWN_TOKENS, MAX_PATH_BYTES, SUGGESTED_TOKENS } from '../registry/limits.ts';
+import {
+  EVALUATION_BUDGET,
+  InputRefused,
+  ROBOTS_BODY_LIMIT,
+  LISTED_FINDINGS,
+  LISTED_UNKNOWN_TOKENS,
+  MAX_PATH_BYTES,
+  SUGGESTED_TOKENS,
+} from '../registry/limits.ts';
 import type { ParamSpec } from '../registry/types.ts';
 
 export const ROBOTS_TXT: ParamSpec = {
-  name: 'robots_txt', kind: 'string', required: true, maxBytes: ROBOTS_BODY_LIMIT,
+  name: 'robots_txt',
+  kind: 'string',
+  required: true,
+  maxBytes: ROBOTS_BODY_LIMIT,
   description: 'The robots.txt file, URL-encoded in a GET or as the raw body of a POST.',
   accepted: `the text of a robots.txt file, at most ${ROBOTS_BODY_LIMIT} bytes (RFC 9309 2.5 asks parsers to read at least 500 KiB)`,
   example: 'User-agent: GPTBot\nDisallow: /\n',
@@ -29,7 +40,11 @@ export function checkEvaluationBudget(parsed: ParsedRobots, tokens: readonly str
 
 function brief(crawler: CrawlerView, verdict: PathVerdict) {
   return {
-    slug: crawler.slug, name: crawler.name, operator: crawler.operator, category: crawler.category, robots_token: crawler.robots_token,
+    slug: crawler.slug,
+    name: crawler.name,
+    operator: crawler.operator,
+    category: crawler.category,
+    robots_token: crawler.robots_token,
     respects_robots_txt: crawler.respects_robots_txt,
     deciding_line: verdict.deciding ? { line: verdict.deciding.line, text: verdict.deciding.text } : null,
   };
@@ -104,9 +119,10 @@ function unknownTokens(parsed: ParsedRobots, crawlers: readonly CrawlerView[]) {
       listed: listed.length,
       distinct,
       suggested_for: suggestedFor,
-      note: distinct > SUGGESTED_TOKENS || lines > listed.length
-        ? `${lines} user-agent lines name no known crawler (${distinct} distinct tokens); ${listed.length} are listed, and "did you mean" was looked up for the first ${suggestedFor} distinct tokens only (limits: ${LISTED_UNKNOWN_TOKENS} lines, ${SUGGESTED_TOKENS} tokens per call)`
-        : null,
+      note:
+        distinct > SUGGESTED_TOKENS || lines > listed.length
+          ? `${lines} user-agent lines name no known crawler (${distinct} distinct tokens); ${listed.length} are listed, and "did you mean" was looked up for the first ${suggestedFor} distinct tokens only (limits: ${LISTED_UNKNOWN_TOKENS} lines, ${SUGGESTED_TOKENS} tokens per call)`
+          : null,
     },
   };
 }
@@ -129,7 +145,9 @@ export function auditAiAccess(parsed: ParsedRobots, path: string, crawlers: read
     unknown_token_counts: unknown.counts,
     obedience: {
       blocked_and_documented: blocked.filter((b) => OBEYS.has(b.respects_robots_txt)).map((b) => b.slug),
-      blocked_but_may_not_obey: blocked.filter((b) => !OBEYS.has(b.respects_robots_txt)).map((b) => ({ slug: b.slug, respects_robots_txt: b.respects_robots_txt })),
+      blocked_but_may_not_obey: blocked
+        .filter((b) => !OBEYS.has(b.respects_robots_txt))
+        .map((b) => ({ slug: b.slug, respects_robots_txt: b.respects_robots_txt })),
     },
   };
 }
@@ -153,7 +171,15 @@ export function summarizeLint(o: ReturnType<typeof lintAnswer>): string {
   return shown.join('\n') + (more > 0 ? `\n… and ${more} more findings` : '');
 }
 
-export const PATH_PARAM: ParamSpec = { name: 'path', kind: 'string', required: false, default: '/', maxBytes: MAX_PATH_BYTES, description: 'The URL path to evaluate.', accepted: `a URL path starting with / (default /), at most ${MAX_PATH_BYTES} bytes` };
+export const PATH_PARAM: ParamSpec = {
+  name: 'path',
+  kind: 'string',
+  required: false,
+  default: '/',
+  maxBytes: MAX_PATH_BYTES,
+  description: 'The URL path to evaluate.',
+  accepted: `a URL path starting with / (default /), at most ${MAX_PATH_BYTES} bytes`,
+};
 
 export const LINT_SCHEMA = {
   type: 'object',
@@ -166,4 +192,3 @@ export const LINT_SCHEMA = {
 };
 
 export const crawlerBrief = { type: 'object', required: ['slug', 'name', 'operator', 'category', 'robots_token', 'respects_robots_txt', 'deciding_line'] };
-

@@ -23,7 +23,13 @@ export const siteCheckTool = defineTool({
   run: (input, { data }) => {
     const parsed = parseRobotsTxt(textOf(input, 'robots_txt'));
     const path = textOf(input, 'path') || '/';
-    checkEvaluationBudget(parsed, [...aiTokens(data.crawlers, data.aiCategories), ...KEY_TOKENS], [path], 'robots_txt', 'Send a file with fewer rules (merge them with * patterns).');
+    checkEvaluationBudget(
+      parsed,
+      [...aiTokens(data.crawlers, data.aiCategories), ...KEY_TOKENS],
+      [path],
+      'robots_txt',
+      'Send a file with fewer rules (merge them with * patterns).',
+    );
     return {
       lint: lintAnswer(lintParsed(parsed)),
       ai_access: auditAiAccess(parsed, path, data.crawlers, data.aiCategories),

@@ -5,9 +5,7 @@ import { answerTooLarge, InputRefused, textTooLarge } from './limits.ts';
 import type { Caller, ToolContext, ToolData, ToolDefinition, ToolInput } from './types.ts';
 
 /** A call's result, or why its input is not accepted: the field, what is wrong and the accepted form. */
-type ToolOutcome =
-  | { ok: true; input: ToolInput; output: unknown }
-  | { ok: false; field: string; message: string; accepted: string };
+type ToolOutcome = { ok: true; input: ToolInput; output: unknown } | { ok: false; field: string; message: string; accepted: string };
 
 /**
  * Validates the parameters, then runs the tool. An input that fails its parameter checks and
@@ -110,5 +108,10 @@ export function inProcessRunner(dataOf: () => Promise<ToolData | null>): ToolRun
 }
 
 export function notReady(): ToolRun {
-  return { status: 'unavailable', reason: 'not-ready', message: 'The published tree lacks the documents the tools read; rebuild dist/.', retryAfterSeconds: 60 };
+  return {
+    status: 'unavailable',
+    reason: 'not-ready',
+    message: 'The published tree lacks the documents the tools read; rebuild dist/.',
+    retryAfterSeconds: 60,
+  };
 }

@@ -19,8 +19,14 @@ export function buildToolData(docs: ToolDocuments): ToolData {
   const ranges = new Map(docs.ranges.sources.map((s) => [s.id, s]));
   const fetched = new Map(docs.status.sources.map((s) => [s.id, s.last_success]));
   const sources: SourceSummary[] = docs.ipSources.sources.map((s) => ({
-    id: s.id, operator: s.operator, crawlers: s.crawlers, state: s.state,
-    ipv4_count: s.ipv4_count, ipv6_count: s.ipv6_count, endpoint: s.endpoint, last_success: fetched.get(s.id) ?? null,
+    id: s.id,
+    operator: s.operator,
+    crawlers: s.crawlers,
+    state: s.state,
+    ipv4_count: s.ipv4_count,
+    ipv6_count: s.ipv6_count,
+    endpoint: s.endpoint,
+    last_success: fetched.get(s.id) ?? null,
   }));
   const baseUrl = (docs.agents.endpoints['agents']?.url ?? '').replace(/\/data\/agents\.json$/, '');
   return {
@@ -32,9 +38,13 @@ export function buildToolData(docs: ToolDocuments): ToolData {
     policies: docs.policies,
     sources,
     classifier: buildClassifier(docs.agents.crawlers),
-    prefixes: buildPrefixIndex(sources.map((s) => ({
-      id: s.id, operator: s.operator, crawlers: s.crawlers,
-      mirror: { ipv4: ranges.get(s.id)?.ipv4 ?? [], ipv6: ranges.get(s.id)?.ipv6 ?? [], state: s.state, last_success: s.last_success },
-    }))),
+    prefixes: buildPrefixIndex(
+      sources.map((s) => ({
+        id: s.id,
+        operator: s.operator,
+        crawlers: s.crawlers,
+        mirror: { ipv4: ranges.get(s.id)?.ipv4 ?? [], ipv6: ranges.get(s.id)?.ipv6 ?? [], state: s.state, last_success: s.last_success },
+      })),
+    ),
   };
 }

@@ -16,22 +16,56 @@ export type { ToolDefinition, ToolData, Caller } from './types.ts';
 
 /** Every tool, once. The HTTP endpoints, MCP servers and A2A skills are generated from this list. */
 export const TOOLS: readonly ToolDefinition[] = [
-  auditTool, classifyTool, exampleTool, allowedTool, lintTool, verificationMethodsTool, verifyTool, whoamiTool,
-  siteCheckTool, triageTool, crawlerMarkdownTool, policyMarkdownTool,
+  auditTool,
+  classifyTool,
+  exampleTool,
+  allowedTool,
+  lintTool,
+  verificationMethodsTool,
+  verifyTool,
+  whoamiTool,
+  siteCheckTool,
+  triageTool,
+  crawlerMarkdownTool,
+  policyMarkdownTool,
 ];
 
 export function toolByName(name: string): ToolDefinition | undefined {
   return TOOLS.find((t) => t.name === name);
 }
 
-
 /** The MCP servers (docs/API.md §4.6): a path and the tools it exposes. */
 export const MCP_SERVERS: readonly { path: string; name: string; description: string; tools: readonly string[] }[] = [
-  { path: '/mcp', name: 'crawler-index', description: 'Identify crawlers from User-Agent headers, and see how this service sees you.', tools: ['classify_user_agent', 'whoami', 'example'] },
-  { path: '/mcp/robots', name: 'crawler-index-robots', description: 'Evaluate, lint and audit robots.txt files under RFC 9309.', tools: ['audit_ai_access', 'check_path_allowed', 'lint_robots_txt'] },
-  { path: '/mcp/netcheck', name: 'crawler-index-netcheck', description: 'Verify crawler IP addresses against operator-published prefixes.', tools: ['verification_methods', 'verify_batch'] },
+  {
+    path: '/mcp',
+    name: 'crawler-index',
+    description: 'Identify crawlers from User-Agent headers, and see how this service sees you.',
+    tools: ['classify_user_agent', 'whoami', 'example'],
+  },
+  {
+    path: '/mcp/robots',
+    name: 'crawler-index-robots',
+    description: 'Evaluate, lint and audit robots.txt files under RFC 9309.',
+    tools: ['audit_ai_access', 'check_path_allowed', 'lint_robots_txt'],
+  },
+  {
+    path: '/mcp/netcheck',
+    name: 'crawler-index-netcheck',
+    description: 'Verify crawler IP addresses against operator-published prefixes.',
+    tools: ['verification_methods', 'verify_batch'],
+  },
   { path: '/mcp/doctor', name: 'crawler-index-doctor', description: 'One-call robots.txt check-up for a site.', tools: ['site_check'] },
   { path: '/mcp/lint', name: 'crawler-index-lint', description: 'robots.txt linting and evaluation.', tools: ['lint_robots_txt', 'check_path_allowed'] },
-  { path: '/mcp/triage', name: 'crawler-index-triage', description: 'Classify and verify batches of access-log lines.', tools: ['triage_log_lines', 'classify_user_agent', 'verify_batch'] },
-  { path: '/mcp/markdown', name: 'crawler-index-markdown', description: 'Crawler records and robots.txt policies as Markdown for models.', tools: ['crawler_markdown', 'policy_markdown'] },
+  {
+    path: '/mcp/triage',
+    name: 'crawler-index-triage',
+    description: 'Classify and verify batches of access-log lines.',
+    tools: ['triage_log_lines', 'classify_user_agent', 'verify_batch'],
+  },
+  {
+    path: '/mcp/markdown',
+    name: 'crawler-index-markdown',
+    description: 'Crawler records and robots.txt policies as Markdown for models.',
+    tools: ['crawler_markdown', 'policy_markdown'],
+  },
 ];

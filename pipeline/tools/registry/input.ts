@@ -17,16 +17,17 @@ export function inputSchema(tool: ToolDefinition): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
   for (const param of tool.params) {
     const text = { type: 'string', description: `${param.description} Accepted: ${param.accepted}`, ...(param.maxBytes ? { maxLength: param.maxBytes } : {}) };
-    properties[param.name] = param.kind === 'string'
-      ? { ...text, ...(param.default !== undefined ? { default: param.default } : {}) }
-      : {
-          description: `${param.description} Accepted: ${param.accepted}`,
-          anyOf: [
-            { type: 'array', items: { type: 'string', ...(param.maxItemBytes ? { maxLength: param.maxItemBytes } : {}) }, maxItems: param.maxItems },
-            { type: 'string', description: 'One string, split on commas' + (param.split === 'addresses' ? ' and white space' : '') },
-          ],
-          ...(param.default !== undefined ? { default: param.default } : {}),
-        };
+    properties[param.name] =
+      param.kind === 'string'
+        ? { ...text, ...(param.default !== undefined ? { default: param.default } : {}) }
+        : {
+            description: `${param.description} Accepted: ${param.accepted}`,
+            anyOf: [
+              { type: 'array', items: { type: 'string', ...(param.maxItemBytes ? { maxLength: param.maxItemBytes } : {}) }, maxItems: param.maxItems },
+              { type: 'string', description: 'One string, split on commas' + (param.split === 'addresses' ? ' and white space' : '') },
+            ],
+            ...(param.default !== undefined ? { default: param.default } : {}),
+          };
   }
   properties[ATTRIBUTION_PARAM.name] = { type: 'string', description: ATTRIBUTION_PARAM.description };
   return { type: 'object', properties, required: tool.params.filter((p) => p.required).map((p) => p.name), additionalProperties: false };
@@ -45,7 +46,10 @@ function splitList(param: ParamSpec, value: string | readonly string[], source: 
   const pattern = param.split === 'comma' ? /,/ : null;
   const values = typeof value === 'string' ? [value] : value;
   const split = pattern !== null && (source === 'query' || typeof value === 'string');
-  return values.flatMap((v) => (split ? v.split(pattern) : [v])).map((v) => v.trim()).filter((v) => v !== '');
+  return values
+    .flatMap((v) => (split ? v.split(pattern) : [v]))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }
 
 /** More than `limit` UTF-8 bytes; a string of n UTF-16 units has at most 3n bytes, so most are settled without encoding. */
@@ -54,7 +58,11 @@ function overBytes(value: string, limit: number): boolean {
   return value.length * 3 > limit && encoder.encode(value).length > limit;
 }
 
-function check(param: ParamSpec, value: string | string[] | undefined, source: InputSource): { ok: true; value: string | string[] | undefined } | { ok: false; message: string } {
+function check(
+  param: ParamSpec,
+  value: string | string[] | undefined,
+  source: InputSource,
+): { ok: true; value: string | string[] | undefined } | { ok: false; message: string } {
   if (value === undefined) {
     if (param.required) return { ok: false, message: `${param.name} is required.` };
     return { ok: true, value: param.default };
@@ -65,12 +73,14 @@ function check(param: ParamSpec, value: string | string[] | undefined, source: I
       value = value[0]!;
     }
     if (param.required && value.trim() === '') return { ok: false, message: `${param.name} is empty.` };
-    if (param.maxBytes !== undefined && overBytes(value, param.maxBytes)) return { ok: false, message: `${param.name} is larger than ${param.maxBytes} bytes.` };
+    if (param.maxBytes !== undefined && overBytes(value, param.maxBytes))
+      return { ok: false, message: `${param.name} is larger than ${param.maxBytes} bytes.` };
     return { ok: true, value };
   }
   const items = splitList(param, value, source);
   if (items.length === 0) return param.required ? { ok: false, message: `${param.name} holds no item.` } : { ok: true, value: param.default };
-  if (param.maxItems !== undefined && items.length > param.maxItems) return { ok: false, message: `${param.name} has ${items.length} items; at most ${param.maxItems} per call.` };
+  if (param.maxItems !== undefined && items.length > param.maxItems)
+    return { ok: false, message: `${param.name} has ${items.length} items; at most ${param.maxItems} per call.` };
   if (param.maxItemBytes !== undefined) {
     const limit = param.maxItemBytes;
     const index = items.findIndex((item) => overBytes(item, limit));
@@ -94,7 +104,12 @@ export function validateInput(tool: ToolDefinition, raw: Record<string, unknown>
   for (const param of tool.params) {
     const given = raw[param.name];
     if (given !== undefined && typeof given !== 'string' && !(Array.isArray(given) && given.every((v) => typeof v === 'string'))) {
-      return { ok: false, field: param.name, message: `${param.name} must be ${param.kind === 'list' ? 'a string or an array of strings' : 'a string'}.`, accepted: param.accepted };
+      return {
+        ok: false,
+        field: param.name,
+        message: `${param.name} must be ${param.kind === 'list' ? 'a string or an array of strings' : 'a string'}.`,
+        accepted: param.accepted,
+      };
     }
     const result = check(param, given as string | string[] | undefined, source);
     if (!result.ok) return { ok: false, field: param.name, message: result.message, accepted: param.accepted };

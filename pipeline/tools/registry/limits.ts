@@ -38,7 +38,11 @@ export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
  * -32602, naming the field, the limit and the accepted form.
  */
 export class InputRefused extends Error {
-  constructor(readonly field: string, message: string, readonly accepted: string) {
+  constructor(
+    readonly field: string,
+    message: string,
+    readonly accepted: string,
+  ) {
     super(message);
     this.name = 'InputRefused';
   }

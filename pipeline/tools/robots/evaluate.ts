@@ -143,7 +143,17 @@ function buildModel(groups: Group[], ruleCache: Map<Rule, CompiledRule>): Model 
       return c;
     });
   });
-  return { groups, rules, byToken, star, firstStar: star[0] ?? -1, longestFirst: new Map(), selectionIds: new Map(), decisions: new Map(), described: new Map() };
+  return {
+    groups,
+    rules,
+    byToken,
+    star,
+    firstStar: star[0] ?? -1,
+    longestFirst: new Map(),
+    selectionIds: new Map(),
+    decisions: new Map(),
+    described: new Map(),
+  };
 }
 
 function compile(parsed: ParsedRobots): Compiled {
@@ -432,9 +442,7 @@ export function evaluateMany(parsed: ParsedRobots, productToken: string, paths: 
     baseNotes.push(`"${productToken.trim()}" was read as the product token "${token}"; pass a token, not a whole User-Agent header`);
   }
   if (token !== '' && token !== '*' && !/^[A-Za-z_-]+$/.test(token)) {
-    baseNotes.push(
-      `"${token}" is not an RFC 9309 product token (only letters, "_" and "-"); a strict parser can never match it to a user-agent line`,
-    );
+    baseNotes.push(`"${token}" is not an RFC 9309 product token (only letters, "_" and "-"); a strict parser can never match it to a user-agent line`);
   }
   if (sel.matchedBy === 'fallback') {
     baseNotes.push(
@@ -506,9 +514,7 @@ export function evaluateMany(parsed: ParsedRobots, productToken: string, paths: 
     }
     if (wholeSel && allowedBy(decideLongest(rfc, wholeSel.indices, normalized).best) !== allowed) {
       disagreements.whole_name = true;
-      notes.push(
-        'a parser that compares whole user-agent values (not cut at the first digit, dot or other non-token character) would answer the opposite',
-      );
+      notes.push('a parser that compares whole user-agent values (not cut at the first digit, dot or other non-token character) would answer the opposite');
     }
 
     let reason: string;

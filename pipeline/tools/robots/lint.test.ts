@@ -89,10 +89,7 @@ describe('lint: user-agent lines', () => {
     assert.equal(f.severity, 'error');
     assert.match(f.message, /read it as "Mozilla"/);
     assert.equal(f.fix, 'Write "User-agent: Googlebot".');
-    assert.equal(
-      tokenFromHeader('Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)'),
-      'GPTBot',
-    );
+    assert.equal(tokenFromHeader('Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)'), 'GPTBot');
   });
 
   it('a token with digits: a strict parser cuts AI2Bot to AI', () => {
@@ -210,15 +207,17 @@ describe('lint: the file as a whole', () => {
   });
 
   it('a clean file has no findings', () => {
-    const text =
-      'User-agent: *\nDisallow: /private/\nAllow: /private/public\n\nUser-agent: GPTBot\nDisallow: /\n\nSitemap: https://example.com/sitemap.xml\n';
+    const text = 'User-agent: *\nDisallow: /private/\nAllow: /private/public\n\nUser-agent: GPTBot\nDisallow: /\n\nSitemap: https://example.com/sitemap.xml\n';
     assert.deepEqual(lintRobotsTxt(text), []);
   });
 
   it('findings are ordered by line, then by severity', () => {
     const f = lintRobotsTxt('Disallow: x\nUser-agent: AI2Bot\nDisalow: /\nSitemap: s.xml\n');
     const lines = f.map((x) => x.line ?? 0);
-    assert.deepEqual(lines, [...lines].sort((a, b) => a - b));
+    assert.deepEqual(
+      lines,
+      [...lines].sort((a, b) => a - b),
+    );
     assert.deepEqual(
       f.filter((x) => x.line === 1).map((x) => x.severity),
       ['error', 'warning'],

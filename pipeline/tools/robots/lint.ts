@@ -38,16 +38,14 @@ const KNOWN: readonly Known[] = [
   { name: 'content-signal', display: 'Content-Signal', kind: null },
 ];
 
-const META_ONLY =
-  'is a page-level robots directive, not a robots.txt one: no RFC 9309 parser reads it in robots.txt';
+const META_ONLY = 'is a page-level robots directive, not a robots.txt one: no RFC 9309 parser reads it in robots.txt';
 const META_FIX = 'Remove the line; use a <meta name="robots"> tag or an X-Robots-Tag response header on the pages instead.';
 
 // Keys that are spelt right but are not RFC 9309 directives.
 const UNSUPPORTED: Readonly<Record<string, { severity: Severity; message: string; fix: string }>> = {
   noindex: {
     severity: 'warning',
-    message:
-      'Noindex in robots.txt is not part of RFC 9309; Google stopped honouring it in September 2019 and other major crawlers never did',
+    message: 'Noindex in robots.txt is not part of RFC 9309; Google stopped honouring it in September 2019 and other major crawlers never did',
     fix: 'Remove the line; serve a noindex robots meta tag or X-Robots-Tag header and keep the page crawlable so the crawler can see it.',
   },
   nofollow: { severity: 'warning', message: `Nofollow ${META_ONLY}`, fix: META_FIX },
@@ -67,7 +65,7 @@ const UNSUPPORTED: Readonly<Record<string, { severity: Severity; message: string
   'request-rate': {
     severity: 'warning',
     message: 'Request-rate comes from a 1996 proposal, is not part of RFC 9309, and no major crawler documents support for it',
-    fix: 'Remove the line; limit crawl rate in each search engine\'s webmaster tools or answer HTTP 429/503 when overloaded.',
+    fix: "Remove the line; limit crawl rate in each search engine's webmaster tools or answer HTTP 429/503 when overloaded.",
   },
   'visit-time': {
     severity: 'warning',
@@ -119,8 +117,25 @@ export function suggestDirective(key: string): Known | null {
 
 // Names in a browser-style header that are never the crawler's own token.
 const GENERIC_PRODUCTS = new Set([
-  'mozilla', 'applewebkit', 'khtml', 'gecko', 'chrome', 'safari', 'version', 'mobile', 'compatible', 'like',
-  'windows', 'linux', 'macintosh', 'iphone', 'android', 'edg', 'firefox', 'opera', 'headlesschrome',
+  'mozilla',
+  'applewebkit',
+  'khtml',
+  'gecko',
+  'chrome',
+  'safari',
+  'version',
+  'mobile',
+  'compatible',
+  'like',
+  'windows',
+  'linux',
+  'macintosh',
+  'iphone',
+  'android',
+  'edg',
+  'firefox',
+  'opera',
+  'headlesschrome',
 ]);
 
 function looksLikeHeader(value: string): boolean {
@@ -352,7 +367,7 @@ function lintUnknown(parsed: ParsedRobots, out: Finding[]): void {
           'Crawl-delay is not part of RFC 9309: Bing and Yandex honour it, Google ignores it' +
           (numeric ? '' : `, and "${u.value}" is not a number of seconds`),
         fix: numeric
-          ? "Keep it for the crawlers that read it; for Google, rely on HTTP 429/503 answers when the server is overloaded."
+          ? 'Keep it for the crawlers that read it; for Google, rely on HTTP 429/503 answers when the server is overloaded.'
           : 'Give a number of seconds, such as "Crawl-delay: 5".',
       });
       continue;
@@ -427,7 +442,8 @@ function lintSyntax(parsed: ParsedRobots, out: Finding[]): void {
       message:
         'the line has no ":" between directive and value; RFC 9309 parsers ignore it' +
         (google ? `, though Google's parser reads it as ${displayOf(l.google_kind)}` : ''),
-      fix: google && l.key !== null ? `Write "${displayOf(l.google_kind)}: ${l.value ?? ''}".` : 'Write it as "Directive: value", or make it a comment with "#".',
+      fix:
+        google && l.key !== null ? `Write "${displayOf(l.google_kind)}: ${l.value ?? ''}".` : 'Write it as "Directive: value", or make it a comment with "#".',
     });
   }
 }
@@ -494,12 +510,7 @@ export function lintParsed(parsed: ParsedRobots): Finding[] {
   lintSitemaps(parsed, out);
   return out
     .map((f, i) => ({ f, i }))
-    .sort(
-      (a, b) =>
-        (a.f.line ?? 0) - (b.f.line ?? 0) ||
-        SEVERITY_ORDER[a.f.severity] - SEVERITY_ORDER[b.f.severity] ||
-        a.i - b.i,
-    )
+    .sort((a, b) => (a.f.line ?? 0) - (b.f.line ?? 0) || SEVERITY_ORDER[a.f.severity] - SEVERITY_ORDER[b.f.severity] || a.i - b.i)
     .map(({ f }) => f);
 }
 

@@ -80,7 +80,10 @@ describe('parse: lines and syntax (RFC 9309 2.2)', () => {
 
   it('a colon with no key before it is reported', () => {
     const p = parseRobotsTxt(': /x\n');
-    assert.deepEqual(p.issues.map((i) => [i.line, i.code]), [[1, 'empty-key']]);
+    assert.deepEqual(
+      p.issues.map((i) => [i.line, i.code]),
+      [[1, 'empty-key']],
+    );
   });
 
   it('every group, user-agent line and rule keeps its 1-based line number and original text', () => {
@@ -118,7 +121,12 @@ describe('parse: groups (RFC 9309 2.1, 2.2.1, 2.2.4)', () => {
     );
     assert.deepEqual(
       p.groups.map((g) => [g.user_agents.map((u) => u.token), g.rules.map((r) => r.value)]),
-      [[['a', 'b'], ['/x', '/y']]],
+      [
+        [
+          ['a', 'b'],
+          ['/x', '/y'],
+        ],
+      ],
     );
     assert.deepEqual(
       p.sitemaps.map((s) => [s.line, s.url]),

@@ -97,13 +97,7 @@ interface UnknownDirective {
   value: string;
 }
 
-type ParseIssueCode =
-  | 'bom'
-  | 'over-limit'
-  | 'invalid-utf8'
-  | 'no-colon'
-  | 'empty-key'
-  | 'rule-outside-group';
+type ParseIssueCode = 'bom' | 'over-limit' | 'invalid-utf8' | 'no-colon' | 'empty-key' | 'rule-outside-group';
 
 interface ParseIssue {
   line: number | null;

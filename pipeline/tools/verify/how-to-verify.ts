@@ -28,19 +28,27 @@ export function howToVerify(crawler: Crawler, address?: string): HowToVerify {
   switch (crawler.verification_method) {
     case 'published-ranges': {
       const lists = crawler.ip_sources.length > 0 ? crawler.ip_sources.join(', ') : 'none mirrored here';
-      const steps = [`Check ${ip} against the IP prefixes ${crawler.operator} publishes for ${crawler.name} (this service's copies: ${lists}); verify-crawler does this.`];
+      const steps = [
+        `Check ${ip} against the IP prefixes ${crawler.operator} publishes for ${crawler.name} (this service's copies: ${lists}); verify-crawler does this.`,
+      ];
       if (dns.steps.length > 0) steps.push(`${crawler.operator} also documents forward-confirmed reverse DNS:`, ...dns.steps);
       return { ...base, steps, commands: dns.commands };
     }
     case 'reverse-dns':
       if (hostnames.length === 0) {
-        return { ...base, steps: [`${crawler.operator} documents reverse DNS verification for ${crawler.name}, but the record names no hostnames to expect.`], commands: [] };
+        return {
+          ...base,
+          steps: [`${crawler.operator} documents reverse DNS verification for ${crawler.name}, but the record names no hostnames to expect.`],
+          commands: [],
+        };
       }
       return { ...base, steps: dns.steps, commands: dns.commands };
     case 'none':
       return {
         ...base,
-        steps: [`${crawler.operator} publishes no verification method for ${crawler.name}: neither an address nor the User-Agent header can prove a request came from it.`],
+        steps: [
+          `${crawler.operator} publishes no verification method for ${crawler.name}: neither an address nor the User-Agent header can prove a request came from it.`,
+        ],
         commands: [],
       };
   }

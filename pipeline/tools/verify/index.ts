@@ -6,4 +6,3 @@ export type { PrefixIndex } from './prefix-index.ts';
 export { howToVerify } from './how-to-verify.ts';
 
 export { MAX_ADDRESSES_PER_CALL, verifyBatch } from './verify-batch.ts';
-

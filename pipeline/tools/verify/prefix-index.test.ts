@@ -40,7 +40,12 @@ describe('lookup: fixture index', () => {
   });
 
   it('carries the source, operator and crawlers of each match', () => {
-    assert.deepEqual(found(lookup(index, '192.0.2.130')).matches[0], { source: 'other-lists', operator: 'other', crawlers: ['otherbot'], prefix: '192.0.2.128/26' });
+    assert.deepEqual(found(lookup(index, '192.0.2.130')).matches[0], {
+      source: 'other-lists',
+      operator: 'other',
+      crawlers: ['otherbot'],
+      prefix: '192.0.2.128/26',
+    });
   });
 
   it('looks up IPv6, nested prefixes and a /128, at their boundaries', () => {
@@ -70,7 +75,7 @@ describe('lookup: fixture index', () => {
     assert.equal(found(lookup(index, '192.0.2.130')).note, null);
   });
 
-  it('notes that a private or loopback address is no crawler\'s, and still answers', () => {
+  it("notes that a private or loopback address is no crawler's, and still answers", () => {
     for (const address of ['10.1.2.3', '127.0.0.1', '::1', 'fe80::1', 'fd00::1']) {
       const a = found(lookup(index, address));
       assert.match(a.note ?? '', /not a public one/, address);
@@ -87,9 +92,18 @@ describe('lookup: fixture index', () => {
 
   it('handles /0 and /32 prefixes at the ends of the space', () => {
     const edges = buildPrefixIndex([{ id: 'e', operator: 'x', crawlers: [], mirror: { ipv4: ['0.0.0.0/0', '255.255.255.255/32', '0.0.0.0/32'], ipv6: [] } }]);
-    assert.deepEqual(found(lookup(edges, '255.255.255.255')).matches.map((m) => m.prefix), ['255.255.255.255/32', '0.0.0.0/0']);
-    assert.deepEqual(found(lookup(edges, '0.0.0.0')).matches.map((m) => m.prefix), ['0.0.0.0/32', '0.0.0.0/0']);
-    assert.deepEqual(found(lookup(edges, '128.0.0.0')).matches.map((m) => m.prefix), ['0.0.0.0/0']);
+    assert.deepEqual(
+      found(lookup(edges, '255.255.255.255')).matches.map((m) => m.prefix),
+      ['255.255.255.255/32', '0.0.0.0/0'],
+    );
+    assert.deepEqual(
+      found(lookup(edges, '0.0.0.0')).matches.map((m) => m.prefix),
+      ['0.0.0.0/32', '0.0.0.0/0'],
+    );
+    assert.deepEqual(
+      found(lookup(edges, '128.0.0.0')).matches.map((m) => m.prefix),
+      ['0.0.0.0/0'],
+    );
   });
 
   it('reports each invalid item with its own error', () => {
@@ -104,13 +118,30 @@ describe('lookup: fixture index', () => {
 
   it('skips and reports list entries that are not prefixes, and reads the rest', () => {
     const messy = buildPrefixIndex([
-      { id: 'm', operator: 'x', crawlers: [], mirror: { ipv4: ['192.0.2.0/24', 'garbage', '192.0.2.0/33', '192.0.2.0/24'], ipv6: ['fe80::/10%eth0', '::ffff:198.51.100.0/120', '2001:db8::1/64'] } },
+      {
+        id: 'm',
+        operator: 'x',
+        crawlers: [],
+        mirror: { ipv4: ['192.0.2.0/24', 'garbage', '192.0.2.0/33', '192.0.2.0/24'], ipv6: ['fe80::/10%eth0', '::ffff:198.51.100.0/120', '2001:db8::1/64'] },
+      },
     ]);
-    assert.deepEqual(messy.rejected.map((r) => r.prefix), ['garbage', '192.0.2.0/33', 'fe80::/10%eth0']);
+    assert.deepEqual(
+      messy.rejected.map((r) => r.prefix),
+      ['garbage', '192.0.2.0/33', 'fe80::/10%eth0'],
+    );
     // A duplicate is indexed once; a mapped prefix becomes IPv4; host bits are cleared.
-    assert.deepEqual(found(lookup(messy, '192.0.2.1')).matches.map((m) => m.prefix), ['192.0.2.0/24']);
-    assert.deepEqual(found(lookup(messy, '198.51.100.9')).matches.map((m) => m.prefix), ['198.51.100.0/24']);
-    assert.deepEqual(found(lookup(messy, '2001:db8::ffff')).matches.map((m) => m.prefix), ['2001:db8::/64']);
+    assert.deepEqual(
+      found(lookup(messy, '192.0.2.1')).matches.map((m) => m.prefix),
+      ['192.0.2.0/24'],
+    );
+    assert.deepEqual(
+      found(lookup(messy, '198.51.100.9')).matches.map((m) => m.prefix),
+      ['198.51.100.0/24'],
+    );
+    assert.deepEqual(
+      found(lookup(messy, '2001:db8::ffff')).matches.map((m) => m.prefix),
+      ['2001:db8::/64'],
+    );
     assert.deepEqual(messy.sources[0], { id: 'm', operator: 'x', crawlers: [], state: null, last_success: null, ipv4_count: 2, ipv6_count: 1 });
   });
 
@@ -125,7 +156,9 @@ describe('lookup: fixture index', () => {
   it('does not let a caller corrupt the index through an answer', () => {
     const first = found(lookup(index, '192.0.2.130'));
     // The matches are the index's own objects, frozen: writing to one fails loudly.
-    assert.throws(() => { first.matches[0]!.prefix = 'changed'; }, TypeError);
+    assert.throws(() => {
+      first.matches[0]!.prefix = 'changed';
+    }, TypeError);
     first.matches.length = 0;
     assert.equal(found(lookup(index, '192.0.2.130')).matches[0]!.prefix, '192.0.2.128/26');
   });
@@ -144,7 +177,10 @@ function checkBoundaries(sources: readonly PrefixSource[]) {
       const last = ipaddr.fromByteArray(lastAddress(read.prefix.bytes, read.prefix.length)).toString();
       for (const address of [first, last]) {
         const hits = found(lookup(real, address)).matches;
-        assert.ok(hits.some((m) => m.source === source.id && m.prefix === read.prefix.text), `${address} not found in ${text} (${source.id})`);
+        assert.ok(
+          hits.some((m) => m.source === source.id && m.prefix === read.prefix.text),
+          `${address} not found in ${text} (${source.id})`,
+        );
       }
       checked++;
     }
@@ -160,7 +196,7 @@ function lastAddress(bytes: readonly number[], length: number): number[] {
 }
 
 describe('lookup: real lists', () => {
-  it('finds both ends of every prefix in the operators\' reference lists', () => {
+  it("finds both ends of every prefix in the operators' reference lists", () => {
     assert.ok(checkBoundaries(referenceSources()) > 1000);
   });
 

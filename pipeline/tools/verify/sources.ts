@@ -93,7 +93,15 @@ export function prepareSources(rows: readonly PrefixSource[]): PreparedSources {
       else v6++;
       entries.push({ match: { source: row.id, operator: row.operator, crawlers, prefix: read.prefix.text }, prefix: read.prefix });
     }
-    sources.push({ id: row.id, operator: row.operator, crawlers, state: row.mirror.state ?? null, last_success: row.mirror.last_success ?? null, ipv4_count: v4, ipv6_count: v6 });
+    sources.push({
+      id: row.id,
+      operator: row.operator,
+      crawlers,
+      state: row.mirror.state ?? null,
+      last_success: row.mirror.last_success ?? null,
+      ipv4_count: v4,
+      ipv6_count: v6,
+    });
   }
   return { sources, entries, rejected };
 }
@@ -122,7 +130,9 @@ function noteFor(address: string, mapped: boolean, range: string): string | null
   const notes: string[] = [];
   if (mapped) notes.push(`An IPv4-mapped IPv6 address; looked up as the IPv4 address ${address} it carries.`);
   if (NOT_PUBLIC.has(range)) {
-    notes.push(`A ${range} address, not a public one: no crawler reaches a site from it. If it is what your server logged, a proxy probably sits in front and the client's address is in a forwarding header.`);
+    notes.push(
+      `A ${range} address, not a public one: no crawler reaches a site from it. If it is what your server logged, a proxy probably sits in front and the client's address is in a forwarding header.`,
+    );
   }
   return notes.length === 0 ? null : notes.join(' ');
 }

@@ -55,11 +55,14 @@ describe('verifyBatch: fixture', () => {
     assert.equal(answer.claim, null);
     const first = checked(answer.results[0]);
     assert.equal(first.verdict, null);
-    assert.deepEqual(first.matches.map((m) => [m.prefix, m.source, m.operator, m.operator_name, m.crawlers]), [
-      ['192.0.2.128/26', 'other-lists', 'other', 'OTHER', ['otherbot']],
-      ['192.0.2.0/24', 'acme-main', 'acme', 'ACME', ['acmebot']],
-      ['192.0.2.0/24', 'acme-user', 'acme', 'ACME', ['acme-user']],
-    ]);
+    assert.deepEqual(
+      first.matches.map((m) => [m.prefix, m.source, m.operator, m.operator_name, m.crawlers]),
+      [
+        ['192.0.2.128/26', 'other-lists', 'other', 'OTHER', ['otherbot']],
+        ['192.0.2.0/24', 'acme-main', 'acme', 'ACME', ['acmebot']],
+        ['192.0.2.0/24', 'acme-user', 'acme', 'ACME', ['acme-user']],
+      ],
+    );
     assert.match(first.explanation, /192\.0\.2\.128\/26 in OTHER's list other-lists \(OtherBot\)/);
     assert.match(checked(answer.results[1]).explanation, /no operator-published range/);
     assert.deepEqual(answer.summary, { valid: 2, invalid: 0, in_published_ranges: 1, verdicts: null });
@@ -71,7 +74,7 @@ describe('verifyBatch: fixture', () => {
     assert.match(item.explanation, /192\.0\.2\.0\/24, which ACME publishes for AcmeBot \(list acme-main\)/);
   });
 
-  it('operator-range: the operator\'s address, but a list of another of its crawlers', () => {
+  it("operator-range: the operator's address, but a list of another of its crawlers", () => {
     assert.deepEqual(verdicts(['203.0.113.7', '203.0.113.200'], 'AcmeBot/1.0'), ['operator-range', 'operator-range']);
     const item = checked(verifyBatch(index, crawlers, ['203.0.113.7'], 'AcmeBot').results[0]);
     assert.match(item.explanation, /list acme-user, published for Acme-User/);
@@ -85,10 +88,16 @@ describe('verifyBatch: fixture', () => {
 
   it('not-in-published-ranges: the claim says, once per call, how the crawler can be checked instead', () => {
     const ranges = verifyBatch(index, crawlers, ['198.18.0.1', '198.18.0.2'], 'AcmeBot');
-    assert.deepEqual(ranges.results.map((r) => checked(r).verdict), ['not-in-published-ranges', 'not-in-published-ranges']);
+    assert.deepEqual(
+      ranges.results.map((r) => checked(r).verdict),
+      ['not-in-published-ranges', 'not-in-published-ranges'],
+    );
     assert.equal(checked(ranges.results[0]).caveat, null);
     assert.equal(ranges.claim?.how_to_verify?.method, 'published-ranges');
-    assert.ok(ranges.results.every((r) => !('how_to_verify' in r)), 'not repeated per address');
+    assert.ok(
+      ranges.results.every((r) => !('how_to_verify' in r)),
+      'not repeated per address',
+    );
 
     const dns = verifyBatch(index, crawlers, ['198.18.0.1'], 'AcmeDNSBot');
     assert.equal(checked(dns.results[0]).verdict, 'not-in-published-ranges');
@@ -104,7 +113,7 @@ describe('verifyBatch: fixture', () => {
     assert.equal(verifyBatch(index, crawlers, ['198.18.0.1'], 'NoSuchBot/1.0').claim?.how_to_verify, null);
   });
 
-  it('a reverse-DNS crawler in its own operator\'s published range is operator-range', () => {
+  it("a reverse-DNS crawler in its own operator's published range is operator-range", () => {
     assert.deepEqual(verdicts(['192.0.2.1'], 'AcmeDNSBot'), ['operator-range']);
   });
 
@@ -114,8 +123,10 @@ describe('verifyBatch: fixture', () => {
     assert.equal(item.matches.length, 2);
   });
 
-  it('warns when the claimed crawler\'s list is missing or stale', () => {
-    const stale = buildPrefixIndex(fixtureSources().map((s) => (s.id === 'acme-main' ? { ...s, mirror: { ...s.mirror, state: 'failed', last_success: '2026-01-01T00:00:00Z' } } : s)));
+  it("warns when the claimed crawler's list is missing or stale", () => {
+    const stale = buildPrefixIndex(
+      fixtureSources().map((s) => (s.id === 'acme-main' ? { ...s, mirror: { ...s.mirror, state: 'failed', last_success: '2026-01-01T00:00:00Z' } } : s)),
+    );
     const item = checked(verifyBatch(stale, crawlers, ['198.18.0.1'], 'AcmeBot').results[0]);
     assert.match(item.caveat ?? '', /acme-main failed its last refresh \(the last good copy from 2026-01-01T00:00:00Z was used\)/);
     const empty = buildPrefixIndex(fixtureSources().filter((s) => s.id !== 'acme-main'));
@@ -144,7 +155,10 @@ describe('verifyBatch: fixture', () => {
     assert.equal(answer.checked, MAX_ADDRESSES_PER_CALL);
     assert.equal(answer.results.length, 502);
     assert.equal(answer.results.slice(0, 500).filter((r) => r.valid && r.verdict === 'genuine').length, 500);
-    assert.deepEqual(answer.results.slice(500).map((r) => (r.valid ? 'valid' : r.code)), ['over-limit', 'over-limit']);
+    assert.deepEqual(
+      answer.results.slice(500).map((r) => (r.valid ? 'valid' : r.code)),
+      ['over-limit', 'over-limit'],
+    );
   });
 
   it('is deterministic: same call, same answer, whatever the record order', () => {
@@ -172,7 +186,7 @@ describe('howToVerify', () => {
 });
 
 const reference = referenceSources();
-describe('verifyBatch: real records and the operators\' reference lists', () => {
+describe("verifyBatch: real records and the operators' reference lists", () => {
   const real = realCrawlers();
   const realIndex = buildPrefixIndex(reference);
   const firstAddressOf = (sourceId: string) => {
@@ -180,10 +194,15 @@ describe('verifyBatch: real records and the operators\' reference lists', () => 
     return source.mirror.ipv4[0]!.split('/')[0]!;
   };
 
-  it('GPTBot from an address in OpenAI\'s GPTBot list is genuine; from Googlebot\'s, another operator', () => {
+  it("GPTBot from an address in OpenAI's GPTBot list is genuine; from Googlebot's, another operator", () => {
     const gptbot = firstAddressOf('openai-gptbot');
     const googlebot = firstAddressOf('google-googlebot');
-    const answer = verifyBatch(realIndex, real, [gptbot, googlebot], 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)');
+    const answer = verifyBatch(
+      realIndex,
+      real,
+      [gptbot, googlebot],
+      'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)',
+    );
     assert.equal(answer.claim?.crawler?.slug, 'gptbot');
     const [own, other] = answer.results.map(checked);
     assert.equal(own!.verdict, 'genuine');
@@ -215,7 +234,14 @@ describe('verifyBatch: IPv4-mapped addresses in either text form, against the re
   const real = realCrawlers();
 
   it('::ffff:66.249.66.1 and ::ffff:42f9:4201 are both 66.249.66.1, genuine Googlebot', () => {
-    const forms = ['66.249.66.1', '::ffff:66.249.66.1', '::ffff:42f9:4201', '::FFFF:42F9:4201', '0:0:0:0:0:ffff:42f9:4201', '0000:0000:0000:0000:0000:ffff:42f9:4201'];
+    const forms = [
+      '66.249.66.1',
+      '::ffff:66.249.66.1',
+      '::ffff:42f9:4201',
+      '::FFFF:42F9:4201',
+      '0:0:0:0:0:ffff:42f9:4201',
+      '0000:0000:0000:0000:0000:ffff:42f9:4201',
+    ];
     const answer = verifyBatch(realIndex, real, forms, 'Googlebot');
     for (const [i, item] of answer.results.entries()) {
       const found = checked(item);

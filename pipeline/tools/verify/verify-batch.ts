@@ -32,7 +32,11 @@ interface ClaimedCrawler {
 
 export type Claim =
   | {
-      input: string; resolved: true; by: 'robots-token' | 'slug' | 'user-agent'; crawler: ClaimedCrawler; note: string | null;
+      input: string;
+      resolved: true;
+      by: 'robots-token' | 'slug' | 'user-agent';
+      crawler: ClaimedCrawler;
+      note: string | null;
       /** How any address can be checked for this crawler, `<ip>` standing for the address; once per call, not per address. */
       how_to_verify: HowToVerify;
     }
@@ -150,7 +154,12 @@ export function verifyBatch(index: PrefixIndex, crawlers: readonly CrawlerView[]
   const claim = claimedUa === undefined ? null : resolveClaim(crawlers, claimedUa);
   const results: BatchItem[] = addresses.map((input, i): BatchItem => {
     if (i >= MAX_ADDRESSES_PER_CALL) {
-      return { valid: false, input, code: 'over-limit', error: `Only the first ${MAX_ADDRESSES_PER_CALL} addresses of a call are checked; send the rest in another call.` };
+      return {
+        valid: false,
+        input,
+        code: 'over-limit',
+        error: `Only the first ${MAX_ADDRESSES_PER_CALL} addresses of a call are checked; send the rest in another call.`,
+      };
     }
     const found = lookup(index, input);
     if (!found.valid) return found;
@@ -158,8 +167,17 @@ export function verifyBatch(index: PrefixIndex, crawlers: readonly CrawlerView[]
     const judged = judge(index, context, claim, found.address, matches);
     // Written out rather than spread: this runs up to 500 times a call.
     return {
-      valid: true, input: found.input, address: found.address, family: found.family, ipv4_mapped: found.ipv4_mapped, range: found.range, note: found.note,
-      matches, verdict: judged.verdict, explanation: judged.explanation, caveat: judged.caveat,
+      valid: true,
+      input: found.input,
+      address: found.address,
+      family: found.family,
+      ipv4_mapped: found.ipv4_mapped,
+      range: found.range,
+      note: found.note,
+      matches,
+      verdict: judged.verdict,
+      explanation: judged.explanation,
+      caveat: judged.caveat,
     };
   });
 
@@ -241,7 +259,8 @@ function staleness(index: PrefixIndex, claimed: ClaimedCrawler): string | null {
   const problems = claimed.ip_sources.flatMap((id) => {
     const source = index.sources.find((s) => s.id === id);
     if (source === undefined || source.ipv4_count + source.ipv6_count === 0) return [`this service holds no copy of list ${id}`];
-    if (source.state !== null && source.state !== 'ok') return [`list ${id} failed its last refresh (the last good copy${source.last_success ? ` from ${source.last_success}` : ''} was used)`];
+    if (source.state !== null && source.state !== 'ok')
+      return [`list ${id} failed its last refresh (the last good copy${source.last_success ? ` from ${source.last_success}` : ''} was used)`];
     return [];
   });
   if (claimed.ip_sources.length === 0) problems.push(`no list of ${claimed.name}'s prefixes is mirrored here`);
