@@ -84,16 +84,22 @@ function operations(route: Route) {
       ...base,
       operationId: `post_${route.key}`,
       requestBody: body,
-      responses: tool
-        ? responses(route, tool)
-        : {
-            200: { description: 'A JSON-RPC 2.0 response', content: { 'application/json': { schema: { type: 'object' } } } },
-            405: { description: STATUS_TEXT[405], content: errorContent },
-            413: { description: STATUS_TEXT[413], content: errorContent },
-          },
+      responses: tool ? responses(route, tool) : rpcResponses(route),
     };
   }
   return ops;
+}
+
+/** The statuses an MCP or A2A route lists: JSON-RPC bodies for 200 and 400, the error shape for the transport's refusals. */
+function rpcResponses(route: Route) {
+  const rpc = { 'application/json': { schema: { type: 'object', required: ['jsonrpc'] } } };
+  const described: Record<number, Record<string, unknown>> = {
+    200: { description: 'A JSON-RPC 2.0 response: a result, or an error object for a request it could read', content: rpc },
+    400: { description: 'A JSON-RPC 2.0 error for a request it could not read: unparseable JSON, a batch, a malformed envelope', content: rpc },
+  };
+  return Object.fromEntries(
+    route.statuses.map((status) => [String(status), described[status] ?? { description: STATUS_TEXT[status] ?? 'See the reference', content: errorContent }]),
+  );
 }
 
 /** OpenAPI 3.1, generated from the route table, the tool registry and the output schemas. */
