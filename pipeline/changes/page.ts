@@ -1,4 +1,5 @@
 import type { ChangeEvent } from './types.ts';
+import { href } from '../routes.ts';
 
 // The change feed's paging rules (docs/API.md §4.4), pure so that the build renders the
 // no-parameter page into dist/changes.json with the same function the server uses.
@@ -7,7 +8,7 @@ export const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 400;
 const POLL_INTERVAL_SECONDS = 21_600;
 /** What a client whose cursor expired re-reads once before polling again. */
-const REFETCH = ['/data/agents.json', '/data/ip-sources.json', '/ip-ranges/all.json', '/status.json'];
+const REFETCH = [href('agents'), href('ip_sources'), href('ip_ranges_all'), href('status')];
 
 export interface StaleSource {
   id: string;

@@ -1,5 +1,5 @@
 import type { SiteSettings } from '../records/types.ts';
-import { canonicalPath, contentTypeOf, findRoute, isDynamic as isDynamicRoute, matchRoute, type Answer, type Method, type Route } from '../routes.ts';
+import { type Answer, canonicalPath, contentTypeOf, findRoute, href, isDynamic as isDynamicRoute, matchRoute, type Method, type Route } from '../routes.ts';
 import { apiRootDocument } from './api-root.ts';
 import { conditionalHeadersOf, PreparedDocument, type ConditionalHeaders, type DocumentAnswer } from './document-answer.ts';
 import { errorResponse } from './errors.ts';
@@ -90,7 +90,7 @@ function mcpServer(path: string): McpServerSpec {
 }
 const CORS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'ETag, Last-Modified, Link, X-Cursor' };
 
-const LOG_PATH = '/changes/log.json';
+const LOG_PATH = href('changes_log');
 
 // Parsed once per published log: the ETag names the bytes, so a rebuild is picked up.
 let parsedLog: { etag: string; log: PublishedLog } | null = null;
@@ -109,7 +109,7 @@ function siblingOf(path: string): { path: string; type: string } {
     const candidate = path.slice(0, -extension.length) + other;
     if (findRoute(candidate)) return { path: candidate, type: contentTypeOf(candidate) };
   }
-  return { path: '/documents.json', type: 'application/json' };
+  return { path: href('documents'), type: 'application/json' };
 }
 
 function linkHeader(site: SiteSettings, path: string, prefixed: boolean, cursor: number): string {
@@ -169,7 +169,7 @@ export function createApp(options: HandlerOptions): App {
       return errorResponse(
         404,
         { code: 'not_found', message: `No document at this path (${resolved.reason}). Paths are listed at ${site.base_url}/api/v1.` },
-        { ...base, link: linkHeader(site, '/index.html', false, cursor) },
+        { ...base, link: linkHeader(site, href('home'), false, cursor) },
       );
     }
     const path = canonicalPath(resolved.path);
@@ -218,7 +218,7 @@ export function createApp(options: HandlerOptions): App {
         const result = changesPage(log, parsed.query, site.base_url);
         if (!result.ok)
           return errorResponse(400, { code: 'invalid_parameter', message: result.message, field: result.field, accepted: result.accepted }, headers);
-        return documentResponse(await jsonDocument('/changes.json', result.page, result.lastModified), request, {
+        return documentResponse(await jsonDocument(href('changes'), result.page, result.lastModified), request, {
           ...headers,
           'x-cursor': String(result.page.cursor),
         });
@@ -267,7 +267,7 @@ export function createApp(options: HandlerOptions): App {
 
     refuseMethod(method, pathAndQuery) {
       const resolved = resolvePath(pathAndQuery.split('?', 1)[0] ?? '/');
-      const path = resolved.ok ? canonicalPath(resolved.path) : '/index.html';
+      const path = resolved.ok ? canonicalPath(resolved.path) : href('home');
       return withSecurityHeaders(methodNotAllowed(method, allowedMethods(findRoute(path)), { ...CORS }));
     },
   };

@@ -10,7 +10,8 @@ export interface ToolSnapshot {
   bytes: Uint8Array[];
 }
 
-const PATHS = [...TOOL_DOCUMENTS, ...POLICY_IDS.map((id) => href('policy', id))];
+// Each policy as published twice: its JSON, and the robots.txt fragment a tool quotes as it is.
+const PATHS = [...TOOL_DOCUMENTS, ...POLICY_IDS.map((id) => href('policy', id)), ...POLICY_IDS.map((id) => href('robots', id))];
 
 export async function toolSnapshotFrom(store: DocumentStore): Promise<ToolSnapshot | null> {
   const documents = await Promise.all(PATHS.map((path) => store.get(path)));
@@ -33,7 +34,10 @@ export function toolDataOf(snapshot: ToolSnapshot): ToolData {
     ipSources: json(1) as ToolDocuments['ipSources'],
     ranges: json(2) as ToolDocuments['ranges'],
     status: json(3) as ToolDocuments['status'],
-    policies: POLICY_IDS.map((_, i) => json(TOOL_DOCUMENTS.length + i) as PublishedPolicy),
+    policies: POLICY_IDS.map((_, i) => ({
+      ...(json(TOOL_DOCUMENTS.length + i) as Omit<PublishedPolicy, 'fragment'>),
+      fragment: decoder.decode(snapshot.bytes[TOOL_DOCUMENTS.length + POLICY_IDS.length + i]),
+    })),
   };
   cached = { key: snapshot.key, data: buildToolData(docs) };
   return cached.data;

@@ -28,13 +28,16 @@ export type LockVerdict = { kind: 'stale' } | { kind: 'held'; by: GitProcess[] }
 
 const PROC = '/proc';
 
-async function readOrNull(read: () => Promise<string>): Promise<string | null> {
+const GONE = Symbol('the process ended while it was read');
+
+/** A /proc file of one process: its text, null when it belongs to another user, GONE when the process has ended. */
+async function readProc(read: () => Promise<string>): Promise<string | null | typeof GONE> {
   try {
     return await read();
   } catch (error) {
     const code = errnoOf(error);
-    // ENOENT/ESRCH: the process ended while we looked; EACCES: another user's process.
-    if (code === 'ENOENT' || code === 'ESRCH' || code === 'EACCES' || code === 'EPERM') return null;
+    if (code === 'ENOENT' || code === 'ESRCH') return GONE;
+    if (code === 'EACCES' || code === 'EPERM') return null;
     throw error;
   }
 }
@@ -45,10 +48,12 @@ export async function listGitProcesses(proc = PROC): Promise<GitProcess[] | null
   if (names === null || !names.includes('self')) return null;
   const found: GitProcess[] = [];
   for (const name of names.filter((n) => /^\d+$/.test(n))) {
-    const comm = await readOrNull(() => readFile(`${proc}/${name}/comm`, 'utf8'));
-    if (comm === null || !/^git(-|$)/.test(comm.trim())) continue;
-    const cmdline = await readOrNull(() => readFile(`${proc}/${name}/cmdline`, 'utf8'));
-    const cwd = await readOrNull(() => readlink(`${proc}/${name}/cwd`));
+    const comm = await readProc(() => readFile(`${proc}/${name}/comm`, 'utf8'));
+    if (comm === GONE || comm === null || !/^git(-|$)/.test(comm.trim())) continue;
+    const cmdline = await readProc(() => readFile(`${proc}/${name}/cmdline`, 'utf8'));
+    const cwd = await readProc(() => readlink(`${proc}/${name}/cwd`));
+    // A process that ended while it was read holds no lock any more.
+    if (cmdline === GONE || cwd === GONE) continue;
     found.push({ pid: Number(name), args: (cmdline ?? comm.trim()).split('\0').filter(Boolean), cwd });
   }
   return found;

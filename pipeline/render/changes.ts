@@ -3,6 +3,7 @@ import type { Model } from '../model/model.ts';
 import { staleSources } from './ip-ranges.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
+import { href } from '../routes.ts';
 
 function publishedLog(model: Model, generatedAt: string): PublishedLog {
   const { log } = model;
@@ -16,9 +17,9 @@ function publishedLog(model: Model, generatedAt: string): PublishedLog {
  */
 export function renderChanges(model: Model): RenderedFile[] {
   return [
-    { path: '/changes/log.json', kind: 'changes-log', body: (stamp) => canonicalJson(publishedLog(model, stamp)) },
+    { path: href('changes_log'), kind: 'changes-log', body: (stamp) => canonicalJson(publishedLog(model, stamp)) },
     {
-      path: '/changes.json',
+      path: href('changes'),
       kind: 'changes',
       body: (stamp) => {
         const result = changesPage(publishedLog(model, stamp), { since: { kind: 'start' }, limit: DEFAULT_LIMIT }, model.site.base_url);

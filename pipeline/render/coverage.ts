@@ -2,6 +2,7 @@ import type { Model } from '../model/model.ts';
 import { STANCES, VERIFICATION_METHODS } from '../records/types.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
+import { href } from '../routes.ts';
 
 /** Counts that show at a glance what the index covers; the home page shows the same numbers. */
 export function coverage(model: Model) {
@@ -28,5 +29,5 @@ export function coverage(model: Model) {
 }
 
 export function renderCoverage(model: Model): RenderedFile[] {
-  return [{ path: '/data/coverage.json', kind: 'coverage', body: canonicalJson(coverage(model)) }];
+  return [{ path: href('coverage'), kind: 'coverage', body: canonicalJson(coverage(model)) }];
 }

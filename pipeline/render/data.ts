@@ -105,8 +105,8 @@ function uaRegexJson(model: Model): string {
 
 export function renderData(model: Model): RenderedFile[] {
   return [
-    { path: '/data/agents.json', kind: 'data', body: (stamp) => agentsJson(model, stamp) },
-    { path: '/data/agents.csv', kind: 'data', body: agentsCsv(model) },
-    { path: '/data/ua-regex.json', kind: 'data', body: uaRegexJson(model) },
+    { path: href('agents'), kind: 'data', body: (stamp) => agentsJson(model, stamp) },
+    { path: href('agents_csv'), kind: 'data', body: agentsCsv(model) },
+    { path: href('ua_regex'), kind: 'data', body: uaRegexJson(model) },
   ];
 }

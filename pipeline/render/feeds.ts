@@ -152,7 +152,7 @@ function rssFeed(site: SiteSettings, items: readonly FeedItem[], generatedAt: st
 export function renderFeeds(site: SiteSettings, log: EventLog, generatedAt: string): RenderedFile[] {
   const items = feedItems(site, log);
   return [
-    { path: '/feed.json', kind: 'feed', body: jsonFeed(site, items) },
-    { path: '/feed.xml', kind: 'feed', body: rssFeed(site, items, generatedAt) },
+    { path: href('feed_json'), kind: 'feed', body: jsonFeed(site, items) },
+    { path: href('feed_rss'), kind: 'feed', body: rssFeed(site, items, generatedAt) },
   ];
 }

@@ -17,9 +17,9 @@ function homeHtml(model: Model): string {
 <h2>Use it</h2>
 <ul>
 <li><strong>Write robots.txt:</strong> append one of the ready-made policies below, or copy a crawler's token from its page.</li>
-<li><strong>Match traffic:</strong> <a href="${link('/data/ua-regex.json')}">pre-escaped user-agent regexes</a> (all, AI only, per category).</li>
-<li><strong>Take the data:</strong> <a href="${link('/data/agents.json')}">JSON</a> or <a href="${link('/data/agents.csv')}">CSV</a>, CC0-1.0, no key.</li>
-<li><strong>Stay current cheaply:</strong> every document has a strong ETag; the <a href="${link('/documents.json')}">ledger</a> lists them all.</li>
+<li><strong>Match traffic:</strong> <a href="${link(href('ua_regex'))}">pre-escaped user-agent regexes</a> (all, AI only, per category).</li>
+<li><strong>Take the data:</strong> <a href="${link(href('agents'))}">JSON</a> or <a href="${link(href('agents_csv'))}">CSV</a>, CC0-1.0, no key.</li>
+<li><strong>Stay current cheaply:</strong> every document has a strong ETag; the <a href="${link(href('documents'))}">ledger</a> lists them all.</li>
 </ul>
 <h2>Coverage</h2>
 ${coverageSection(model)}
@@ -65,11 +65,11 @@ ${routes().map(
 </table>
 <p>Every path is also served under <code>/api/v1/</code>. Source and issues: <a href="${site.repository}">${site.repository}</a>.</p>`;
   return page({
-    path: '/index.html',
+    path: href('home'),
     title: 'Index of web crawlers',
     description: `Open index of ${model.crawlers.length} web crawlers: robots.txt tokens, user agents, verification, ready-made robots.txt policies.`,
-    canonical: link('/index.html'),
-    alternates: [{ type: 'application/json', href: link('/data/agents.json') }],
+    canonical: link(href('home')),
+    alternates: [{ type: 'application/json', href: link(href('agents')) }],
     body,
     siteName: site.name,
     baseUrl: site.base_url,
@@ -79,7 +79,7 @@ ${routes().map(
 
 function coverageSection(model: Model) {
   const report = coverage(model);
-  return html`<p>${report.crawlers} crawlers (${report.robots_only_tokens} of them robots.txt control tokens with no crawler of their own) from ${report.operators} operators; ${report.ip_sources.ok} of ${report.ip_sources.total} operator IP lists mirrored (${report.ip_sources.failed} stale, ${report.ip_sources.never_fetched} not fetched yet). As JSON: <a href="${url(model.site, '/data/coverage.json')}">coverage.json</a>.</p>
+  return html`<p>${report.crawlers} crawlers (${report.robots_only_tokens} of them robots.txt control tokens with no crawler of their own) from ${report.operators} operators; ${report.ip_sources.ok} of ${report.ip_sources.total} operator IP lists mirrored (${report.ip_sources.failed} stale, ${report.ip_sources.never_fetched} not fetched yet). As JSON: <a href="${url(model.site, href('coverage'))}">coverage.json</a>.</p>
 <table>
 <caption>What operators say about robots.txt, and how their crawlers can be verified</caption>
 <thead><tr><th scope="col">robots.txt stance</th><th scope="col">Crawlers</th></tr></thead>
@@ -99,7 +99,7 @@ ${Object.entries(report.by_verification).map(
 
 export function renderHome(model: Model): RenderedFile[] {
   return [
-    { path: '/index.html', kind: 'page', body: homeHtml(model) },
+    { path: href('home'), kind: 'page', body: homeHtml(model) },
     { path: '/site.css', kind: 'asset', body: STYLE.trimStart() },
   ];
 }

@@ -13,10 +13,11 @@ import { renderCoverage } from './coverage.ts';
 import { agentCard } from './agent-card.ts';
 import { renderOpenApi } from './openapi.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
+import { href } from '../routes.ts';
 
 /** The feeds carry a build date, so they are rendered with the ledger's stamp like other dated files. */
 function renderFeedFiles(model: Model): RenderedFile[] {
-  return ['/feed.json', '/feed.xml'].map(
+  return [href('feed_json'), href('feed_rss')].map(
     (path): RenderedFile => ({
       path,
       kind: 'feed',

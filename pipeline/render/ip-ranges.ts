@@ -70,7 +70,7 @@ function comment(text: string): string {
 function allText(model: Model): string {
   const lines = [
     comment(`${model.site.name}: every operator-published crawler IP prefix, one CIDR per line.`),
-    comment(`Source: ${url(model.site, '/ip-ranges/all.json')} (grouped by source, with provenance). License: CC0-1.0.`),
+    comment(`Source: ${url(model.site, href('ip_ranges_all'))} (grouped by source, with provenance). License: CC0-1.0.`),
     comment('A line "# source <id> ..." starts each source; a stale or never-fetched source says so.'),
   ];
   for (const source of model.sources) {
@@ -100,7 +100,7 @@ export function renderIpRanges(model: Model): RenderedFile[] {
   return [
     ...model.sources.map((source): RenderedFile => ({ path: href('ip_ranges', source.id), kind: 'ip-ranges', body: canonicalJson(sourceFile(model, source)) })),
     {
-      path: '/ip-ranges/all.json',
+      path: href('ip_ranges_all'),
       kind: 'ip-ranges-all',
       body: canonicalJson({
         ipv4_count: total.ipv4,
@@ -117,9 +117,9 @@ export function renderIpRanges(model: Model): RenderedFile[] {
         })),
       }),
     },
-    { path: '/ip-ranges/all.txt', kind: 'ip-ranges-text', body: allText(model) },
+    { path: href('ip_ranges_text'), kind: 'ip-ranges-text', body: allText(model) },
     {
-      path: '/data/ip-sources.json',
+      path: href('ip_sources'),
       kind: 'ip-sources',
       body: canonicalJson({
         count: model.sources.length,
@@ -140,7 +140,7 @@ export function renderIpRanges(model: Model): RenderedFile[] {
       }),
     },
     {
-      path: '/status.json',
+      path: href('status'),
       kind: 'status',
       body: (stamp) =>
         canonicalJson({

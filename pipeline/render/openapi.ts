@@ -1,5 +1,5 @@
 import type { Model } from '../model/model.ts';
-import { routes, type Route } from '../routes.ts';
+import { href, type Route, routes } from '../routes.ts';
 import { toolByName } from '../tools/registry/index.ts';
 import { ATTRIBUTION_PARAM, inputSchema } from '../tools/registry/input.ts';
 import type { ToolDefinition } from '../tools/registry/types.ts';
@@ -128,5 +128,5 @@ function openApiDocument(model: Model, stamp: string) {
 }
 
 export function renderOpenApi(model: Model): RenderedFile[] {
-  return [{ path: '/openapi.json', kind: 'openapi', body: (stamp) => canonicalJson(openApiDocument(model, stamp)) }];
+  return [{ path: href('openapi'), kind: 'openapi', body: (stamp) => canonicalJson(openApiDocument(model, stamp)) }];
 }

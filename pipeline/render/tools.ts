@@ -48,7 +48,7 @@ export function renderTools(model: Model): RenderedFile[] {
   const base = model.site.base_url;
   const withPath = TOOLS.filter((t): t is ToolDefinition & { path: string } => t.path !== null);
   return [
-    { path: '/tools/index.json', kind: 'tool-index', body: canonicalJson(toolIndex(base)) },
+    { path: href('tools'), kind: 'tool-index', body: canonicalJson(toolIndex(base)) },
     ...withPath.flatMap((tool): RenderedFile[] => [
       { path: href(toolRouteKey(tool.name, 'spec')), kind: 'tool-spec', body: canonicalJson(toolSpec(base, tool)) },
       { path: href(toolRouteKey(tool.name, 'form')), kind: 'tool-form', body: toolForm(model, tool) },

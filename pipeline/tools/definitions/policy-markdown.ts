@@ -1,3 +1,5 @@
+import { POLICY_IDS } from '../../records/types.ts';
+import { href } from '../../routes.ts';
 import { textOf } from '../registry/input.ts';
 import { defineTool } from '../registry/types.ts';
 
@@ -13,7 +15,7 @@ export const policyMarkdownTool = defineTool({
       required: true,
       maxBytes: 64,
       description: 'The policy id.',
-      accepted: 'allow-all, block-ai-training, block-all-ai, block-datasets, allow-ai-search-only, block-seo-tools, block-disputed or maximum-ai-visibility',
+      accepted: `one of ${POLICY_IDS.join(', ')}`,
     },
   ],
   outputSchema: { type: 'object', required: ['policy', 'markdown'], properties: { policy: { type: ['string', 'null'] }, markdown: { type: 'string' } } },
@@ -21,8 +23,6 @@ export const policyMarkdownTool = defineTool({
   run: (input, { data }) => {
     const policy = data.policies.find((p) => p.id === textOf(input, 'policy'));
     if (!policy) return { policy: null, markdown: `No policy "${textOf(input, 'policy')}". Policies: ${data.policies.map((p) => p.id).join(', ')}.\n` };
-    const rule = policy.directive === 'allow' ? 'Allow: /' : 'Disallow: /';
-    const fragment = policy.directive === 'none' ? '# (names no crawler)' : policy.crawlers.map((c) => `User-agent: ${c.robots_token}\n${rule}`).join('\n\n');
     const markdown = [
       `# ${policy.title} (\`${policy.id}\`)`,
       '',
@@ -39,10 +39,10 @@ export const policyMarkdownTool = defineTool({
       '## Fragment',
       '',
       '```',
-      fragment,
+      policy.fragment.trimEnd(),
       '```',
       '',
-      `Source: ${data.baseUrl}/policy/${policy.id}.json`,
+      `Source: ${data.baseUrl}${href('policy', policy.id)}`,
       '',
     ].join('\n');
     return { policy: policy.id, markdown };

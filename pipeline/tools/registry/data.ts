@@ -2,6 +2,7 @@ import type { CrawlerView } from '../../model/model.ts';
 import { buildClassifier } from '../classify/index.ts';
 import { buildPrefixIndex } from '../verify/index.ts';
 import type { PublishedPolicy, SourceSummary, ToolData } from './types.ts';
+import { href } from '../../routes.ts';
 
 export interface ToolDocuments {
   agents: { crawlers: CrawlerView[]; categories: { id: string; label: string; ai: boolean }[]; endpoints: Record<string, { url: string }> };
@@ -12,7 +13,7 @@ export interface ToolDocuments {
 }
 
 /** The paths ToolData is built from; a change to any of their ETags means a rebuild. */
-export const TOOL_DOCUMENTS = ['/data/agents.json', '/data/ip-sources.json', '/ip-ranges/all.json', '/status.json'] as const;
+export const TOOL_DOCUMENTS = [href('agents'), href('ip_sources'), href('ip_ranges_all'), href('status')] as const;
 
 /** Builds the classifier and the prefix index once per published tree. Pure. */
 export function buildToolData(docs: ToolDocuments): ToolData {

@@ -32,6 +32,8 @@ export interface PublishedPolicy {
   rationale: string;
   caveats: string[];
   crawlers: { slug: string; robots_token: string; respects_robots_txt: string; note: string | null }[];
+  /** The robots.txt fragment exactly as /robots/{id}.txt publishes it. */
+  fragment: string;
 }
 
 export interface SourceSummary {
