@@ -3,6 +3,7 @@
 // asset binding. No Node API here.
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { Coding } from './encoding.ts';
+import { etagOfWeb } from '../util/etag-rule.ts';
 
 export interface StoredDocument {
   path: string;
@@ -30,14 +31,6 @@ export interface DocumentStore {
   generatedAt(): Promise<string>;
 }
 
-async function sha256Hex32(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', bytes);
-  return [...new Uint8Array(digest)]
-    .map((b) => b.toString(16).padStart(2, '0'))
-    .join('')
-    .slice(0, 32);
-}
-
 /** A computed JSON answer as a document: canonical bytes and their strong ETag. */
 export async function jsonDocument(path: string, value: unknown, lastModified: string): Promise<StoredDocument> {
   return jsonBytesDocument(path, new TextEncoder().encode(canonicalJson(value)), lastModified);
@@ -45,5 +38,5 @@ export async function jsonDocument(path: string, value: unknown, lastModified: s
 
 /** The same, for JSON already encoded (a caller that measured the bytes first). */
 export async function jsonBytesDocument(path: string, bytes: Uint8Array<ArrayBuffer>, lastModified: string): Promise<StoredDocument> {
-  return { path, bytes, type: 'application/json', etag: await sha256Hex32(bytes), lastModified };
+  return { path, bytes, type: 'application/json', etag: await etagOfWeb(bytes), lastModified };
 }

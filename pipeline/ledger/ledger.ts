@@ -2,7 +2,7 @@ import { contentTypeOf } from '../routes.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from '../render/output.ts';
 import { compareText } from '../util/compare.ts';
-import { etagOf } from './etag.ts';
+import { etagOf } from '../util/sha256.ts';
 
 export interface LedgerEntry {
   path: string;

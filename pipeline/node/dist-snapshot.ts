@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { etagOf } from '../ledger/etag.ts';
+import { etagOf } from '../util/sha256.ts';
 import type { Ledger } from '../ledger/ledger.ts';
 import { LEDGER_JSON, LEDGER_TXT } from '../ledger/ledger.ts';
 import type { DocumentStore, StoredDocument } from '../http/store.ts';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildLedger, ledgerJson, ledgerText, LEDGER_JSON, LEDGER_TXT, parsePreviousLedger, stampFiles } from '../ledger/ledger.ts';
-import { etagOf } from '../ledger/etag.ts';
+import { etagOf } from '../util/sha256.ts';
 import { buildModel, type Model } from '../model/model.ts';
 import { checkRecords } from '../records/check.ts';
 import { readRecordFiles } from '../records/load.ts';

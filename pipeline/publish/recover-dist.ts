@@ -1,6 +1,6 @@
 import { readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { etagOf } from '../ledger/etag.ts';
+import { etagOf } from '../util/sha256.ts';
 import { LEDGER_JSON, LEDGER_TXT } from '../ledger/ledger.ts';
 import { isRecord } from '../util/guards.ts';
 import { errnoOf } from '../util/errno.ts';

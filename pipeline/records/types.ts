@@ -1,6 +1,8 @@
 // Shapes of the hand-reviewed records. The JSON Schemas in schemas/records/ are the contract;
 // these types mirror them so that code reading validated records is checked by tsc.
 
+import type { PrefixFormat } from '../upstream/parse.ts';
+
 const CATEGORY_IDS = ['ai-training', 'ai-search', 'ai-assistant', 'ai-agent', 'dataset', 'search-engine', 'seo-tool', 'social-preview', 'archive'] as const;
 export type CategoryId = (typeof CATEGORY_IDS)[number];
 
@@ -69,7 +71,8 @@ export interface PolicyRecord {
   caveats: string[];
 }
 
-export type SourceFormat = 'prefix-json' | 'prefix-json-html' | 'text' | 'csv';
+/** The formats of upstream/parse.ts FORMATS, the one table of them. */
+type SourceFormat = PrefixFormat;
 
 export interface SourceRow {
   id: string;

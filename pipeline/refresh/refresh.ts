@@ -3,22 +3,16 @@ import { join } from 'node:path';
 import { readMirrorState } from '../state/mirror.ts';
 import { checkRecords } from '../records/check.ts';
 import { readRecordFiles } from '../records/load.ts';
-import type { SourceFormat, SourceRow } from '../records/types.ts';
+import type { SourceRow } from '../records/types.ts';
 import { BuildError } from '../records/build-error.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import { acceptList, type MirrorEntry } from '../upstream/accept.ts';
 import { makeAttempt } from '../upstream/attempt.ts';
-import { sha256Hex, type FetchOptions } from '../upstream/fetch.ts';
+import { FORMATS } from '../upstream/parse.ts';
+import type { FetchOptions } from '../upstream/fetch.ts';
+import { sha256Hex } from '../util/sha256.ts';
 import { refreshSource } from '../upstream/refresh-source.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
-
-const EXTENSIONS: Readonly<Record<SourceFormat, string>> = { 'prefix-json': 'json', 'prefix-json-html': 'html', text: 'txt', csv: 'csv' };
-const LOCAL_TYPES: Readonly<Record<SourceFormat, string>> = {
-  'prefix-json': 'application/json',
-  'prefix-json-html': 'text/html',
-  text: 'text/plain',
-  csv: 'text/csv',
-};
 
 export interface MirrorOptions {
   root: string;
@@ -51,7 +45,7 @@ function material(entry: MirrorEntry | undefined): string {
 }
 
 async function fromDirectory(source: SourceRow, previous: MirrorEntry | undefined, dir: string, now: string): Promise<MirrorEntry | null> {
-  const file = join(dir, `${source.id}.${EXTENSIONS[source.format]}`);
+  const file = join(dir, `${source.id}.${FORMATS[source.format].extension}`);
   const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
     throw error;
@@ -67,7 +61,7 @@ async function fromDirectory(source: SourceRow, previous: MirrorEntry | undefine
       status: 200,
       etag: null,
       lastModified: null,
-      contentType: LOCAL_TYPES[source.format],
+      contentType: FORMATS[source.format].mediaType,
       finalUrl: source.url,
       attempts: 1,
     },

@@ -4,7 +4,7 @@ import { acceptList, neverFetched } from './accept.ts';
 import type { MirrorEntry } from './accept.ts';
 import { contentTypeFinding, makeAttempt } from './attempt.ts';
 import type { SourceRef } from './attempt.ts';
-import { sha256Hex } from './fetch.ts';
+import { sha256Hex } from '../util/sha256.ts';
 import type { FetchOutcome } from './fetch.ts';
 import { fixture } from '../../test/support/upstream-server.ts';
 

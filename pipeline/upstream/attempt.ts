@@ -5,9 +5,8 @@
 import type { FetchOutcome } from './fetch.ts';
 import { normalisePrefixes } from './normalise.ts';
 import type { NormaliseResult } from './normalise.ts';
-import { parsePrefixList } from './parse.ts';
 import { clip, quote } from '../util/quote.ts';
-import type { ParseResult, PrefixFormat } from './parse.ts';
+import { FORMATS, parsePrefixList, type ParseResult, type PrefixFormat } from './parse.ts';
 
 /** Where the bytes came from: the operator's URL, a local copy, or a base-URL override. */
 export type Via = 'network' | 'upstream-dir' | 'upstream-base';
@@ -48,23 +47,16 @@ export function makeAttempt(source: SourceRef, outcome: FetchOutcome, via: Via =
   return { id: source.id, url: source.url, via, outcome, parsed, normalised, findings };
 }
 
-const EXPECTED_TYPES: Record<PrefixFormat, { label: string; test: (mediaType: string) => boolean }> = {
-  'prefix-json': { label: 'application/json', test: (t) => t === 'application/json' || t === 'text/json' || t.endsWith('+json') },
-  'prefix-json-html': { label: 'text/html', test: (t) => t === 'text/html' || t === 'application/xhtml+xml' },
-  text: { label: 'text/plain', test: (t) => t === 'text/plain' },
-  csv: { label: 'text/csv', test: (t) => t === 'text/csv' || t === 'text/plain' },
-};
-
 /**
  * The body decides whether a list is readable, not the header: operators serve JSON as
  * text/plain or octet-stream. A mismatch is only reported. (HTML served where JSON is
  * expected still fails, in the parser, because the body is not JSON.)
  */
 export function contentTypeFinding(format: PrefixFormat, contentType: string | null): string | null {
-  const expected = EXPECTED_TYPES[format];
+  const expected = FORMATS[format];
   if (contentType === null || contentType.trim() === '') {
-    return `The response has no Content-Type; expected ${expected.label}.`;
+    return `The response has no Content-Type; expected ${expected.mediaType}.`;
   }
   const mediaType = (contentType.split(';')[0] ?? '').trim().toLowerCase();
-  return expected.test(mediaType) ? null : `The response is labelled ${quote(contentType)}; expected ${expected.label}.`;
+  return expected.accepts(mediaType) ? null : `The response is labelled ${quote(contentType)}; expected ${expected.mediaType}.`;
 }

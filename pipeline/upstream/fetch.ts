@@ -3,7 +3,7 @@
 // becomes a value (`FetchOutcome`), never an exception, so the caller can keep the last
 // good copy (docs/PRINCIPLES.md, principle 4).
 
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../util/sha256.ts';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Agent, request } from 'undici';
 import type { Dispatcher } from 'undici';
@@ -101,10 +101,6 @@ interface ResolvedOptions {
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-
-export function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
 
 export async function fetchUpstream(url: string, options: FetchOptions = {}): Promise<FetchOutcome> {
   const opts = resolveOptions(options);

@@ -8,7 +8,34 @@
 import { FindingLog, plural } from './findings.ts';
 import { clip, LIST_ITEM_LIMIT, quote } from '../util/quote.ts';
 
-export type PrefixFormat = 'prefix-json' | 'prefix-json-html' | 'text' | 'csv';
+/** How one upstream format is read, labelled and stored: the one table of formats. */
+interface FormatSpec {
+  parse: (text: string, findings: FindingLog) => ParseResult;
+  /** The media type the operator should send, quoted when the response says otherwise. */
+  mediaType: string;
+  /** Media types accepted as that format without a finding. */
+  accepts: (mediaType: string) => boolean;
+  /** The file extension of an offline import (`refresh --upstream-dir`). */
+  extension: string;
+}
+
+/**
+ * Every format a source in records/sources.yaml may name. The records and output schemas list
+ * the same names (a test keeps them equal); adding a format is one row here.
+ */
+export const FORMATS = {
+  'prefix-json': {
+    parse: parseJsonDocument,
+    mediaType: 'application/json',
+    accepts: (t) => t === 'application/json' || t === 'text/json' || t.endsWith('+json'),
+    extension: 'json',
+  },
+  'prefix-json-html': { parse: parseJsonInHtml, mediaType: 'text/html', accepts: (t) => t === 'text/html' || t === 'application/xhtml+xml', extension: 'html' },
+  text: { parse: parseText, mediaType: 'text/plain', accepts: (t) => t === 'text/plain', extension: 'txt' },
+  csv: { parse: parseCsv, mediaType: 'text/csv', accepts: (t) => t === 'text/csv' || t === 'text/plain', extension: 'csv' },
+} satisfies Record<string, FormatSpec>;
+
+export type PrefixFormat = keyof typeof FORMATS;
 
 export type ParseResult = { ok: true; prefixes: string[]; creationTime: string | null; findings: string[] } | { ok: false; error: string };
 
@@ -16,20 +43,9 @@ export function parsePrefixList(format: PrefixFormat, bytes: Uint8Array): ParseR
   const findings = new FindingLog();
   const text = decodeUtf8(bytes, findings);
   if (typeof text !== 'string') return text;
-  switch (format) {
-    case 'prefix-json':
-      return parseJsonDocument(text, findings);
-    case 'prefix-json-html':
-      return parseJsonInHtml(text, findings);
-    case 'text':
-      return parseText(text, findings);
-    case 'csv':
-      return parseCsv(text, findings);
-    default: {
-      const unknown: never = format;
-      return { ok: false, error: `Unknown upstream format "${String(unknown)}".` };
-    }
-  }
+  const spec: FormatSpec | undefined = FORMATS[format];
+  if (spec === undefined) return { ok: false, error: `Unknown upstream format "${String(format)}".` };
+  return spec.parse(text, findings);
 }
 
 // ---------------------------------------------------------------------------------------
