@@ -1,7 +1,15 @@
-// Shapes of the hand-reviewed records. The JSON Schemas in schemas/records/ are the contract;
-// these types mirror them so that code reading validated records is checked by tsc.
+// Shapes of the hand-reviewed records. The JSON Schemas in schemas/records/ are the contract:
+// the record types are generated from them (schema-types.ts, scripts/schema-types.ts), and the
+// lists the code needs at run time are checked against the generated types below.
 
-import type { PrefixFormat } from '../upstream/parse.ts';
+import type { CategoriesSchema, CrawlerSchema, OperatorSchema, PoliciesSchema, SiteSchema, SourcesSchema } from './schema-types.ts';
+
+export type CrawlerRecord = CrawlerSchema;
+export type OperatorRecord = OperatorSchema;
+export type CategoryRecord = CategoriesSchema[number];
+export type PolicyRecord = PoliciesSchema[number];
+export type SourceRow = SourcesSchema[number];
+export type SiteSettings = SiteSchema;
 
 const CATEGORY_IDS = ['ai-training', 'ai-search', 'ai-assistant', 'ai-agent', 'dataset', 'search-engine', 'seo-tool', 'social-preview', 'archive'] as const;
 export type CategoryId = (typeof CATEGORY_IDS)[number];
@@ -22,75 +30,7 @@ export const POLICY_IDS = [
   'block-disputed',
   'maximum-ai-visibility',
 ] as const;
-type PolicyId = (typeof POLICY_IDS)[number];
-
-export interface CrawlerRecord {
-  slug: string;
-  name: string;
-  operator: string;
-  category: CategoryId;
-  robots_token: string;
-  robots_token_note?: string;
-  robots_only?: boolean;
-  user_agent_substring: string | null;
-  user_agent_example: string | null;
-  respects_robots_txt: Stance;
-  robots_txt_note?: string;
-  robots_txt_evidence?: string;
-  verification_method: VerificationMethod;
-  reverse_dns_hostnames?: string[];
-  what_it_is: string;
-  cost_of_blocking: string;
-  operator_docs: string;
-  last_reviewed: string;
-}
-
-export interface OperatorRecord {
-  slug: string;
-  name: string;
-  homepage: string;
-  docs_url: string;
-  about: string;
-  verification_note?: string;
-  last_reviewed: string;
-}
-
-export interface CategoryRecord {
-  id: CategoryId;
-  label: string;
-  ai: boolean;
-  definition: string;
-}
-
-export interface PolicyRecord {
-  id: PolicyId;
-  title: string;
-  directive: 'disallow' | 'allow' | 'none';
-  select?: { categories?: CategoryId[]; stances?: Stance[] };
-  rationale: string;
-  caveats: string[];
-}
-
-/** The formats of upstream/parse.ts FORMATS, the one table of them. */
-type SourceFormat = PrefixFormat;
-
-export interface SourceRow {
-  id: string;
-  operator: string;
-  title: string;
-  url: string;
-  format: SourceFormat;
-  families: ('ipv4' | 'ipv6')[];
-  crawlers: string[];
-}
-
-export interface SiteSettings {
-  name: string;
-  base_url: string;
-  repository: string;
-  license: 'CC0-1.0';
-  contact: string;
-}
+export type PolicyId = (typeof POLICY_IDS)[number];
 
 /** Every record, as loaded; sorted by slug/id so that outputs never depend on directory order. */
 export interface RecordSet {
