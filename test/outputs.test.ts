@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { build } from '../pipeline/publish/build.ts';
 import type { Ledger } from '../pipeline/ledger/ledger.ts';
-import { etagOf } from '../pipeline/ledger/etag.ts';
+import { etagOf } from '../pipeline/util/sha256.ts';
 import type { CrawlerView } from '../pipeline/model/model.ts';
 import { SPEC_FIELDS } from '../pipeline/render/data.ts';
 import { findRoute } from '../pipeline/routes.ts';
