@@ -1,18 +1,18 @@
 // What the crawler tools share: the User-Agent parameter, how a classification is summarised,
 // and finding crawlers by any name a person might type.
 import { classify, UA_LIMIT_BYTES, type Classification } from '../classify/index.ts';
-import type { ToolData } from '../registry/types.ts';
+import type { ParamSpec, ToolData } from '../registry/types.ts';
 import { howToVerify } from '../verify/index.ts';
 
 export const UA_PARAM = {
   name: 'ua',
-  kind: 'string' as const,
+  kind: 'string',
   required: true,
   maxBytes: UA_LIMIT_BYTES,
   description: 'The raw User-Agent header value, URL-encoded.',
   accepted: `a User-Agent header value, 1 to ${UA_LIMIT_BYTES} bytes, no control characters other than tab`,
   example: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.3; +https://openai.com/gptbot)',
-};
+} as const satisfies ParamSpec;
 
 export const EXAMPLE_UA = UA_PARAM.example;
 

@@ -14,7 +14,7 @@ import {
 } from '../registry/limits.ts';
 import type { ParamSpec } from '../registry/types.ts';
 
-export const ROBOTS_TXT: ParamSpec = {
+export const ROBOTS_TXT = {
   name: 'robots_txt',
   kind: 'string',
   required: true,
@@ -22,7 +22,7 @@ export const ROBOTS_TXT: ParamSpec = {
   description: 'The robots.txt file, URL-encoded in a GET or as the raw body of a POST.',
   accepted: `the text of a robots.txt file, at most ${ROBOTS_BODY_LIMIT} bytes (RFC 9309 2.5 asks parsers to read at least 500 KiB)`,
   example: 'User-agent: GPTBot\nDisallow: /\n',
-};
+} as const satisfies ParamSpec;
 const OBEYS = new Set(['documented', 'partial']);
 
 const BUDGET_FORM = `at most ${EVALUATION_BUDGET} work units per call, where one path costs (its length + ${UNITS_PER_COMPARISON}) units for every rule of the groups that apply`;
@@ -171,7 +171,7 @@ export function summarizeLint(o: ReturnType<typeof lintAnswer>): string {
   return shown.join('\n') + (more > 0 ? `\n… and ${more} more findings` : '');
 }
 
-export const PATH_PARAM: ParamSpec = {
+export const PATH_PARAM = {
   name: 'path',
   kind: 'string',
   required: false,
@@ -179,7 +179,7 @@ export const PATH_PARAM: ParamSpec = {
   maxBytes: MAX_PATH_BYTES,
   description: 'The URL path to evaluate.',
   accepted: `a URL path starting with / (default /), at most ${MAX_PATH_BYTES} bytes`,
-};
+} as const satisfies ParamSpec;
 
 export const LINT_SCHEMA = {
   type: 'object',

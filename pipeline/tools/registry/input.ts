@@ -129,13 +129,13 @@ export function fromSearchParams(params: URLSearchParams): Record<string, string
 }
 
 /** A validated string parameter ('' when absent). */
-export function textOf(input: ToolInput, name: string): string {
+export function textOf<Input extends Readonly<Record<string, string | string[] | undefined>>>(input: Input, name: keyof Input & string): string {
   const value = input[name];
   return typeof value === 'string' ? value : '';
 }
 
 /** A validated list parameter ([] when absent). */
-export function listOf(input: ToolInput, name: string): string[] {
+export function listOf<Input extends Readonly<Record<string, string | string[] | undefined>>>(input: Input, name: keyof Input & string): string[] {
   const value = input[name];
   return Array.isArray(value) ? value : value === undefined ? [] : [value];
 }

@@ -73,32 +73,42 @@ export interface ToolContext {
 
 export type ToolInput = Record<string, string | string[] | undefined>;
 
+/** A parameter's validated value: lists are arrays, everything else one string. */
+type ValueOf<Kind extends ParamSpec['kind']> = Kind extends 'list' ? string[] : string;
+
+/**
+ * The validated input of a tool with these parameters, keyed by their names, so that a tool
+ * reading a parameter it does not declare fails the type check. Absent optional parameters
+ * are undefined (required ones never are once validateInput has passed).
+ */
+type InputOf<Params extends readonly ParamSpec[]> = { readonly [P in Params[number] as P['name']]?: ValueOf<P['kind']> };
+
 /**
  * One tool. `Output` is what `run` returns and `summarize` reads, so a tool's summary is
  * checked against its own output; the registry holds tools of every output type as
  * ToolDefinition<unknown> (the methods are declared as methods, which TypeScript compares
  * bivariantly, so each tool keeps its own type inside its module).
  */
-export interface ToolDefinition<Output = unknown> {
+export interface ToolDefinition<Output = unknown, Params extends readonly ParamSpec[] = readonly ParamSpec[]> {
   /** MCP tool name, e.g. classify_user_agent. */
   name: string;
   /** HTTP path segment under /tools/, e.g. classify-ua; null for MCP-only tools. */
   path: string | null;
   title: string;
   description: string;
-  params: ParamSpec[];
+  params: Params;
   /** The parameter a POST's raw body fills (robots.txt tools); absent when POST is not accepted. */
   postBody?: string;
   /** True when the tool answers for real with no parameters (example, whoami). */
   runsWithoutParams?: boolean;
   outputSchema: Record<string, unknown>;
   examples: { description: string; input: ToolInput }[];
-  run(input: ToolInput, context: ToolContext): Output;
+  run(input: InputOf<Params>, context: ToolContext): Output;
   /** A few sentences for a person or a model: the text part of MCP and A2A answers. */
   summarize(output: Output): string;
 }
 
-/** A tool with its output type inferred from `run`, so `summarize` needs no cast. */
-export function defineTool<Output>(tool: ToolDefinition<Output>): ToolDefinition<Output> {
+/** A tool with its input type taken from its parameters and its output type from `run`, so neither needs a cast. */
+export function defineTool<const Params extends readonly ParamSpec[], Output>(tool: ToolDefinition<Output, Params>): ToolDefinition<Output, Params> {
   return tool;
 }
