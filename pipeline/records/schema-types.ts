@@ -28,7 +28,7 @@ robots_token_note?: string
  */
 robots_only?: boolean
 /**
- * Case-sensitive substring that identifies the crawler in a User-Agent header; null only when robots_only.
+ * Substring that identifies the crawler in a User-Agent header, written as the crawler sends it (the classifier ignores ASCII case); null only when robots_only.
  */
 user_agent_substring: (string | null)
 /**

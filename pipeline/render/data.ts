@@ -96,7 +96,7 @@ function uaRegexJson(model: Model): string {
   const ai = new Set(model.categories.filter((c) => c.ai).map((c) => c.id));
   return canonicalJson({
     flavor:
-      'Pre-escaped alternations valid in JavaScript, PCRE and RE2. Case-sensitive; match anywhere in the User-Agent header. A set with no crawler is [^\\s\\S], which matches nothing.',
+      'Pre-escaped alternations valid in JavaScript, PCRE and RE2, written as the crawlers send their tokens; add the case-insensitive flag (i) to match as classify-ua does, ignoring the case of ASCII letters. Match anywhere in the User-Agent header. A set with no crawler is [^\\s\\S], which matches nothing.',
     all: alternation(substringsOf(model.crawlers)),
     ai_only: alternation(substringsOf(model.crawlers.filter((c) => ai.has(c.category)))),
     by_category: Object.fromEntries(model.categories.map((c) => [c.id, alternation(substringsOf(model.crawlers.filter((x) => x.category === c.id)))])),

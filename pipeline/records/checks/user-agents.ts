@@ -1,5 +1,6 @@
 import { BROWSER_USER_AGENTS } from '../../tools/browser-user-agents.ts';
 import type { Problem, RecordSet } from '../types.ts';
+import { foldAscii } from '../../util/ascii.ts';
 import { crawlerFile } from './where.ts';
 
 /**
@@ -15,7 +16,9 @@ export function checkUserAgents(records: RecordSet, browsers: readonly string[] 
     if (!example.includes(substring)) {
       problems.push({ file, path: '/user_agent_example', message: `does not contain user_agent_substring "${substring}" (case-sensitive)` });
     }
-    const browser = browsers.find((ua) => ua.includes(substring));
+    // The classifier ignores ASCII case, so a browser header matching in any case would misidentify.
+    const folded = foldAscii(substring);
+    const browser = browsers.find((ua) => foldAscii(ua).includes(folded));
     if (browser !== undefined) {
       problems.push({ file, path: '/user_agent_substring', message: `"${substring}" occurs in a browser user agent and would misidentify people: ${browser}` });
     }

@@ -18,10 +18,12 @@ function slugOf(answer: Classification): string | null {
 /** The rule written the slow, obvious way: the classifier must give the same answers. */
 function naiveClassify(list: readonly CrawlerView[], ua: string): { slug: string; others: string[] } | null {
   const withSub = list.filter((c) => c.user_agent_substring);
-  const carries = (c: CrawlerView, sub: string) => sub !== c.user_agent_substring && (c.user_agent_example ?? '').includes(sub);
+  // Every string here is ASCII, so toLowerCase is the classifier's ASCII folding.
+  const has = (text: string, sub: string) => text.toLowerCase().includes(sub.toLowerCase());
+  const carries = (c: CrawlerView, sub: string) => sub !== c.user_agent_substring && has(c.user_agent_example ?? '', sub);
   const rest = withSub
-    .filter((c) => ua.includes(c.user_agent_substring!))
-    .map((c) => ({ c, sub: c.user_agent_substring!, start: ua.indexOf(c.user_agent_substring!) }))
+    .filter((c) => has(ua, c.user_agent_substring!))
+    .map((c) => ({ c, sub: c.user_agent_substring!, start: ua.toLowerCase().indexOf(c.user_agent_substring!.toLowerCase()) }))
     .sort((a, b) => b.sub.length - a.sub.length || a.start - b.start || compareText(a.c.slug, b.c.slug));
   const order: string[] = [];
   while (rest.length > 0) {
@@ -40,6 +42,19 @@ describe('classify: real records', () => {
       [],
       'browser headers must never be identified as crawlers',
     );
+  });
+
+  it("classifies the spellings operators document on other pages (AMZN-User on Amazon's page) and any change of ASCII case", () => {
+    assert.equal(
+      slugOf(classify(classifier, 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; AMZN-User/0.1) Chrome/119.0.6045.214 Safari/537.36')),
+      'amzn-user',
+    );
+    const swapCase = (text: string) => text.replace(/[A-Za-z]/g, (c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()));
+    const changed = indexed
+      .filter((c) => c.user_agent_example !== null)
+      .filter((c) => slugOf(classify(classifier, swapCase(c.user_agent_example!))) !== slugOf(classify(classifier, c.user_agent_example!)))
+      .map((c) => c.slug);
+    assert.deepEqual(changed, []);
   });
 
   it("classifies every record's own example as that record", () => {
@@ -90,8 +105,11 @@ describe('classify: real records', () => {
     assert.match(answer.note, /Any client can send any User-Agent/);
   });
 
-  it('is case-sensitive: a lower-cased header is not the crawler', () => {
-    assert.equal(slugOf(classify(classifier, 'googlebot-image/1.0')), null);
+  it('ignores the case of ASCII letters, and reports the substring as the record writes it', () => {
+    const answer = classify(classifier, 'googlebot-image/1.0');
+    assert.equal(slugOf(answer), 'googlebot-image');
+    assert.ok(answer.matched && answer.matched_substring === 'Googlebot-Image');
+    assert.equal(slugOf(classify(classifier, 'GOOGLEBOT-IMAGE/1.0')), 'googlebot-image');
   });
 
   it('agrees with the naive rule on every example, browser header and mixed header', () => {

@@ -1,8 +1,9 @@
 // Which crawler a User-Agent header names: the most specific matching record wins.
 //
 // Rule (stable, part of the tool's contract):
-//   1. Candidates are the crawlers whose user_agent_substring occurs in the header,
-//      case-sensitively (the substrings are written as operators send them).
+//   1. Candidates are the crawlers whose user_agent_substring occurs in the header, ignoring
+//      the case of ASCII letters: operators spell their own token differently on different
+//      pages (Amazon documents "AMZN-User/0.1" for the crawler that sends "Amzn-User").
 //   2. A record whose own user_agent_example contains another candidate's substring is more
 //      specific than that candidate: the data says its real header carries the other's token
 //      on purpose. Kakao's "facebookexternalhit/1.1;kakaotalk-scrap/1.0" is Kakao although
@@ -18,6 +19,7 @@
 import type { CrawlerView } from '../../model/model.ts';
 import { buildMatcher, findAll, type SubstringMatcher } from './aho-corasick.ts';
 import { heuristicAnswer, inputIssue, unexamined, type Unmatched } from './heuristic.ts';
+import { foldAscii } from '../../util/ascii.ts';
 import { compareText } from '../../util/compare.ts';
 
 /** The fields of a crawler record that a classification answer carries. */
@@ -50,7 +52,10 @@ interface Matched {
 export type Classification = Matched | Unmatched;
 
 export interface Classifier {
+  /** Built over the substrings with ASCII letters folded to lower case. */
   readonly matcher: SubstringMatcher;
+  /** The substrings as the records write them, by matcher pattern index. */
+  readonly substrings: readonly string[];
   /** Per matcher pattern, the crawlers carrying that substring, by slug. */
   readonly crawlersOf: readonly (readonly ClassifiedCrawler[])[];
   /** Per crawler slug, the other substrings its own example contains (rule 2). */
@@ -71,18 +76,19 @@ export function buildClassifier(crawlers: readonly CrawlerView[]): Classifier {
     size++;
   }
   const substrings = [...bySubstring.keys()].sort(compareText);
-  const matcher = buildMatcher(substrings);
+  const matcher = buildMatcher(substrings.map(foldAscii));
   const embeds = new Map<string, Set<string>>();
   for (const crawler of crawlers) {
     const own = crawler.user_agent_substring;
     if (own === null || own === '' || crawler.user_agent_example === null) continue;
-    const found = findAll(matcher, crawler.user_agent_example)
+    const found = findAll(matcher, foldAscii(crawler.user_agent_example))
       .map((o) => substrings[o.pattern]!)
       .filter((s) => s !== own);
     if (found.length > 0) embeds.set(crawler.slug, new Set(found));
   }
   return {
     matcher,
+    substrings,
     crawlersOf: substrings.map((s) => [...bySubstring.get(s)!].sort((a, b) => compareText(a.slug, b.slug))),
     embeds,
     size,
@@ -118,8 +124,8 @@ export function classify(classifier: Classifier, userAgent: string): Classificat
   if (issue !== null) return unexamined(issue);
 
   const candidates: Candidate[] = [];
-  for (const { pattern, start } of findAll(classifier.matcher, userAgent)) {
-    const substring = classifier.matcher.patterns[pattern]!;
+  for (const { pattern, start } of findAll(classifier.matcher, foldAscii(userAgent))) {
+    const substring = classifier.substrings[pattern]!;
     for (const crawler of classifier.crawlersOf[pattern]!) candidates.push({ crawler, substring, start });
   }
   if (candidates.length === 0) return heuristicAnswer(userAgent);
