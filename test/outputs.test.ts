@@ -12,6 +12,7 @@ import { describeErrors, validatorFor } from '../pipeline/schema/ajv.ts';
 import { BROWSER_USER_AGENTS } from '../pipeline/tools/browser-user-agents.ts';
 import { parseCsv } from './support/csv.ts';
 import { REPO, readTree, tempProject } from './support/project.ts';
+import { POLICY_IDS } from '../pipeline/records/types.ts';
 
 // These tests read the committed dist/: what users download is what is checked.
 const dist = await readTree(join(REPO, 'dist'));
@@ -111,16 +112,7 @@ test('each UA regex compiles, matches every example of its set and no browser', 
 });
 
 test('robots fragments name exactly the crawlers of their policy record, with a dated header', () => {
-  for (const policy of [
-    'allow-all',
-    'block-ai-training',
-    'block-all-ai',
-    'block-datasets',
-    'allow-ai-search-only',
-    'block-seo-tools',
-    'block-disputed',
-    'maximum-ai-visibility',
-  ]) {
+  for (const policy of POLICY_IDS) {
     const record = JSON.parse(text(`/policy/${policy}.json`)) as { directive: string; crawlers: { robots_token: string }[] };
     const fragment = text(`/robots/${policy}.txt`);
     assert.match(fragment, new RegExp(`^# .*"${policy}".*\\n# Content last changed \\d{4}-\\d{2}-\\d{2}\\. Source: https?://\\S+/policy/${policy}\\.json`));
