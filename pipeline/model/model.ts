@@ -1,6 +1,7 @@
 import type {
   CategoryId,
   CategoryRecord,
+  CrawlerRecord,
   OperatorRecord,
   PolicyRecord,
   RecordSet,
@@ -48,7 +49,11 @@ export interface CrawlerView {
   reverse_dns_hostnames: string[];
   ip_sources: string[];
   markdown_url: string;
+  /** Retired tokens whose groups the operator says this crawler still obeys, each with its citation. */
+  honoured_tokens: HonouredToken[];
 }
+
+type HonouredToken = NonNullable<CrawlerRecord['honoured_tokens']>[number];
 
 export interface SourceView extends SourceRow {
   mirror: MirrorEntry;
@@ -145,6 +150,7 @@ export function buildModel(
       reverse_dns_hostnames: record.reverse_dns_hostnames ?? [],
       ip_sources: own.map((s) => s.id),
       markdown_url: url(site, href('crawler_markdown', record.slug)),
+      honoured_tokens: record.honoured_tokens ?? [],
     };
   });
 

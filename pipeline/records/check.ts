@@ -1,4 +1,5 @@
 import { describeErrors, validatorFor } from '../schema/ajv.ts';
+import { checkHonouredTokens } from './checks/honoured-tokens.ts';
 import { checkProductTokens } from './checks/product-token.ts';
 import { checkReferences } from './checks/references.ts';
 import { checkUnique } from './checks/unique.ts';
@@ -21,6 +22,7 @@ function semanticProblems(records: RecordSet, files: readonly RecordFile[]): Pro
     ...checkProductTokens(records),
     ...checkUserAgents(records),
     ...checkSpecificSubstrings(records),
+    ...checkHonouredTokens(records),
   ];
 }
 

@@ -51,6 +51,19 @@ verification_method: Verification
  * @minItems 1
  */
 reverse_dns_hostnames?: string[]
+/**
+ * Tokens of no crawler of their own (retired names) whose robots.txt groups the operator says this crawler still obeys, each with the statement that says so.
+ * 
+ * @minItems 1
+ */
+honoured_tokens?: {
+token: string
+/**
+ * In our words: what the operator says this crawler does with groups naming the token.
+ */
+note: string
+citation: Citation
+}[]
 what_it_is: string
 cost_of_blocking: string
 operator_docs: string
@@ -59,6 +72,16 @@ last_reviewed: string
 export type Category = ("ai-training" | "ai-search" | "ai-assistant" | "ai-agent" | "dataset" | "search-engine" | "seo-tool" | "social-preview" | "archive")
 export type Stance = ("documented" | "partial" | "ignores" | "disputed" | "undocumented")
 export type Verification = ("published-ranges" | "reverse-dns" | "none")
+
+/**
+ * Where a fact comes from. operator: the operator's own page; third-party: a public source other than the operator (a report quoting the operator, a peer dataset); observed: seen in traffic.
+ */
+export interface Citation {
+url: string
+publisher: string
+kind: ("operator" | "third-party" | "observed")
+retrieved: string
+}
 
 export interface OperatorSchema {
 slug: string

@@ -26,7 +26,15 @@ ${
     : html`<dt>Example User-Agent</dt><dd><code>${crawler.user_agent_example}</code></dd>
 `
 }<dt>Obeys robots.txt</dt><dd>${crawler.respects_robots_txt_label}${crawler.robots_txt_note ? html`. ${crawler.robots_txt_note}` : ''}${crawler.robots_txt_evidence ? html` (<a href="${crawler.robots_txt_evidence}">report</a>)` : ''}</dd>
-<dt>Verification</dt><dd>${verification}</dd>
+${
+  crawler.honoured_tokens.length === 0
+    ? ''
+    : html`<dt>Also obeys groups for</dt><dd>${crawler.honoured_tokens.map(
+        (h, i) =>
+          html`${i > 0 ? html`<br>` : ''}<code>${h.token}</code>: ${h.note} <span class="muted">(${evidenceLabel(h.citation.kind)}: <a href="${h.citation.url}">${h.citation.publisher}</a>, ${h.citation.retrieved})</span>`,
+      )}</dd>
+`
+}<dt>Verification</dt><dd>${verification}</dd>
 <dt>Cost of blocking</dt><dd>${crawler.cost_of_blocking}</dd>
 <dt>Source</dt><dd><a href="${crawler.operator_docs}">${crawler.operator}'s documentation</a>, reviewed ${crawler.last_reviewed}</dd>
 </dl>
@@ -63,6 +71,10 @@ export function crawlerMarkdown(crawler: CrawlerView): string {
     `- User-agent substring: ${crawler.user_agent_substring === null ? 'none (robots.txt control token with no crawler of its own)' : `\`${crawler.user_agent_substring}\``}`,
     ...(crawler.user_agent_example === null ? [] : [`- Example User-Agent: \`${crawler.user_agent_example}\``]),
     `- Obeys robots.txt: ${crawler.respects_robots_txt_label} (\`${crawler.respects_robots_txt}\`)${crawler.robots_txt_note ? `. ${crawler.robots_txt_note}` : ''}${crawler.robots_txt_evidence ? ` Report: ${crawler.robots_txt_evidence}` : ''}`,
+    ...crawler.honoured_tokens.map(
+      (h) =>
+        `- Also obeys groups for \`${h.token}\`: ${h.note} (${evidenceLabel(h.citation.kind)}: ${h.citation.publisher}, ${h.citation.url}, ${h.citation.retrieved})`,
+    ),
     `- Verification: ${crawler.verification_label} (\`${crawler.verification_method}\`)${verificationDetail(crawler)}`,
     `- Cost of blocking: ${crawler.cost_of_blocking}`,
     `- Operator documentation: ${crawler.operator_docs} (reviewed ${crawler.last_reviewed})`,
@@ -70,6 +82,11 @@ export function crawlerMarkdown(crawler: CrawlerView): string {
     '',
   ];
   return lines.join('\n');
+}
+
+/** How far a cited statement is from the operator itself, in words a reader can weigh. */
+function evidenceLabel(kind: CrawlerView['honoured_tokens'][number]['citation']['kind']): string {
+  return { operator: "the operator's own page", 'third-party': 'third-party source', observed: 'observed in traffic' }[kind];
 }
 
 function verificationDetail(crawler: CrawlerView): string {

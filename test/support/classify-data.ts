@@ -59,6 +59,7 @@ export function fixtureCrawler(slug: string, fields: Partial<CrawlerView> = {}):
     reverse_dns_hostnames: [],
     ip_sources: [],
     markdown_url: `https://example.com/crawler/${slug}.md`,
+    honoured_tokens: [],
     ...fields,
   };
 }

@@ -9,6 +9,7 @@ import { checkReferences } from './references.ts';
 import { checkUnique } from './unique.ts';
 import { checkUserAgents } from './user-agents.ts';
 import { checkSpecificSubstrings } from './specific-substring.ts';
+import { checkHonouredTokens } from './honoured-tokens.ts';
 
 // Each check is proved against the frozen fixture: clean as it is, and failing once the
 // data is broken on purpose in exactly the way the check exists to catch.
@@ -144,4 +145,25 @@ test('specific substrings: generic words and very short strings are refused, wha
     'records/crawlers/perplexitybot.yaml',
   ]);
   assert.deepEqual(checkSpecificSubstrings(clean), []);
+});
+
+test("honoured tokens: a record's own token, or a token two crawlers honour, is reported", () => {
+  const records = copy();
+  const citation = { url: 'https://example.com/statement', publisher: 'Example News', kind: 'third-party' as const, retrieved: '2026-11-25' };
+  crawler(records, 'gptbot').honoured_tokens = [
+    { token: 'MJ12bot', note: 'A token that another record already uses as its own.', citation },
+    { token: 'old-gptbot', note: 'A retired name that the operator says it still obeys.', citation },
+  ];
+  crawler(records, 'mj12bot').honoured_tokens = [{ token: 'OLD-GPTBOT', note: 'The same retired name, claimed by a second crawler.', citation }];
+  const problems = checkHonouredTokens(records);
+  assert.deepEqual(
+    problems.map((p) => [p.file, p.path]),
+    [
+      ['records/crawlers/gptbot.yaml', '/honoured_tokens/0/token'],
+      ['records/crawlers/mj12bot.yaml', '/honoured_tokens/0/token'],
+    ],
+  );
+  assert.match(problems[0]!.message, /robots\.txt token of records\/crawlers\/mj12bot\.yaml/);
+  assert.match(problems[1]!.message, /already honoured by records\/crawlers\/gptbot\.yaml/);
+  assert.deepEqual(checkHonouredTokens(clean), []);
 });

@@ -8,12 +8,24 @@ export const auditTool = defineTool({
   name: 'audit_ai_access',
   path: 'ai-access',
   title: 'AI access audit of a robots.txt',
-  description: `Evaluates a robots.txt against every AI crawler in the index (RFC 9309): which it blocks and lets in, per operator and category; which tokens match no known crawler (with a suggestion); and which blocked crawlers document obeying robots.txt versus those that may not. Limits per call: the first ${LISTED_UNKNOWN_TOKENS} unknown user-agent lines are listed and the first ${SUGGESTED_TOKENS} distinct unknown tokens get a suggestion (unknown_token_counts gives the totals); the evaluation may spend ${EVALUATION_BUDGET} work units (rules x (path length + ${UNITS_PER_COMPARISON})), a larger one is refused with a 400.`,
+  description: `Evaluates a robots.txt against every AI crawler in the index (RFC 9309): which it blocks and lets in, per operator and category; which tokens match no known crawler (with a suggestion); which name a retired token a crawler still obeys, and what that crawler then does according to its operator (operator_says) beside the RFC 9309 reading of its own group; and which blocked crawlers document obeying robots.txt versus those that may not. Limits per call: the first ${LISTED_UNKNOWN_TOKENS} unknown user-agent lines are listed and the first ${SUGGESTED_TOKENS} distinct unknown tokens get a suggestion (unknown_token_counts gives the totals); the evaluation may spend ${EVALUATION_BUDGET} work units (rules x (path length + ${UNITS_PER_COMPARISON})), a larger one is refused with a 400.`,
   params: [ROBOTS_TXT, PATH_PARAM],
   postBody: 'robots_txt',
   outputSchema: {
     type: 'object',
-    required: ['path', 'parsed', 'summary', 'blocked', 'allowed', 'by_operator', 'by_category', 'unknown_tokens', 'unknown_token_counts', 'obedience'],
+    required: [
+      'path',
+      'parsed',
+      'summary',
+      'blocked',
+      'allowed',
+      'by_operator',
+      'by_category',
+      'unknown_tokens',
+      'unknown_token_counts',
+      'honoured_tokens',
+      'obedience',
+    ],
     properties: {
       path: { type: 'string' },
       summary: {
@@ -24,6 +36,16 @@ export const auditTool = defineTool({
       blocked: { type: 'array', items: crawlerBrief },
       allowed: { type: 'array', items: crawlerBrief },
       unknown_tokens: { type: 'array', maxItems: LISTED_UNKNOWN_TOKENS, items: { type: 'object', required: ['token', 'line', 'did_you_mean'] } },
+      honoured_tokens: {
+        type: 'array',
+        maxItems: LISTED_UNKNOWN_TOKENS,
+        description: 'User-agent lines naming a retired token that an indexed crawler still obeys, with the statement that says so.',
+        items: { type: 'object', required: ['token', 'line', 'honoured_by', 'note', 'citation'] },
+      },
+      obedience: {
+        type: 'object',
+        required: ['decided_by_honoured_token', 'blocked_and_documented', 'blocked_but_may_not_obey'],
+      },
       unknown_token_counts: {
         type: 'object',
         required: ['lines', 'listed', 'distinct', 'suggested_for', 'note'],
@@ -54,6 +76,11 @@ export const auditTool = defineTool({
   },
   summarize: (o) => {
     const lines = [`For ${o.path}: ${o.summary.blocked} of ${o.summary.ai_crawlers} AI crawlers are blocked, ${o.summary.allowed} allowed.`];
+    for (const d of o.obedience.decided_by_honoured_token) {
+      lines.push(
+        `${d.slug}: ${d.rfc_9309} by its own group under RFC 9309, but its operator says it obeys a group naming a retired token it honours, which makes it ${d.operator_says}.`,
+      );
+    }
     if (o.obedience.blocked_but_may_not_obey.length > 0)
       lines.push(`Blocked but may not obey robots.txt: ${o.obedience.blocked_but_may_not_obey.map((b) => b.slug).join(', ')}.`);
     if (o.unknown_tokens.length > 0)

@@ -38,7 +38,24 @@ export function checkEvaluationBudget(parsed: ParsedRobots, tokens: readonly str
   );
 }
 
-function brief(crawler: CrawlerView, verdict: PathVerdict) {
+const decidingLine = (verdict: PathVerdict) => (verdict.deciding ? { line: verdict.deciding.line, text: verdict.deciding.text } : null);
+
+/**
+ * What the operator says the crawler does when the file has groups for tokens it honours
+ * (retired names it still obeys): null when no group names one. The crawler keeps out when its
+ * own group or any such group keeps it out, the most restrictive reading of the statement.
+ */
+function honouredView(parsed: ParsedRobots, crawler: CrawlerView, own: PathVerdict, path: string) {
+  const groups = crawler.honoured_tokens
+    .map((honoured) => ({ token: honoured.token, verdict: evaluate(parsed, honoured.token, path) }))
+    // Only a group that names the token speaks to it; the * group already decided the crawler's own verdict.
+    .filter((g) => g.verdict.matched_by === 'token')
+    .map((g) => ({ token: g.token, allowed: g.verdict.allowed, deciding_line: decidingLine(g.verdict) }));
+  if (groups.length === 0) return null;
+  return { allowed: own.allowed && groups.every((g) => g.allowed), groups };
+}
+
+function brief(crawler: CrawlerView, verdict: PathVerdict, parsed: ParsedRobots, path: string) {
   return {
     slug: crawler.slug,
     name: crawler.name,
@@ -46,7 +63,8 @@ function brief(crawler: CrawlerView, verdict: PathVerdict) {
     category: crawler.category,
     robots_token: crawler.robots_token,
     respects_robots_txt: crawler.respects_robots_txt,
-    deciding_line: verdict.deciding ? { line: verdict.deciding.line, text: verdict.deciding.text } : null,
+    deciding_line: decidingLine(verdict),
+    operator_says: honouredView(parsed, crawler, verdict, path),
   };
 }
 
@@ -87,6 +105,15 @@ interface UnknownToken {
   did_you_mean: string | null;
 }
 
+/** A user-agent line naming a retired token that a crawler in the index still obeys. */
+interface HonouredLine {
+  token: string;
+  line: number;
+  honoured_by: string;
+  note: string;
+  citation: CrawlerView['honoured_tokens'][number]['citation'];
+}
+
 /**
  * User-agent values that name no crawler in the index. Only the first SUGGESTED_TOKENS
  * distinct values (in file order) are compared with the known tokens, and only the first
@@ -94,15 +121,25 @@ interface UnknownToken {
  */
 function unknownTokens(parsed: ParsedRobots, crawlers: readonly CrawlerView[]) {
   const known = new Set(crawlers.map((c) => c.robots_token.toLowerCase()));
+  const honouredBy = new Map(crawlers.flatMap((c) => c.honoured_tokens.map((h) => [h.token.toLowerCase(), { crawler: c, honoured: h }] as const)));
   const tokens = crawlers.map((c) => c.robots_token);
   const suggestions = new Map<string, string | null>();
   const listed: UnknownToken[] = [];
+  const honoured: HonouredLine[] = [];
   let lines = 0;
   let distinct = 0;
   for (const group of parsed.groups) {
     for (const ua of group.user_agents) {
       const lower = ua.value.toLowerCase();
       if (ua.value === '*' || known.has(lower) || known.has(ua.whole_name.toLowerCase())) continue;
+      const honouring = honouredBy.get(lower);
+      if (honouring !== undefined) {
+        if (honoured.length < LISTED_UNKNOWN_TOKENS) {
+          const { crawler, honoured: h } = honouring;
+          honoured.push({ token: ua.value, line: ua.line, honoured_by: crawler.slug, note: h.note, citation: h.citation });
+        }
+        continue;
+      }
       lines += 1;
       if (!suggestions.has(lower)) {
         distinct += 1;
@@ -114,6 +151,7 @@ function unknownTokens(parsed: ParsedRobots, crawlers: readonly CrawlerView[]) {
   const suggestedFor = Math.min(distinct, SUGGESTED_TOKENS);
   return {
     listed,
+    honoured,
     counts: {
       lines,
       listed: listed.length,
@@ -130,8 +168,8 @@ function unknownTokens(parsed: ParsedRobots, crawlers: readonly CrawlerView[]) {
 export function auditAiAccess(parsed: ParsedRobots, path: string, crawlers: readonly CrawlerView[], ai: ReadonlySet<string>) {
   const aiCrawlers = crawlers.filter((c) => ai.has(c.category));
   const verdicts = aiCrawlers.map((crawler) => ({ crawler, verdict: evaluate(parsed, crawler.robots_token, path) }));
-  const blocked = verdicts.filter((v) => !v.verdict.allowed).map((v) => brief(v.crawler, v.verdict));
-  const allowed = verdicts.filter((v) => v.verdict.allowed).map((v) => brief(v.crawler, v.verdict));
+  const blocked = verdicts.filter((v) => !v.verdict.allowed).map((v) => brief(v.crawler, v.verdict, parsed, path));
+  const allowed = verdicts.filter((v) => v.verdict.allowed).map((v) => brief(v.crawler, v.verdict, parsed, path));
   const unknown = unknownTokens(parsed, crawlers);
   return {
     path,
@@ -143,7 +181,12 @@ export function auditAiAccess(parsed: ParsedRobots, path: string, crawlers: read
     by_category: { blocked: groupBy(blocked, (b) => b.category), allowed: groupBy(allowed, (b) => b.category) },
     unknown_tokens: unknown.listed,
     unknown_token_counts: unknown.counts,
+    honoured_tokens: unknown.honoured,
     obedience: {
+      // RFC 9309 reads the crawler's own group; the operator says it also obeys groups of retired names.
+      decided_by_honoured_token: [...blocked, ...allowed]
+        .filter((b) => b.operator_says !== null && b.operator_says.allowed !== allowed.includes(b))
+        .map((b) => ({ slug: b.slug, rfc_9309: allowed.includes(b) ? 'allowed' : 'blocked', operator_says: b.operator_says?.allowed ? 'allowed' : 'blocked' })),
       blocked_and_documented: blocked.filter((b) => OBEYS.has(b.respects_robots_txt)).map((b) => b.slug),
       blocked_but_may_not_obey: blocked
         .filter((b) => !OBEYS.has(b.respects_robots_txt))
@@ -152,9 +195,9 @@ export function auditAiAccess(parsed: ParsedRobots, path: string, crawlers: read
   };
 }
 
-/** The robots tokens of the AI crawlers, which ai-access evaluates. */
+/** The robots tokens of the AI crawlers, and the retired tokens they honour: what ai-access evaluates. */
 export function aiTokens(crawlers: readonly CrawlerView[], ai: ReadonlySet<string>): string[] {
-  return crawlers.filter((c) => ai.has(c.category)).map((c) => c.robots_token);
+  return crawlers.filter((c) => ai.has(c.category)).flatMap((c) => [c.robots_token, ...c.honoured_tokens.map((h) => h.token)]);
 }
 
 /** Lint findings as answered: the first LISTED_FINDINGS by line, counts over all of them. */
@@ -191,4 +234,7 @@ export const LINT_SCHEMA = {
   },
 };
 
-export const crawlerBrief = { type: 'object', required: ['slug', 'name', 'operator', 'category', 'robots_token', 'respects_robots_txt', 'deciding_line'] };
+export const crawlerBrief = {
+  type: 'object',
+  required: ['slug', 'name', 'operator', 'category', 'robots_token', 'respects_robots_txt', 'deciding_line', 'operator_says'],
+};

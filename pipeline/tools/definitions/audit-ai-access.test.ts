@@ -1,0 +1,48 @@
+import { strict as assert } from 'node:assert';
+import { before, test } from 'node:test';
+import { REPO } from '../../../test/support/project.ts';
+import { publishedToolData } from '../../../test/support/tool-data.ts';
+import type { ToolData } from '../registry/index.ts';
+import { auditTool } from './audit-ai-access.ts';
+
+let data: ToolData;
+before(async () => {
+  data = await publishedToolData(REPO);
+});
+
+const audit = (robots_txt: string) => auditTool.run({ robots_txt }, { data, caller: { userAgent: null, address: null } });
+
+test('a group for a retired token ClaudeBot honours is reported both ways, and the token is not unknown', () => {
+  const answer = audit('User-agent: anthropic-ai\nDisallow: /\n\nUser-agent: *\nAllow: /\n');
+  // RFC 9309: ClaudeBot's own token falls to the * group, which allows it.
+  const claudebot = answer.allowed.find((b) => b.slug === 'claudebot');
+  assert.ok(claudebot, 'ClaudeBot is allowed by its own (the *) group');
+  assert.deepEqual(claudebot.operator_says, {
+    allowed: false,
+    groups: [{ token: 'anthropic-ai', allowed: false, deciding_line: { line: 2, text: 'Disallow: /' } }],
+  });
+  assert.deepEqual(answer.obedience.decided_by_honoured_token, [{ slug: 'claudebot', rfc_9309: 'allowed', operator_says: 'blocked' }]);
+  assert.deepEqual(answer.unknown_tokens, []);
+  assert.deepEqual(
+    answer.honoured_tokens.map((h) => [h.token, h.line, h.honoured_by, h.citation.kind]),
+    [['anthropic-ai', 1, 'claudebot', 'third-party']],
+  );
+  assert.match(auditTool.summarize(answer), /claudebot: allowed by its own group under RFC 9309, but its operator says .* blocked/);
+});
+
+test('without a group naming an honoured token, the operator view is null and nothing is listed', () => {
+  const answer = audit('User-agent: ClaudeBot\nDisallow: /\n');
+  const claudebot = answer.blocked.find((b) => b.slug === 'claudebot');
+  assert.equal(claudebot?.operator_says, null);
+  assert.deepEqual(answer.obedience.decided_by_honoured_token, []);
+  assert.deepEqual(answer.honoured_tokens, []);
+});
+
+test('Claude-Web is matched case-insensitively, like every robots.txt token', () => {
+  const answer = audit('User-agent: claude-web\nDisallow: /private\n');
+  assert.deepEqual(
+    answer.honoured_tokens.map((h) => h.honoured_by),
+    ['claudebot'],
+  );
+  assert.deepEqual(answer.unknown_tokens, []);
+});
