@@ -51,6 +51,12 @@ export interface CrawlerView {
   markdown_url: string;
   /** Retired tokens whose groups the operator says this crawler still obeys, each with its citation. */
   honoured_tokens: HonouredToken[];
+  /** retired: the operator no longer runs it; the record stays so that its token is explained. */
+  status: 'active' | 'retired';
+  retired_since: string | null;
+  successor: string | null;
+  retirement_note: string | null;
+  retirement_citation: HonouredToken['citation'] | null;
 }
 
 type HonouredToken = NonNullable<CrawlerRecord['honoured_tokens']>[number];
@@ -92,7 +98,8 @@ function prefixCounts(sources: readonly SourceView[]): { ipv4: number; ipv6: num
 
 function selectsCrawler(policy: PolicyRecord, crawler: CrawlerView): boolean {
   const select = policy.select;
-  if (!select) return false;
+  // A retired crawler fetches nothing: naming it in a policy would block nothing.
+  if (!select || crawler.status === 'retired') return false;
   if (select.categories && !select.categories.includes(crawler.category)) return false;
   if (select.stances && !select.stances.includes(crawler.respects_robots_txt)) return false;
   return true;
@@ -151,6 +158,11 @@ export function buildModel(
       ip_sources: own.map((s) => s.id),
       markdown_url: url(site, href('crawler_markdown', record.slug)),
       honoured_tokens: record.honoured_tokens ?? [],
+      status: record.status ?? 'active',
+      retired_since: record.retired_since ?? null,
+      successor: record.successor ?? null,
+      retirement_note: record.retirement_note ?? null,
+      retirement_citation: record.retirement_citation ?? null,
     };
   });
 

@@ -1,5 +1,6 @@
 import { describeErrors, validatorFor } from '../schema/ajv.ts';
 import { checkHonouredTokens } from './checks/honoured-tokens.ts';
+import { checkLifecycle } from './checks/lifecycle.ts';
 import { checkProductTokens } from './checks/product-token.ts';
 import { checkReferences } from './checks/references.ts';
 import { checkUnique } from './checks/unique.ts';
@@ -23,6 +24,7 @@ function semanticProblems(records: RecordSet, files: readonly RecordFile[]): Pro
     ...checkUserAgents(records),
     ...checkSpecificSubstrings(records),
     ...checkHonouredTokens(records),
+    ...checkLifecycle(records),
   ];
 }
 

@@ -64,6 +64,23 @@ token: string
 note: string
 citation: Citation
 }[]
+/**
+ * retired: the operator no longer runs the crawler (default active). A retired record stays so that the token is explained, never unknown.
+ */
+status?: ("active" | "retired")
+/**
+ * When the operator stopped the crawler; required when retired.
+ */
+retired_since?: string
+/**
+ * Slug of the crawler to name instead, if the operator gives one.
+ */
+successor?: string
+/**
+ * In our words: what retired and what naming the token now does; required when retired.
+ */
+retirement_note?: string
+retirement_citation?: Citation
 what_it_is: string
 cost_of_blocking: string
 operator_docs: string

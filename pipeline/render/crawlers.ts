@@ -1,6 +1,6 @@
 import type { CrawlerView, Model } from '../model/model.ts';
 import { url } from '../model/model.ts';
-import { html } from '../site/html.ts';
+import { html, type Markup } from '../site/html.ts';
 import { page } from '../site/layout.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
@@ -15,7 +15,7 @@ function crawlerHtml(model: Model, crawler: CrawlerView): string {
         ? html`${crawler.verification_label}: the host name must end in ${crawler.reverse_dns_hostnames.map((h, i) => html`${i > 0 ? ', ' : ''}<code>${h}</code>`)} and resolve back to the same address.`
         : html`${crawler.verification_label}. A request claiming to be ${crawler.name} cannot be confirmed.`;
   const body = html`<h1>${crawler.name}</h1>
-<p class="muted">${crawler.category_label} · operated by <a href="${url(site, href('operator', crawler.operator_slug))}">${crawler.operator}</a></p>
+${retiredNotice(model, crawler)}<p class="muted">${crawler.category_label} · operated by <a href="${url(site, href('operator', crawler.operator_slug))}">${crawler.operator}</a></p>
 <p>${crawler.what_it_is}</p>
 <dl>
 <dt>robots.txt token</dt><dd><code>${crawler.robots_token}</code>${crawler.robots_token_note ? html` <br><span class="muted">${crawler.robots_token_note}</span>` : ''}</dd>
@@ -65,6 +65,11 @@ export function crawlerMarkdown(crawler: CrawlerView): string {
     '',
     `${crawler.what_it_is}`,
     '',
+    ...(crawler.status === 'retired'
+      ? [
+          `- Status: retired${crawler.retired_since === null ? '' : ` since ${crawler.retired_since}`}. ${crawler.retirement_note ?? ''}${crawler.successor === null ? '' : ` Successor: \`${crawler.successor}\`.`}${crawler.retirement_citation === null ? '' : ` (${evidenceLabel(crawler.retirement_citation.kind)}: ${crawler.retirement_citation.publisher}, ${crawler.retirement_citation.url})`}`,
+        ]
+      : []),
     `- Operator: ${crawler.operator} (\`${crawler.operator_slug}\`)`,
     `- Category: ${crawler.category_label} (\`${crawler.category}\`)`,
     `- robots.txt token: \`${crawler.robots_token}\`${crawler.robots_token_note ? ` (${crawler.robots_token_note})` : ''}`,
@@ -82,6 +87,15 @@ export function crawlerMarkdown(crawler: CrawlerView): string {
     '',
   ];
   return lines.join('\n');
+}
+
+/** A retired crawler's page says so first: a reader who found the token in a robots.txt learns what to do. */
+function retiredNotice(model: Model, crawler: CrawlerView): Markup | '' {
+  if (crawler.status !== 'retired') return '';
+  const successor = model.crawlers.find((c) => c.slug === crawler.successor);
+  const citation = crawler.retirement_citation;
+  return html`<p><strong>Retired${crawler.retired_since === null ? '' : html` since ${crawler.retired_since}`}.</strong> ${crawler.retirement_note ?? ''}${successor === undefined ? '' : html` Name <a href="${successor.html_url}">${successor.robots_token}</a> instead.`}${citation === null ? '' : html` <span class="muted">(${evidenceLabel(citation.kind)}: <a href="${citation.url}">${citation.publisher}</a>, ${citation.retrieved})</span>`}</p>
+`;
 }
 
 /** How far a cited statement is from the operator itself, in words a reader can weigh. */

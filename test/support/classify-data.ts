@@ -60,6 +60,11 @@ export function fixtureCrawler(slug: string, fields: Partial<CrawlerView> = {}):
     ip_sources: [],
     markdown_url: `https://example.com/crawler/${slug}.md`,
     honoured_tokens: [],
+    status: 'active',
+    retired_since: null,
+    successor: null,
+    retirement_note: null,
+    retirement_citation: null,
     ...fields,
   };
 }

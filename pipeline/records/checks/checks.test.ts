@@ -10,6 +10,7 @@ import { checkUnique } from './unique.ts';
 import { checkUserAgents } from './user-agents.ts';
 import { checkSpecificSubstrings } from './specific-substring.ts';
 import { checkHonouredTokens } from './honoured-tokens.ts';
+import { checkLifecycle } from './lifecycle.ts';
 
 // Each check is proved against the frozen fixture: clean as it is, and failing once the
 // data is broken on purpose in exactly the way the check exists to catch.
@@ -166,4 +167,37 @@ test("honoured tokens: a record's own token, or a token two crawlers honour, is 
   assert.match(problems[0]!.message, /robots\.txt token of records\/crawlers\/mj12bot\.yaml/);
   assert.match(problems[1]!.message, /already honoured by records\/crawlers\/gptbot\.yaml/);
   assert.deepEqual(checkHonouredTokens(clean), []);
+});
+
+test('lifecycle: a successor that is no record, or is retired itself, is reported', () => {
+  const records = copy();
+  const citation = { url: 'https://example.com/retired', publisher: 'Example', kind: 'operator' as const, retrieved: '2026-11-25' };
+  const retire = (slug: string, successor: string) =>
+    Object.assign(crawler(records, slug), {
+      status: 'retired',
+      retired_since: '2022-05-01',
+      successor,
+      retirement_note: 'The operator shut this crawler down.',
+      retirement_citation: citation,
+    });
+  retire('mj12bot', 'no-such-crawler');
+  retire('gptbot', 'mj12bot');
+  const problems = checkLifecycle(records);
+  assert.deepEqual(
+    problems.map((p) => [p.file, p.path]),
+    [
+      ['records/crawlers/gptbot.yaml', '/successor'],
+      ['records/crawlers/mj12bot.yaml', '/successor'],
+    ],
+  );
+  assert.match(problems[0]!.message, /retired too/);
+  assert.match(problems[1]!.message, /"no-such-crawler", which is no crawler record/);
+  assert.deepEqual(checkLifecycle(clean), []);
+});
+
+test('schema: a retired record must say since when, why and on whose word; an active one may not', () => {
+  const file = (data: Record<string, unknown>): RecordFile => ({ file: 'records/crawlers/x.yaml', schema: 'crawler', data });
+  const base = structuredClone(crawler(clean, 'mj12bot')) as unknown as Record<string, unknown>;
+  assert.ok(schemaProblems([file({ ...base, status: 'retired' })]).some((p) => /retired_since|retirement_note|retirement_citation/.test(p.message)));
+  assert.ok(schemaProblems([file({ ...base, retired_since: '2022-05-01' })]).length > 0);
 });

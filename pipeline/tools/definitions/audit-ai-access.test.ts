@@ -46,3 +46,24 @@ test('Claude-Web is matched case-insensitively, like every robots.txt token', ()
   );
   assert.deepEqual(answer.unknown_tokens, []);
 });
+
+test('a line naming a retired crawler is explained, with the crawler to name instead, never unknown', () => {
+  const citation = { url: 'https://example.com/retired', publisher: 'Example', kind: 'operator' as const, retrieved: '2026-11-25' };
+  // A hypothetical retirement of CCBot, so the test does not depend on which real records are retired.
+  const crawlers = data.crawlers.map((c) =>
+    c.slug === 'ccbot'
+      ? { ...c, status: 'retired' as const, retired_since: '2030-01-01', successor: 'gptbot', retirement_note: 'Stopped.', retirement_citation: citation }
+      : c,
+  );
+  const answer = auditTool.run({ robots_txt: 'User-agent: CCBot\nDisallow: /\n' }, { data: { ...data, crawlers }, caller: { userAgent: null, address: null } });
+  assert.deepEqual(
+    answer.retired_tokens.map((r) => [r.token, r.line, r.crawler, r.retired_since, r.successor]),
+    [['CCBot', 1, 'ccbot', '2030-01-01', 'gptbot']],
+  );
+  assert.match(
+    answer.retired_tokens[0]!.explanation,
+    /retired by .* on 2030-01-01: no crawler sends this token, so this group blocks nothing\. Name GPTBot \(GPTBot\) instead\./,
+  );
+  assert.deepEqual(answer.unknown_tokens, []);
+  assert.ok(![...answer.blocked, ...answer.allowed].some((b) => b.slug === 'ccbot'), 'a retired crawler is neither blocked nor allowed');
+});

@@ -24,6 +24,7 @@ export const auditTool = defineTool({
       'unknown_tokens',
       'unknown_token_counts',
       'honoured_tokens',
+      'retired_tokens',
       'obedience',
     ],
     properties: {
@@ -41,6 +42,12 @@ export const auditTool = defineTool({
         maxItems: LISTED_UNKNOWN_TOKENS,
         description: 'User-agent lines naming a retired token that an indexed crawler still obeys, with the statement that says so.',
         items: { type: 'object', required: ['token', 'line', 'honoured_by', 'note', 'citation'] },
+      },
+      retired_tokens: {
+        type: 'array',
+        maxItems: LISTED_UNKNOWN_TOKENS,
+        description: 'User-agent lines naming a crawler its operator retired: what that means and which crawler to name instead.',
+        items: { type: 'object', required: ['token', 'line', 'crawler', 'retired_since', 'successor', 'explanation'] },
       },
       obedience: {
         type: 'object',
@@ -76,6 +83,7 @@ export const auditTool = defineTool({
   },
   summarize: (o) => {
     const lines = [`For ${o.path}: ${o.summary.blocked} of ${o.summary.ai_crawlers} AI crawlers are blocked, ${o.summary.allowed} allowed.`];
+    for (const r of o.retired_tokens) lines.push(`Line ${r.line}: ${r.explanation}`);
     for (const d of o.obedience.decided_by_honoured_token) {
       lines.push(
         `${d.slug}: ${d.rfc_9309} by its own group under RFC 9309, but its operator says it obeys a group naming a retired token it honours, which makes it ${d.operator_says}.`,

@@ -105,6 +105,29 @@ interface UnknownToken {
   did_you_mean: string | null;
 }
 
+/** A user-agent line naming a crawler its operator no longer runs. */
+interface RetiredLine {
+  token: string;
+  line: number;
+  crawler: string;
+  retired_since: string | null;
+  successor: string | null;
+  explanation: string;
+}
+
+function retiredLine(token: string, line: number, crawler: CrawlerView, bySlug: ReadonlyMap<string, CrawlerView>): RetiredLine {
+  const successor = crawler.successor === null ? undefined : bySlug.get(crawler.successor);
+  const instead = successor === undefined ? '' : ` Name ${successor.robots_token} (${successor.name}) instead.`;
+  return {
+    token,
+    line,
+    crawler: crawler.slug,
+    retired_since: crawler.retired_since,
+    successor: crawler.successor,
+    explanation: `${crawler.name} was retired by ${crawler.operator}${crawler.retired_since === null ? '' : ` on ${crawler.retired_since}`}: no crawler sends this token, so this group blocks nothing.${instead}`,
+  };
+}
+
 /** A user-agent line naming a retired token that a crawler in the index still obeys. */
 interface HonouredLine {
   token: string;
@@ -120,18 +143,26 @@ interface HonouredLine {
  * LISTED_UNKNOWN_TOKENS lines are listed; `counts` says how many there were in all.
  */
 function unknownTokens(parsed: ParsedRobots, crawlers: readonly CrawlerView[]) {
-  const known = new Set(crawlers.map((c) => c.robots_token.toLowerCase()));
+  const known = new Set(crawlers.filter((c) => c.status !== 'retired').map((c) => c.robots_token.toLowerCase()));
+  const retiredBy = new Map(crawlers.filter((c) => c.status === 'retired').map((c) => [c.robots_token.toLowerCase(), c] as const));
+  const successorOf = new Map(crawlers.map((c) => [c.slug, c] as const));
   const honouredBy = new Map(crawlers.flatMap((c) => c.honoured_tokens.map((h) => [h.token.toLowerCase(), { crawler: c, honoured: h }] as const)));
   const tokens = crawlers.map((c) => c.robots_token);
   const suggestions = new Map<string, string | null>();
   const listed: UnknownToken[] = [];
   const honoured: HonouredLine[] = [];
+  const retiredLines: RetiredLine[] = [];
   let lines = 0;
   let distinct = 0;
   for (const group of parsed.groups) {
     for (const ua of group.user_agents) {
       const lower = ua.value.toLowerCase();
       if (ua.value === '*' || known.has(lower) || known.has(ua.whole_name.toLowerCase())) continue;
+      const retired = retiredBy.get(lower);
+      if (retired !== undefined) {
+        if (retiredLines.length < LISTED_UNKNOWN_TOKENS) retiredLines.push(retiredLine(ua.value, ua.line, retired, successorOf));
+        continue;
+      }
       const honouring = honouredBy.get(lower);
       if (honouring !== undefined) {
         if (honoured.length < LISTED_UNKNOWN_TOKENS) {
@@ -152,6 +183,7 @@ function unknownTokens(parsed: ParsedRobots, crawlers: readonly CrawlerView[]) {
   return {
     listed,
     honoured,
+    retired: retiredLines,
     counts: {
       lines,
       listed: listed.length,
@@ -166,7 +198,8 @@ function unknownTokens(parsed: ParsedRobots, crawlers: readonly CrawlerView[]) {
 }
 
 export function auditAiAccess(parsed: ParsedRobots, path: string, crawlers: readonly CrawlerView[], ai: ReadonlySet<string>) {
-  const aiCrawlers = crawlers.filter((c) => ai.has(c.category));
+  // A retired crawler fetches nothing, so it is neither blocked nor allowed; a line naming it is explained instead.
+  const aiCrawlers = crawlers.filter((c) => ai.has(c.category) && c.status !== 'retired');
   const verdicts = aiCrawlers.map((crawler) => ({ crawler, verdict: evaluate(parsed, crawler.robots_token, path) }));
   const blocked = verdicts.filter((v) => !v.verdict.allowed).map((v) => brief(v.crawler, v.verdict, parsed, path));
   const allowed = verdicts.filter((v) => v.verdict.allowed).map((v) => brief(v.crawler, v.verdict, parsed, path));
@@ -182,6 +215,7 @@ export function auditAiAccess(parsed: ParsedRobots, path: string, crawlers: read
     unknown_tokens: unknown.listed,
     unknown_token_counts: unknown.counts,
     honoured_tokens: unknown.honoured,
+    retired_tokens: unknown.retired,
     obedience: {
       // RFC 9309 reads the crawler's own group; the operator says it also obeys groups of retired names.
       decided_by_honoured_token: [...blocked, ...allowed]
@@ -197,7 +231,7 @@ export function auditAiAccess(parsed: ParsedRobots, path: string, crawlers: read
 
 /** The robots tokens of the AI crawlers, and the retired tokens they honour: what ai-access evaluates. */
 export function aiTokens(crawlers: readonly CrawlerView[], ai: ReadonlySet<string>): string[] {
-  return crawlers.filter((c) => ai.has(c.category)).flatMap((c) => [c.robots_token, ...c.honoured_tokens.map((h) => h.token)]);
+  return crawlers.filter((c) => ai.has(c.category) && c.status !== 'retired').flatMap((c) => [c.robots_token, ...c.honoured_tokens.map((h) => h.token)]);
 }
 
 /** Lint findings as answered: the first LISTED_FINDINGS by line, counts over all of them. */

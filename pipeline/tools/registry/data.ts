@@ -17,6 +17,9 @@ export const TOOL_DOCUMENTS = [href('agents'), href('ip_sources'), href('ip_rang
 
 /** Builds the classifier and the prefix index once per published tree. Pure. */
 export function buildToolData(docs: ToolDocuments): ToolData {
+  // A tree published before a field existed lacks it: read as the field's empty value, so new
+  // code serving an older dist/ treats every crawler as active with no honoured tokens.
+  const crawlers = docs.agents.crawlers.map((c): CrawlerView => ({ ...c, honoured_tokens: c.honoured_tokens ?? [], status: c.status ?? 'active' }));
   const ranges = new Map(docs.ranges.sources.map((s) => [s.id, s]));
   const fetched = new Map(docs.status.sources.map((s) => [s.id, s.last_success]));
   const sources: SourceSummary[] = docs.ipSources.sources.map((s) => ({
@@ -32,13 +35,13 @@ export function buildToolData(docs: ToolDocuments): ToolData {
   const baseUrl = (docs.agents.endpoints['agents']?.url ?? '').replace(/\/data\/agents\.json$/, '');
   return {
     baseUrl,
-    crawlers: docs.agents.crawlers,
-    bySlug: new Map(docs.agents.crawlers.map((c) => [c.slug, c])),
+    crawlers,
+    bySlug: new Map(crawlers.map((c) => [c.slug, c])),
     aiCategories: new Set(docs.agents.categories.filter((c) => c.ai).map((c) => c.id)),
     categories: docs.agents.categories.map(({ id, label, ai }) => ({ id, label, ai })),
     policies: docs.policies,
     sources,
-    classifier: buildClassifier(docs.agents.crawlers),
+    classifier: buildClassifier(crawlers),
     prefixes: buildPrefixIndex(
       sources.map((s) => ({
         id: s.id,
