@@ -6,6 +6,7 @@ import { LEDGER_JSON, LEDGER_TXT } from '../ledger/ledger.ts';
 import type { DocumentStore, StoredDocument } from '../http/store.ts';
 import { contentTypeOf } from '../routes.ts';
 import { Encoder } from './compress.ts';
+import { errnoOf, messageOf } from '../util/errno.ts';
 
 interface Snapshot {
   identity: string;
@@ -99,7 +100,11 @@ export async function snapshotStore(dir: string, options: SnapshotStoreOptions =
   };
 
   const reload = async () => {
-    const identity = await identityOf(join(dir, LEDGER_JSON)).catch(() => null);
+    const identity = await identityOf(join(dir, LEDGER_JSON)).catch((error: unknown) => {
+      // Absent mid-swap: look again later. Anything else is worth a line; the current build keeps serving.
+      if (errnoOf(error) !== 'ENOENT') log(`dist: cannot look at ${LEDGER_JSON}: ${messageOf(error)}`);
+      return null;
+    });
     if (identity === null || identity === current.identity) return;
     try {
       const next = await loadSnapshot(dir);

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildLedger, ledgerJson, ledgerText, LEDGER_JSON, LEDGER_TXT, parsePreviousLedger, stampFiles } from '../ledger/ledger.ts';
 import { etagOf } from '../util/sha256.ts';
@@ -14,6 +13,7 @@ import { eventsSincePublished, readEventLog, writeEventLog } from '../state/even
 import { writeDist, type DistFile } from './write-dist.ts';
 import { BuildError } from '../records/build-error.ts';
 import { describePlan, planDistRecovery, recoverDist } from './recover-dist.ts';
+import { readTextIfExists } from '../util/read-if-exists.ts';
 
 export { BuildError };
 
@@ -87,7 +87,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   // A build killed mid-swap may have left no dist/; put the tree back first, or the previous
   // ledger is lost and every document's last_modified becomes now.
   const previousDir = options.dryRun ? await plannedDist(distDir, log) : await recoveredDist(distDir, log);
-  const previousText = await readFile(join(previousDir, LEDGER_JSON), 'utf8').catch(() => null);
+  // No ledger yet is a first build; a ledger that cannot be read stops the build, since reading it as absent would reset every date.
+  const previousText = await readTextIfExists(join(previousDir, LEDGER_JSON));
   const { entries: previous, warning } = parsePreviousLedger(previousText);
   if (warning) log(`warning: ${warning}`);
   const stamped = stampFiles(renderAll(model), previous, now);

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { readStateJson, restoreFromGit } from './state-file.ts';
 import { isRecord } from '../util/guards.ts';
 import type { Model } from '../model/model.ts';
@@ -9,6 +8,7 @@ import { readBase } from './published-base.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { EMPTY_LOG, type EventLog } from '../changes/types.ts';
 import { href } from '../routes.ts';
+import { readTextIfExists } from '../util/read-if-exists.ts';
 
 /** The facts of a model in the shape they are published, for diffing against HEAD's. */
 function publishedStateOf(model: Model): PublishedState {
@@ -36,7 +36,7 @@ export async function readEventLog(path: string): Promise<EventLog> {
 /** Writes the log only when its bytes change, so an unchanged build leaves state/ untouched. */
 export async function writeEventLog(path: string, log: EventLog): Promise<boolean> {
   const text = canonicalJson(log);
-  const current = await readFile(path, 'utf8').catch(() => null);
+  const current = await readTextIfExists(path);
   if (current === text) return false;
   await writeFileAtomic(path, text);
   return true;
