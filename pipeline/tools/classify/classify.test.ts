@@ -96,8 +96,10 @@ describe('classify: real records', () => {
       'operator_slug',
       'respects_robots_txt',
       'respects_robots_txt_label',
+      'retired_since',
       'robots_token',
       'slug',
+      'status',
       'verification_label',
       'verification_method',
     ]);
@@ -254,5 +256,17 @@ describe('classify: unmatched answers are a labelled heuristic', () => {
     for (const s of ['', 'abc', 'é', '€', '🤖', 'a\ud800b', '\udc00', 'x🤖é€']) {
       assert.equal(utf8Length(s), new TextEncoder().encode(s).length, JSON.stringify(s));
     }
+  });
+});
+
+describe('classify: a retired crawler', () => {
+  it('is still named, and the note says a request carrying it is probably not from its operator', () => {
+    const retired = buildClassifier([fixtureCrawler('oldbot', { status: 'retired', retired_since: '2022-05-01' }), fixtureCrawler('newbot')]);
+    const answer = classify(retired, 'Mozilla/5.0 (compatible; oldbot/1.0)');
+    assert.ok(answer.matched);
+    assert.equal(answer.crawler.status, 'retired');
+    assert.match(answer.note, /Its operator retired it on 2022-05-01, so a request carrying it now is probably not from ACME\./);
+    const active = classify(retired, 'Mozilla/5.0 (compatible; newbot/1.0)');
+    assert.ok(active.matched && active.crawler.status === 'active' && !/retired/.test(active.note));
   });
 });

@@ -38,6 +38,8 @@ interface ClassifiedCrawler {
   cost_of_blocking: string;
   json_url: string;
   html_url: string;
+  status: CrawlerView['status'];
+  retired_since: string | null;
 }
 
 interface Matched {
@@ -136,8 +138,14 @@ export function classify(classifier: Classifier, userAgent: string): Classificat
     crawler: { ...best.crawler },
     matched_substring: best.substring,
     other_matches: others.map((c) => ({ slug: c.crawler.slug, matched_substring: c.substring })),
-    note: `The header contains "${best.substring}", the user-agent substring of ${best.crawler.name} (${best.crawler.operator}). Any client can send any User-Agent; ${HOW_TO_TRUST[best.crawler.verification_method]}`,
+    note: `The header contains "${best.substring}", the user-agent substring of ${best.crawler.name} (${best.crawler.operator}). ${retiredNote(best.crawler)}Any client can send any User-Agent; ${HOW_TO_TRUST[best.crawler.verification_method]}`,
   };
+}
+
+/** A retired crawler's header still turns up: copied by other clients or sent by forgotten setups. */
+function retiredNote(crawler: ClassifiedCrawler): string {
+  if (crawler.status !== 'retired') return '';
+  return `Its operator retired it${crawler.retired_since === null ? '' : ` on ${crawler.retired_since}`}, so a request carrying it now is probably not from ${crawler.operator}. `;
 }
 
 const HOW_TO_TRUST: Record<CrawlerView['verification_method'], string> = {
@@ -164,5 +172,8 @@ function project(c: CrawlerView): ClassifiedCrawler {
     cost_of_blocking: c.cost_of_blocking,
     json_url: c.json_url,
     html_url: c.html_url,
+    // A tree published before the field existed has no status: every crawler in it ran.
+    status: c.status ?? 'active',
+    retired_since: c.retired_since ?? null,
   };
 }
