@@ -14,6 +14,23 @@ export type PendingEvent = Omit<ChangeEvent, 'cursor' | 'observed_at'>;
  */
 const DERIVED_FIELDS = new Set(['ipv4_prefix_count', 'ipv6_prefix_count', 'html_url', 'json_url', 'markdown_url', 'ip_ranges_endpoint']);
 
+/** What a field added to the record model holds for a crawler it says nothing new about. */
+const NEW_FIELD_DEFAULTS: Readonly<Record<string, unknown>> = { status: 'active' };
+
+/**
+ * Whether `field` changed. A field the published record did not have yet (the model gained
+ * it) is a change only where it says something: added empty, null or at its default, it tells
+ * a feed reader nothing about the crawler, and reporting it would mark every crawler edited.
+ */
+function fieldChanged(old: Record<string, unknown>, now: Record<string, unknown>, field: string): boolean {
+  if (!(field in old)) {
+    const value = now[field];
+    const empty = value === null || value === false || value === '' || (Array.isArray(value) && value.length === 0);
+    if (empty || JSON.stringify(value) === JSON.stringify(NEW_FIELD_DEFAULTS[field])) return false;
+  }
+  return JSON.stringify(old[field]) !== JSON.stringify(now[field]);
+}
+
 function delta(from: readonly string[], to: readonly string[]): string[] {
   const before = new Set(from);
   return to.filter((prefix) => !before.has(prefix));
@@ -75,7 +92,7 @@ export function diffStates(before: PublishedState, after: PublishedState, urls: 
     else if (old && !now) events.push({ kind: 'crawler.withdrawn', subject, summary: `${name} was withdrawn from the index.` });
     else if (old && now) {
       const fields = [...new Set([...Object.keys(old), ...Object.keys(now)])]
-        .filter((field) => !DERIVED_FIELDS.has(field) && JSON.stringify(old[field]) !== JSON.stringify(now[field]))
+        .filter((field) => !DERIVED_FIELDS.has(field) && fieldChanged(old, now, field))
         .sort();
       if (fields.length > 0) events.push({ kind: 'crawler.edited', subject, summary: `${name}: ${fields.join(', ')} changed.`, fields });
     }

@@ -1,0 +1,27 @@
+import { strict as assert } from 'node:assert';
+import { test } from 'node:test';
+import { diffStates, type PublishedState } from './diff.ts';
+
+const urls = { crawler: (slug: string) => `https://x.example/crawler/${slug}.json`, source: (id: string) => `https://x.example/ip-ranges/${id}.json` };
+const state = (crawlers: Record<string, Record<string, unknown>>): PublishedState => ({ crawlers: new Map(Object.entries(crawlers)), sources: new Map() });
+
+test('a field the model gained is no edit where it is empty or at its default, and is one where it says something', () => {
+  const before = state({ a: { name: 'A', robots_token: 'A' }, b: { name: 'B', robots_token: 'B' } });
+  const after = state({
+    a: { name: 'A', robots_token: 'A', honoured_tokens: [], status: 'active', retired_since: null },
+    b: { name: 'B', robots_token: 'B', honoured_tokens: [{ token: 'old-b' }], status: 'retired', retired_since: '2022-05-01' },
+  });
+  const events = diffStates(before, after, urls);
+  assert.deepEqual(
+    events.map((e) => [e.subject.id, e.fields]),
+    [['b', ['honoured_tokens', 'retired_since', 'status']]],
+  );
+});
+
+test('a field that existed and changed is an edit whatever its new value', () => {
+  const events = diffStates(state({ a: { name: 'A', honoured_tokens: [{ token: 'x' }] } }), state({ a: { name: 'A', honoured_tokens: [] } }), urls);
+  assert.deepEqual(
+    events.map((e) => e.fields),
+    [['honoured_tokens']],
+  );
+});
