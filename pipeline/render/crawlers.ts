@@ -38,10 +38,14 @@ ${
 <dt>Cost of blocking</dt><dd>${crawler.cost_of_blocking}</dd>
 <dt>Source</dt><dd><a href="${crawler.operator_docs}">${crawler.operator}'s documentation</a>, reviewed ${crawler.last_reviewed}</dd>
 </dl>
-<h2>Block it</h2>
+${
+  crawler.status === 'retired'
+    ? ''
+    : html`<h2>Block it</h2>
 <pre><code>User-agent: ${crawler.robots_token}
 Disallow: /</code></pre>
-<p>Also as <a href="${crawler.json_url}">JSON</a> and <a href="${crawler.markdown_url}">Markdown</a>.</p>`;
+`
+}<p>Also as <a href="${crawler.json_url}">JSON</a> and <a href="${crawler.markdown_url}">Markdown</a>.</p>`;
   return page({
     path: href('crawler_html', crawler.slug),
     title: `${crawler.name} (${crawler.operator})`,

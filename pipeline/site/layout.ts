@@ -82,7 +82,7 @@ ${(options.alternates ?? []).map(
 <main id="main">
 ${options.body}
 </main>
-<footer><p>${options.siteName} is an independent, non-commercial project, not affiliated with the operators it documents. Data is CC0-1.0. Categories and cost of blocking are our assessment; other facts cite each operator's own documentation.</p></footer>
+<footer><p>${options.siteName} is an independent, non-commercial project, not affiliated with the operators it documents. Data is CC0-1.0. Categories and cost of blocking are our assessment; other facts cite their source: the operator's own documentation first, and a source labelled third-party where the operator says nothing.</p></footer>
 </body>
 </html>
 `.text,
