@@ -25,8 +25,9 @@ const PEERS_FILE = join(REPO, 'test', 'fixtures', 'reference', 'peers', 'ai-robo
 const excluded = parse(readFileSync(EXCLUDED_FILE, 'utf8')) as Excluded[];
 const crawlers = readdirSync(CRAWLERS_DIR)
   .filter((name) => name.endsWith('.yaml'))
-  .map((name) => parse(readFileSync(join(CRAWLERS_DIR, name), 'utf8')) as { slug: string; robots_token: string });
-const tokens = new Set(crawlers.map((c) => c.robots_token.toLowerCase()));
+  .map((name) => parse(readFileSync(join(CRAWLERS_DIR, name), 'utf8')) as { slug: string; robots_token: string | null; user_agent_substring: string | null });
+// A crawler with no robots.txt token is indexed under the name its User-Agent carries.
+const tokens = new Set(crawlers.flatMap((c) => [c.robots_token ?? c.user_agent_substring].flatMap((name) => (name === null ? [] : [name.toLowerCase()]))));
 const slugs = new Set(crawlers.map((c) => c.slug));
 const peerNames = (): string[] => Object.keys(JSON.parse(readFileSync(PEERS_FILE, 'utf8')) as Record<string, unknown>);
 

@@ -23,7 +23,8 @@ export interface CrawlerView {
   operator_slug: string;
   category: CategoryId;
   category_label: string;
-  robots_token: string;
+  /** Null when the operator documents no token because robots.txt does not apply (robots_token_note says so). */
+  robots_token: string | null;
   user_agent_substring: string | null;
   user_agent_example: string | null;
   respects_robots_txt: Stance;
@@ -99,7 +100,8 @@ function prefixCounts(sources: readonly SourceView[]): { ipv4: number; ipv6: num
 function selectsCrawler(policy: PolicyRecord, crawler: CrawlerView): boolean {
   const select = policy.select;
   // A retired crawler fetches nothing: naming it in a policy would block nothing.
-  if (!select || crawler.status === 'retired') return false;
+  // Nor a crawler with no robots.txt token: there is nothing to write for it.
+  if (!select || crawler.status === 'retired' || crawler.robots_token === null) return false;
   if (select.categories && !select.categories.includes(crawler.category)) return false;
   if (select.stances && !select.stances.includes(crawler.respects_robots_txt)) return false;
   return true;
@@ -150,7 +152,7 @@ export function buildModel(
       json_url: url(site, href('crawler', record.slug)),
       last_reviewed: record.last_reviewed,
       robots_only: record.robots_only ?? false,
-      robots_token_is_product_token: PRODUCT_TOKEN.test(record.robots_token),
+      robots_token_is_product_token: record.robots_token !== null && PRODUCT_TOKEN.test(record.robots_token),
       robots_token_note: record.robots_token_note ?? null,
       robots_txt_note: record.robots_txt_note ?? null,
       robots_txt_evidence: record.robots_txt_evidence ?? null,

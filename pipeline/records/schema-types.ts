@@ -16,9 +16,9 @@ name: string
 operator: string
 category: Category
 /**
- * Exact token the operator tells site owners to put in User-agent lines.
+ * Exact token the operator tells site owners to put in User-agent lines; null when the operator documents none because robots.txt does not apply (robots_token_note then says so).
  */
-robots_token: string
+robots_token: (string | null)
 /**
  * Required when robots_token is not a valid RFC 9309 product token ([A-Za-z_-]+): what strict parsers do with it.
  */

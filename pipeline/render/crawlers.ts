@@ -18,7 +18,7 @@ function crawlerHtml(model: Model, crawler: CrawlerView): string {
 ${retiredNotice(model, crawler)}<p class="muted">${crawler.category_label} · operated by <a href="${url(site, href('operator', crawler.operator_slug))}">${crawler.operator}</a></p>
 <p>${crawler.what_it_is}</p>
 <dl>
-<dt>robots.txt token</dt><dd><code>${crawler.robots_token}</code>${crawler.robots_token_note ? html` <br><span class="muted">${crawler.robots_token_note}</span>` : ''}</dd>
+<dt>robots.txt token</dt><dd>${crawler.robots_token === null ? html`<span class="muted">none: robots.txt does not apply</span>` : html`<code>${crawler.robots_token}</code>`}${crawler.robots_token_note ? html` <br><span class="muted">${crawler.robots_token_note}</span>` : ''}</dd>
 <dt>User-agent substring</dt><dd>${crawler.user_agent_substring === null ? html`<span class="muted">none: this is a robots.txt control token with no crawler of its own</span>` : html`<code>${crawler.user_agent_substring}</code>`}</dd>
 ${
   crawler.user_agent_example === null
@@ -39,7 +39,7 @@ ${
 <dt>Source</dt><dd><a href="${crawler.operator_docs}">${crawler.operator}'s documentation</a>, reviewed ${crawler.last_reviewed}</dd>
 </dl>
 ${
-  crawler.status === 'retired'
+  crawler.status === 'retired' || crawler.robots_token === null
     ? ''
     : html`<h2>Block it</h2>
 <pre><code>User-agent: ${crawler.robots_token}
@@ -76,7 +76,7 @@ export function crawlerMarkdown(crawler: CrawlerView): string {
       : []),
     `- Operator: ${crawler.operator} (\`${crawler.operator_slug}\`)`,
     `- Category: ${crawler.category_label} (\`${crawler.category}\`)`,
-    `- robots.txt token: \`${crawler.robots_token}\`${crawler.robots_token_note ? ` (${crawler.robots_token_note})` : ''}`,
+    `- robots.txt token: ${crawler.robots_token === null ? 'none (robots.txt does not apply)' : `\`${crawler.robots_token}\``}${crawler.robots_token_note ? ` (${crawler.robots_token_note})` : ''}`,
     `- User-agent substring: ${crawler.user_agent_substring === null ? 'none (robots.txt control token with no crawler of its own)' : `\`${crawler.user_agent_substring}\``}`,
     ...(crawler.user_agent_example === null ? [] : [`- Example User-Agent: \`${crawler.user_agent_example}\``]),
     `- Obeys robots.txt: ${crawler.respects_robots_txt_label} (\`${crawler.respects_robots_txt}\`)${crawler.robots_txt_note ? `. ${crawler.robots_txt_note}` : ''}${crawler.robots_txt_evidence ? ` Report: ${crawler.robots_txt_evidence}` : ''}`,
@@ -98,7 +98,7 @@ function retiredNotice(model: Model, crawler: CrawlerView): Markup | '' {
   if (crawler.status !== 'retired') return '';
   const successor = model.crawlers.find((c) => c.slug === crawler.successor);
   const citation = crawler.retirement_citation;
-  return html`<p><strong>Retired${crawler.retired_since === null ? '' : html` since ${crawler.retired_since}`}.</strong> ${crawler.retirement_note ?? ''}${successor === undefined ? '' : html` Name <a href="${successor.html_url}">${successor.robots_token}</a> instead.`}${citation === null ? '' : html` <span class="muted">(${evidenceLabel(citation.kind)}: <a href="${citation.url}">${citation.publisher}</a>, ${citation.retrieved})</span>`}</p>
+  return html`<p><strong>Retired${crawler.retired_since === null ? '' : html` since ${crawler.retired_since}`}.</strong> ${crawler.retirement_note ?? ''}${successor === undefined ? '' : html` Name <a href="${successor.html_url}">${successor.robots_token ?? successor.name}</a> instead.`}${citation === null ? '' : html` <span class="muted">(${evidenceLabel(citation.kind)}: <a href="${citation.url}">${citation.publisher}</a>, ${citation.retrieved})</span>`}</p>
 `;
 }
 

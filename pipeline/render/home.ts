@@ -50,7 +50,7 @@ ${model.categories.map(
 ${model.crawlers.map(
   (
     c,
-  ) => html`<tr><td><a href="${c.html_url}">${c.name}</a></td><td>${c.operator}</td><td>${c.category_label}</td><td><code>${c.robots_token}</code></td><td>${c.respects_robots_txt}</td></tr>
+  ) => html`<tr><td><a href="${c.html_url}">${c.name}</a></td><td>${c.operator}</td><td>${c.category_label}</td><td>${c.robots_token === null ? html`<span class="muted">none</span>` : html`<code>${c.robots_token}</code>`}</td><td>${c.respects_robots_txt}</td></tr>
 `,
 )}</tbody>
 </table>

@@ -96,8 +96,8 @@ function namedCrawler(text: string, data: ToolData) {
   );
   let best: ToolData['crawlers'][number] | null = null;
   for (const crawler of data.crawlers) {
-    const token = crawler.robots_token.toLowerCase();
-    if ((words.has(token) || words.has(crawler.slug)) && (best === null || token.length > best.robots_token.length)) best = crawler;
+    const token = crawler.robots_token?.toLowerCase() ?? crawler.slug;
+    if ((words.has(token) || words.has(crawler.slug)) && (best === null || token.length > (best.robots_token ?? best.slug).length)) best = crawler;
   }
   return best;
 }

@@ -8,7 +8,7 @@ import { crawlerFile } from './where.ts';
  */
 export function checkHonouredTokens(records: RecordSet): Problem[] {
   const problems: Problem[] = [];
-  const ownTokens = new Map(records.crawlers.map((c) => [c.robots_token.toLowerCase(), c.slug]));
+  const ownTokens = new Map(records.crawlers.flatMap((c) => (c.robots_token === null ? [] : [[c.robots_token.toLowerCase(), c.slug] as const])));
   const claimed = new Map<string, string>();
   for (const crawler of records.crawlers) {
     (crawler.honoured_tokens ?? []).forEach((honoured, index) => {

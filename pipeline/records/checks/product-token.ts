@@ -18,11 +18,16 @@ export function strictPrefix(token: string): string {
  * must be told that strict parsers do not see the whole token, so the record has to say it.
  */
 export function checkProductTokens(records: RecordSet): Problem[] {
-  return records.crawlers
-    .filter((crawler) => !isProductToken(crawler.robots_token) && crawler.robots_token_note === undefined)
-    .map((crawler) => ({
-      file: crawlerFile(crawler.slug),
-      path: '/robots_token_note',
-      message: `"${crawler.robots_token}" is not an RFC 9309 product token (strict parsers read "${strictPrefix(crawler.robots_token)}"); add robots_token_note saying so`,
-    }));
+  return records.crawlers.flatMap(({ slug, robots_token: token, robots_token_note: note }) =>
+    // A null token has its note required by the schema.
+    token === null || isProductToken(token) || note !== undefined
+      ? []
+      : [
+          {
+            file: crawlerFile(slug),
+            path: '/robots_token_note',
+            message: `"${token}" is not an RFC 9309 product token (strict parsers read "${strictPrefix(token)}"); add robots_token_note saying so`,
+          },
+        ],
+  );
 }

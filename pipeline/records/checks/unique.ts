@@ -26,7 +26,7 @@ export function checkUnique(records: RecordSet): Problem[] {
   );
   once(
     records.crawlers,
-    (c) => c.robots_token.toLowerCase(),
+    (c) => c.robots_token?.toLowerCase() ?? null,
     (c) => crawlerFile(c.slug),
     '/robots_token',
     'robots token (case-insensitive)',

@@ -30,7 +30,7 @@ interface ClassifiedCrawler {
   operator_slug: string;
   category: CrawlerView['category'];
   category_label: string;
-  robots_token: string;
+  robots_token: string | null;
   respects_robots_txt: CrawlerView['respects_robots_txt'];
   respects_robots_txt_label: string;
   verification_method: CrawlerView['verification_method'];

@@ -67,3 +67,15 @@ test('a line naming a retired crawler is explained, with the crawler to name ins
   assert.deepEqual(answer.unknown_tokens, []);
   assert.ok(![...answer.blocked, ...answer.allowed].some((b) => b.slug === 'ccbot'), 'a retired crawler is neither blocked nor allowed');
 });
+
+test('a crawler with no robots.txt token is listed apart, and a line naming it says the group controls nothing', () => {
+  const answer = audit('User-agent: Google-Agent\nDisallow: /\n');
+  assert.ok(answer.not_controlled_by_robots_txt.some((c) => c.slug === 'google-agent'));
+  assert.ok(![...answer.blocked, ...answer.allowed].some((b) => b.slug === 'google-agent'), 'never evaluated');
+  assert.deepEqual(
+    answer.tokenless_names.map((t) => [t.token, t.line, t.crawler]),
+    [['Google-Agent', 1, 'google-agent']],
+  );
+  assert.match(answer.tokenless_names[0]!.note, /Google documents no robots\.txt token/);
+  assert.deepEqual(answer.unknown_tokens, []);
+});

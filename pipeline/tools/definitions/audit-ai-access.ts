@@ -25,6 +25,8 @@ export const auditTool = defineTool({
       'unknown_token_counts',
       'honoured_tokens',
       'retired_tokens',
+      'not_controlled_by_robots_txt',
+      'tokenless_names',
       'obedience',
     ],
     properties: {
@@ -48,6 +50,19 @@ export const auditTool = defineTool({
         maxItems: LISTED_UNKNOWN_TOKENS,
         description: 'User-agent lines naming a crawler its operator retired: what that means and which crawler to name instead.',
         items: { type: 'object', required: ['token', 'line', 'crawler', 'retired_since', 'successor', 'explanation'] },
+      },
+      not_controlled_by_robots_txt: {
+        type: 'array',
+        description:
+          'AI crawlers whose operator documents no robots.txt token because robots.txt does not apply to them (fetches a person starts), with what the operator says.',
+        items: { type: 'object', required: ['slug', 'name', 'operator', 'note'] },
+      },
+      tokenless_names: {
+        type: 'array',
+        maxItems: LISTED_UNKNOWN_TOKENS,
+        description:
+          'User-agent lines naming a crawler by the name its User-Agent carries although its operator documents no robots.txt token for it: such a group controls nothing.',
+        items: { type: 'object', required: ['token', 'line', 'crawler', 'note'] },
       },
       obedience: {
         type: 'object',
@@ -84,6 +99,7 @@ export const auditTool = defineTool({
   summarize: (o) => {
     const lines = [`For ${o.path}: ${o.summary.blocked} of ${o.summary.ai_crawlers} AI crawlers are blocked, ${o.summary.allowed} allowed.`];
     for (const r of o.retired_tokens) lines.push(`Line ${r.line}: ${r.explanation}`);
+    for (const t of o.tokenless_names) lines.push(`Line ${t.line} names ${t.token}, which has no robots.txt token: ${t.note}`);
     for (const d of o.obedience.decided_by_honoured_token) {
       lines.push(
         `${d.slug}: ${d.rfc_9309} by its own group under RFC 9309, but its operator says it obeys a group naming a retired token it honours, which makes it ${d.operator_says}.`,

@@ -18,7 +18,7 @@ export const EXAMPLE_UA = UA_PARAM.example;
 
 export function summarizeClassification(o: Classification): string {
   if (o.matched)
-    return `${o.crawler.name} by ${o.crawler.operator} (${o.crawler.category_label}); robots.txt token ${o.crawler.robots_token}; ${o.crawler.respects_robots_txt_label}; verification: ${o.crawler.verification_label}. Blocking it: ${o.crawler.cost_of_blocking} Matched on "${o.matched_substring}".`;
+    return `${o.crawler.name} by ${o.crawler.operator} (${o.crawler.category_label}); ${o.crawler.robots_token === null ? 'no robots.txt token (robots.txt does not apply)' : `robots.txt token ${o.crawler.robots_token}`}; ${o.crawler.respects_robots_txt_label}; verification: ${o.crawler.verification_label}. Blocking it: ${o.crawler.cost_of_blocking} Matched on "${o.matched_substring}".`;
   return `No crawler in the index matches this User-Agent. Heuristic (not an identification): ${o.heuristic.looks_automated ? 'it looks automated' : 'it does not look automated'}.`;
 }
 
@@ -31,7 +31,7 @@ export const classificationSchema = {
 /** Finds a crawler by slug, robots token, name, operator or a User-Agent substring. */
 export function findCrawlers(data: ToolData, query: string) {
   const q = query.trim().toLowerCase();
-  const exact = data.crawlers.filter((c) => c.slug === q || c.robots_token.toLowerCase() === q || c.name.toLowerCase() === q);
+  const exact = data.crawlers.filter((c) => c.slug === q || c.robots_token?.toLowerCase() === q || c.name.toLowerCase() === q);
   if (exact.length > 0) return exact;
   const byOperator = data.crawlers.filter((c) => c.operator_slug === q || c.operator.toLowerCase() === q);
   if (byOperator.length > 0) return byOperator;

@@ -117,7 +117,7 @@ interface RetiredLine {
 
 function retiredLine(token: string, line: number, crawler: CrawlerView, bySlug: ReadonlyMap<string, CrawlerView>): RetiredLine {
   const successor = crawler.successor === null ? undefined : bySlug.get(crawler.successor);
-  const instead = successor === undefined ? '' : ` Name ${successor.robots_token} (${successor.name}) instead.`;
+  const instead = successor === undefined ? '' : ` Name ${successor.robots_token ?? successor.slug} (${successor.name}) instead.`;
   return {
     token,
     line,
@@ -143,21 +143,33 @@ interface HonouredLine {
  * LISTED_UNKNOWN_TOKENS lines are listed; `counts` says how many there were in all.
  */
 function unknownTokens(parsed: ParsedRobots, crawlers: readonly CrawlerView[]) {
-  const known = new Set(crawlers.filter((c) => c.status !== 'retired').map((c) => c.robots_token.toLowerCase()));
-  const retiredBy = new Map(crawlers.filter((c) => c.status === 'retired').map((c) => [c.robots_token.toLowerCase(), c] as const));
+  const known = new Set(crawlers.flatMap((c) => (c.status !== 'retired' && c.robots_token !== null ? [c.robots_token.toLowerCase()] : [])));
+  const retiredBy = new Map(crawlers.flatMap((c) => (c.status === 'retired' && c.robots_token !== null ? [[c.robots_token.toLowerCase(), c] as const] : [])));
   const successorOf = new Map(crawlers.map((c) => [c.slug, c] as const));
+  // A crawler with no token is still written in robots.txt files under the name its User-Agent carries.
+  const tokenlessBy = new Map(
+    crawlers.flatMap((c) => (c.robots_token === null && c.user_agent_substring !== null ? [[c.user_agent_substring.toLowerCase(), c] as const] : [])),
+  );
   const honouredBy = new Map(crawlers.flatMap((c) => c.honoured_tokens.map((h) => [h.token.toLowerCase(), { crawler: c, honoured: h }] as const)));
-  const tokens = crawlers.map((c) => c.robots_token);
+  const tokens = crawlers.flatMap((c) => (c.robots_token === null ? [] : [c.robots_token]));
   const suggestions = new Map<string, string | null>();
   const listed: UnknownToken[] = [];
   const honoured: HonouredLine[] = [];
   const retiredLines: RetiredLine[] = [];
+  const tokenlessLines: { token: string; line: number; crawler: string; note: string }[] = [];
   let lines = 0;
   let distinct = 0;
   for (const group of parsed.groups) {
     for (const ua of group.user_agents) {
       const lower = ua.value.toLowerCase();
       if (ua.value === '*' || known.has(lower) || known.has(ua.whole_name.toLowerCase())) continue;
+      const tokenless = tokenlessBy.get(lower);
+      if (tokenless !== undefined) {
+        if (tokenlessLines.length < LISTED_UNKNOWN_TOKENS) {
+          tokenlessLines.push({ token: ua.value, line: ua.line, crawler: tokenless.slug, note: tokenless.robots_token_note ?? '' });
+        }
+        continue;
+      }
       const retired = retiredBy.get(lower);
       if (retired !== undefined) {
         if (retiredLines.length < LISTED_UNKNOWN_TOKENS) retiredLines.push(retiredLine(ua.value, ua.line, retired, successorOf));
@@ -184,6 +196,7 @@ function unknownTokens(parsed: ParsedRobots, crawlers: readonly CrawlerView[]) {
     listed,
     honoured,
     retired: retiredLines,
+    tokenless: tokenlessLines,
     counts: {
       lines,
       listed: listed.length,
@@ -199,8 +212,10 @@ function unknownTokens(parsed: ParsedRobots, crawlers: readonly CrawlerView[]) {
 
 export function auditAiAccess(parsed: ParsedRobots, path: string, crawlers: readonly CrawlerView[], ai: ReadonlySet<string>) {
   // A retired crawler fetches nothing, so it is neither blocked nor allowed; a line naming it is explained instead.
-  const aiCrawlers = crawlers.filter((c) => ai.has(c.category) && c.status !== 'retired');
-  const verdicts = aiCrawlers.map((crawler) => ({ crawler, verdict: evaluate(parsed, crawler.robots_token, path) }));
+  const running = crawlers.filter((c) => ai.has(c.category) && c.status !== 'retired');
+  // A crawler with no robots.txt token is not controlled by the file at all: it is listed apart, never evaluated.
+  const aiCrawlers = running.flatMap((c) => (c.robots_token === null ? [] : [{ crawler: c, token: c.robots_token }]));
+  const verdicts = aiCrawlers.map(({ crawler, token }) => ({ crawler, verdict: evaluate(parsed, token, path) }));
   const blocked = verdicts.filter((v) => !v.verdict.allowed).map((v) => brief(v.crawler, v.verdict, parsed, path));
   const allowed = verdicts.filter((v) => v.verdict.allowed).map((v) => brief(v.crawler, v.verdict, parsed, path));
   const unknown = unknownTokens(parsed, crawlers);
@@ -216,6 +231,10 @@ export function auditAiAccess(parsed: ParsedRobots, path: string, crawlers: read
     unknown_token_counts: unknown.counts,
     honoured_tokens: unknown.honoured,
     retired_tokens: unknown.retired,
+    not_controlled_by_robots_txt: running
+      .filter((c) => c.robots_token === null)
+      .map((c) => ({ slug: c.slug, name: c.name, operator: c.operator, note: c.robots_token_note ?? '' })),
+    tokenless_names: unknown.tokenless,
     obedience: {
       // RFC 9309 reads the crawler's own group; the operator says it also obeys groups of retired names.
       decided_by_honoured_token: [...blocked, ...allowed]
@@ -231,7 +250,9 @@ export function auditAiAccess(parsed: ParsedRobots, path: string, crawlers: read
 
 /** The robots tokens of the AI crawlers, and the retired tokens they honour: what ai-access evaluates. */
 export function aiTokens(crawlers: readonly CrawlerView[], ai: ReadonlySet<string>): string[] {
-  return crawlers.filter((c) => ai.has(c.category) && c.status !== 'retired').flatMap((c) => [c.robots_token, ...c.honoured_tokens.map((h) => h.token)]);
+  return crawlers
+    .filter((c) => ai.has(c.category) && c.status !== 'retired')
+    .flatMap((c) => [...(c.robots_token === null ? [] : [c.robots_token]), ...c.honoured_tokens.map((h) => h.token)]);
 }
 
 /** Lint findings as answered: the first LISTED_FINDINGS by line, counts over all of them. */

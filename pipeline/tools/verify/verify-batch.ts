@@ -22,7 +22,7 @@ interface ClaimedCrawler {
   name: string;
   operator: string;
   operator_slug: string;
-  robots_token: string;
+  robots_token: string | null;
   robots_only: boolean;
   verification_method: CrawlerView['verification_method'];
   verification_label: string;
@@ -90,7 +90,10 @@ function contextFor(crawlers: readonly CrawlerView[]): Context {
     const sorted = [...crawlers].sort((a, b) => compareText(a.slug, b.slug));
     const byToken = new Map<string, CrawlerView>();
     // Sorted by slug and first wins, so a token shared by two records resolves the same way every time.
-    for (const c of sorted) if (!byToken.has(c.robots_token.toLowerCase())) byToken.set(c.robots_token.toLowerCase(), c);
+    for (const c of sorted) {
+      const token = c.robots_token?.toLowerCase();
+      if (token !== undefined && !byToken.has(token)) byToken.set(token, c);
+    }
     context = {
       classifier: buildClassifier(crawlers),
       bySlug: new Map(sorted.map((c) => [c.slug, c])),
