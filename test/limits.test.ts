@@ -18,7 +18,7 @@ import {
 import { suggestToken } from '../pipeline/tools/definitions/robots-answers.ts';
 import { boundedEditDistance } from '../pipeline/tools/robots/distance.ts';
 import { evaluationCost, GROUP_LISTED, parseRobotsTxt } from '../pipeline/tools/robots/index.ts';
-import { raw } from './support/http.ts';
+import { JSON_RPC_HEADERS, raw } from './support/http.ts';
 import { serveMini, type ServedMini } from './support/served.ts';
 import { inPlace } from './support/tool-data.ts';
 import { fillToLimit as fill } from './support/robots-inputs.ts';
@@ -27,7 +27,7 @@ import { fillToLimit as fill } from './support/robots-inputs.ts';
 // than a bounded number of bytes. Timings never decide a test: the bounds are asserted as
 // counted work units, caps, statuses and messages, over a real socket.
 
-const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const JSON_HEADERS = JSON_RPC_HEADERS;
 const validateError = validatorFor('outputs/error.schema.json');
 
 let served: ServedMini;

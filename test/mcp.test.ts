@@ -11,10 +11,11 @@ import { MCP_SERVERS, toolByName, type ToolData } from '../pipeline/tools/regist
 import { inputSchema } from '../pipeline/tools/registry/input.ts';
 import { serveMini, type ServedMini } from './support/served.ts';
 import { inPlace } from './support/tool-data.ts';
+import { JSON_RPC_HEADERS } from './support/http.ts';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 const validateError = validatorFor('outputs/error.schema.json');
-const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const JSON_HEADERS = JSON_RPC_HEADERS;
 
 let served: ServedMini;
 let server: RunningServer;

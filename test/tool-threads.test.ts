@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { toolPool } from '../pipeline/node/tool-pool.ts';
 import { snapshotStore } from '../pipeline/node/dist-snapshot.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
-import { raw } from './support/http.ts';
+import { JSON_RPC_HEADERS, raw } from './support/http.ts';
 import { serveMini, type ServedMini } from './support/served.ts';
 import { join } from 'node:path';
 
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 // the event loop that answers documents. Order of answers and statuses are asserted, never times.
 
 const validateError = validatorFor('outputs/error.schema.json');
-const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const JSON_HEADERS = JSON_RPC_HEADERS;
 
 /** A robots.txt that keeps the linter busy for tens of milliseconds: unknown directives up to the body limit. */
 function slowLintBody(): string {

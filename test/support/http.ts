@@ -36,3 +36,6 @@ export function raw(
     req.end();
   });
 }
+
+/** The headers a Streamable HTTP MCP client (and an A2A client) sends with a JSON-RPC POST. */
+export const JSON_RPC_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };

@@ -172,8 +172,7 @@ function project(c: CrawlerView): ClassifiedCrawler {
     cost_of_blocking: c.cost_of_blocking,
     json_url: c.json_url,
     html_url: c.html_url,
-    // A tree published before the field existed has no status: every crawler in it ran.
-    status: c.status ?? 'active',
-    retired_since: c.retired_since ?? null,
+    status: c.status,
+    retired_since: c.retired_since,
   };
 }

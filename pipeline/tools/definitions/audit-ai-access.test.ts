@@ -78,4 +78,11 @@ test('a crawler with no robots.txt token is listed apart, and a line naming it s
   );
   assert.match(answer.tokenless_names[0]!.note, /Google documents no robots\.txt token/);
   assert.deepEqual(answer.unknown_tokens, []);
+  // The name sites have long written for Feedfetcher, in its own spelling and another.
+  const feeds = audit('User-agent: FeedFetcher-Google\nDisallow: /\n\nUser-agent: feedfetcher-google\nDisallow: /\n');
+  assert.deepEqual(
+    feeds.tokenless_names.map((t) => t.crawler),
+    ['feedfetcher-google', 'feedfetcher-google'],
+  );
+  assert.deepEqual(feeds.unknown_tokens, []);
 });

@@ -19,7 +19,9 @@ export const TOOL_DOCUMENTS = [href('agents'), href('ip_sources'), href('ip_rang
 export function buildToolData(docs: ToolDocuments): ToolData {
   // A tree published before a field existed lacks it: read as the field's empty value, so new
   // code serving an older dist/ treats every crawler as active with no honoured tokens.
-  const crawlers = docs.agents.crawlers.map((c): CrawlerView => ({ ...c, honoured_tokens: c.honoured_tokens ?? [], status: c.status ?? 'active' }));
+  const crawlers = docs.agents.crawlers.map(
+    (c): CrawlerView => ({ ...c, honoured_tokens: c.honoured_tokens ?? [], status: c.status ?? 'active', retired_since: c.retired_since ?? null }),
+  );
   const ranges = new Map(docs.ranges.sources.map((s) => [s.id, s]));
   const fetched = new Map(docs.status.sources.map((s) => [s.id, s.last_success]));
   const sources: SourceSummary[] = docs.ipSources.sources.map((s) => ({
