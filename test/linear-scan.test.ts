@@ -46,6 +46,7 @@ describe('trie and linear scan agree', () => {
       id: `s${s}`,
       operator: `op${s % 2}`,
       crawlers: [`c${s}`],
+      scope: 'crawlers',
       mirror: {
         // Few top bits, so prefixes of different lengths nest inside each other often.
         ipv4: Array.from({ length: 60 }, () => `${rnd.int(4)}.${rnd.int(4)}.${rnd.int(256)}.${rnd.int(256)}/${rnd.int(33)}`),

@@ -18,6 +18,24 @@ test('a field the model gained is no edit where it is empty or at its default, a
   );
 });
 
+test('fields that restate older ones (verification, citations, evidence) are no edit on the build that adds them; the older fields still are', () => {
+  const before = state({ a: { name: 'A', verification_method: 'none' }, b: { name: 'B', verification_method: 'none' } });
+  const restated = { verification: [{ method: 'none' }], citations: [{ url: 'https://a.example' }], evidence: 'operator', evidence_label: 'Documented' };
+  const after = state({ a: { name: 'A', verification_method: 'none', ...restated }, b: { name: 'B', verification_method: 'asn', ...restated } });
+  assert.deepEqual(
+    diffStates(before, after, urls).map((e) => [e.subject.id, e.fields]),
+    [['b', ['verification_method']]],
+  );
+  const later = state({
+    a: { name: 'A', verification_method: 'none', ...restated, evidence: 'third-party' },
+    b: { name: 'B', verification_method: 'asn', ...restated },
+  });
+  assert.deepEqual(
+    diffStates(after, later, urls).map((e) => [e.subject.id, e.fields]),
+    [['a', ['evidence']]],
+  );
+});
+
 test('a field that existed and changed is an edit whatever its new value', () => {
   const events = diffStates(state({ a: { name: 'A', honoured_tokens: [{ token: 'x' }] } }), state({ a: { name: 'A', honoured_tokens: [] } }), urls);
   assert.deepEqual(

@@ -17,6 +17,11 @@ const DERIVED_FIELDS = new Set(['ipv4_prefix_count', 'ipv6_prefix_count', 'html_
 /** What a field added to the record model holds for a crawler it says nothing new about. */
 const NEW_FIELD_DEFAULTS: Readonly<Record<string, unknown>> = { status: 'active' };
 
+// Fields the model gained that restate what older fields said (verification restates
+// verification_method and reverse_dns_hostnames; citations restate operator_docs; evidence is
+// read from citations). On the build that adds them, a real change still shows in the old fields.
+const RESTATEMENTS: ReadonlySet<string> = new Set(['verification', 'citations', 'evidence', 'evidence_label']);
+
 /**
  * Whether `field` changed. A field the published record did not have yet (the model gained
  * it) is a change only where it says something: added empty, null or at its default, it tells
@@ -24,6 +29,7 @@ const NEW_FIELD_DEFAULTS: Readonly<Record<string, unknown>> = { status: 'active'
  */
 function fieldChanged(old: Record<string, unknown>, now: Record<string, unknown>, field: string): boolean {
   if (!(field in old)) {
+    if (RESTATEMENTS.has(field)) return false;
     const value = now[field];
     const empty = value === null || value === false || value === '' || (Array.isArray(value) && value.length === 0);
     if (empty || JSON.stringify(value) === JSON.stringify(NEW_FIELD_DEFAULTS[field])) return false;

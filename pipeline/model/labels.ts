@@ -1,4 +1,4 @@
-import type { Stance, VerificationMethod } from '../records/types.ts';
+import type { EvidenceLevel, Stance, VerificationMethod } from '../records/types.ts';
 
 // Human labels for the enum fields. Identifiers are the contract; labels may be reworded.
 export const STANCE_LABELS: Record<Stance, string> = {
@@ -11,6 +11,15 @@ export const STANCE_LABELS: Record<Stance, string> = {
 
 export const VERIFICATION_LABELS: Record<VerificationMethod, string> = {
   'published-ranges': 'Operator publishes its IP prefixes',
+  'fixed-ips': 'Operator lists its IP addresses on a page',
   'reverse-dns': 'Forward-confirmed reverse DNS',
+  asn: "Sent only from the operator's autonomous system",
+  'web-bot-auth': 'Signed requests (Web Bot Auth)',
   none: 'No published verification method',
+};
+
+export const EVIDENCE_LABELS: Record<EvidenceLevel, string> = {
+  operator: 'Documented by the operator',
+  'third-party': 'Third-party evidence; the operator documents nothing',
+  observed: 'Seen in traffic only',
 };

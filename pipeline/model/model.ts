@@ -7,10 +7,14 @@ import type {
   RecordSet,
   SiteSettings,
   SourceRow,
+  EvidenceLevel,
   Stance,
+  SupportingCitation,
+  VerificationEntry,
   VerificationMethod,
 } from '../records/types.ts';
-import { STANCE_LABELS, VERIFICATION_LABELS } from './labels.ts';
+import { byStrength, evidenceLevel, operatorDocs, strongestMethod } from '../records/evidence.ts';
+import { EVIDENCE_LABELS, STANCE_LABELS, VERIFICATION_LABELS } from './labels.ts';
 import { neverFetched, type MirrorEntry } from '../upstream/accept.ts';
 import { EMPTY_LOG, type EventLog } from '../changes/types.ts';
 import { href } from '../routes.ts';
@@ -29,6 +33,7 @@ export interface CrawlerView {
   user_agent_example: string | null;
   respects_robots_txt: Stance;
   respects_robots_txt_label: string;
+  /** The strongest entry of `verification`. */
   verification_method: VerificationMethod;
   verification_label: string;
   published_ip_ranges_url: string | null;
@@ -37,7 +42,8 @@ export interface CrawlerView {
   ipv6_prefix_count: number;
   what_it_is: string;
   cost_of_blocking: string;
-  operator_docs: string;
+  /** The first operator citation; null when the operator publishes no page naming the crawler. */
+  operator_docs: string | null;
   html_url: string;
   json_url: string;
   last_reviewed: string;
@@ -58,7 +64,28 @@ export interface CrawlerView {
   successor: string | null;
   retirement_note: string | null;
   retirement_citation: HonouredToken['citation'] | null;
+  /** Every way a request can be checked, strongest first. */
+  verification: VerificationView[];
+  /** How sure the record is: whether the operator itself names the crawler (records/AUTHORING.md). */
+  evidence: EvidenceLevel;
+  evidence_label: string;
+  citations: CitationView[];
 }
+
+/** One verification entry with every key present, so that clients never test for a missing one. */
+export interface VerificationView {
+  method: VerificationMethod;
+  label: string;
+  /** published-ranges: this service's mirrored lists; asn: the route list or geofeed, if any. */
+  sources: string[];
+  hostnames: string[];
+  asns: number[];
+  directory: string | null;
+  addresses: string[];
+  note: string | null;
+}
+
+type CitationView = Omit<SupportingCitation, 'note'> & { note: string | null };
 
 type HonouredToken = NonNullable<CrawlerRecord['honoured_tokens']>[number];
 
@@ -121,7 +148,8 @@ export function buildModel(
     mirror: mirror.get(row.id) ?? neverFetched(row.id, row.url),
     endpoint: url(site, href('ip_ranges', row.id)),
   }));
-  const sourcesOf = (slug: string) => sources.filter((s) => s.crawlers.includes(slug));
+  // Network lists (an operator's whole AS) back an asn entry; they never count as the crawler's own ranges.
+  const sourcesOf = (slug: string) => sources.filter((s) => s.scope !== 'network' && s.crawlers.includes(slug));
 
   const crawlers = records.crawlers.map((record): CrawlerView => {
     const own = sourcesOf(record.slug);
@@ -139,15 +167,15 @@ export function buildModel(
       user_agent_example: record.user_agent_example,
       respects_robots_txt: record.respects_robots_txt,
       respects_robots_txt_label: STANCE_LABELS[record.respects_robots_txt],
-      verification_method: record.verification_method,
-      verification_label: VERIFICATION_LABELS[record.verification_method],
+      verification_method: strongestMethod(record.verification),
+      verification_label: VERIFICATION_LABELS[strongestMethod(record.verification)],
       published_ip_ranges_url: primary?.url ?? null,
       ip_ranges_endpoint: primary?.endpoint ?? null,
       ipv4_prefix_count: counts.ipv4,
       ipv6_prefix_count: counts.ipv6,
       what_it_is: record.what_it_is,
       cost_of_blocking: record.cost_of_blocking,
-      operator_docs: record.operator_docs,
+      operator_docs: operatorDocs(record.citations),
       html_url: url(site, href('crawler_html', record.slug)),
       json_url: url(site, href('crawler', record.slug)),
       last_reviewed: record.last_reviewed,
@@ -156,7 +184,7 @@ export function buildModel(
       robots_token_note: record.robots_token_note ?? null,
       robots_txt_note: record.robots_txt_note ?? null,
       robots_txt_evidence: record.robots_txt_evidence ?? null,
-      reverse_dns_hostnames: record.reverse_dns_hostnames ?? [],
+      reverse_dns_hostnames: reverseDnsHostnames(record.verification),
       ip_sources: own.map((s) => s.id),
       markdown_url: url(site, href('crawler_markdown', record.slug)),
       honoured_tokens: record.honoured_tokens ?? [],
@@ -165,11 +193,46 @@ export function buildModel(
       successor: record.successor ?? null,
       retirement_note: record.retirement_note ?? null,
       retirement_citation: record.retirement_citation ?? null,
+      verification: byStrength(record.verification).map((entry) => verificationView(entry, own)),
+      evidence: evidenceLevel(record.citations),
+      evidence_label: EVIDENCE_LABELS[evidenceLevel(record.citations)],
+      citations: record.citations.map((c) => ({ ...c, note: c.note ?? null })),
     };
   });
 
   const policies = records.policies.map((policy) => ({ ...policy, crawlers: crawlers.filter((c) => selectsCrawler(policy, c)) }));
   return { site, categories: records.categories, operators: records.operators, crawlers, policies, sources, log, schemas };
+}
+
+function reverseDnsHostnames(entries: readonly VerificationEntry[]): string[] {
+  return entries.flatMap((entry) => (entry.method === 'reverse-dns' ? entry.hostnames : []));
+}
+
+function verificationView(entry: VerificationEntry, own: readonly SourceView[]): VerificationView {
+  const view: VerificationView = {
+    method: entry.method,
+    label: VERIFICATION_LABELS[entry.method],
+    sources: [],
+    hostnames: [],
+    asns: [],
+    directory: null,
+    addresses: [],
+    note: entry.note ?? null,
+  };
+  switch (entry.method) {
+    case 'published-ranges':
+      return { ...view, sources: own.map((s) => s.id) };
+    case 'reverse-dns':
+      return { ...view, hostnames: [...entry.hostnames] };
+    case 'asn':
+      return { ...view, asns: [...entry.asns], sources: entry.source === undefined ? [] : [entry.source] };
+    case 'web-bot-auth':
+      return { ...view, directory: entry.directory };
+    case 'fixed-ips':
+      return { ...view, addresses: [...entry.addresses] };
+    case 'none':
+      return view;
+  }
 }
 
 function lookup<K, V>(map: ReadonlyMap<K, V>, key: K, what: string): V {

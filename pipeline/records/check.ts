@@ -1,4 +1,5 @@
 import { describeErrors, validatorFor } from '../schema/ajv.ts';
+import { checkCitations } from './checks/citations.ts';
 import { checkHonouredTokens } from './checks/honoured-tokens.ts';
 import { checkLifecycle } from './checks/lifecycle.ts';
 import { checkProductTokens } from './checks/product-token.ts';
@@ -25,6 +26,7 @@ function semanticProblems(records: RecordSet, files: readonly RecordFile[]): Pro
     ...checkSpecificSubstrings(records),
     ...checkHonouredTokens(records),
     ...checkLifecycle(records),
+    ...checkCitations(records),
   ];
 }
 

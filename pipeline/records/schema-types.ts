@@ -2,7 +2,7 @@
 /* eslint-disable */
 
 /**
- * One hand-reviewed crawler. Every fact except category and cost_of_blocking is cited to operator_docs.
+ * One reviewed crawler. Every fact except category and cost_of_blocking is supported by an entry of citations: the operator's own page first; where the operator is silent, public third-party evidence or observed traffic, labelled as such.
  */
 export type CrawlerSchema = {
 /**
@@ -28,13 +28,17 @@ robots_token_note?: string
  */
 robots_only?: boolean
 /**
- * Substring that identifies the crawler in a User-Agent header, written as the crawler sends it (the classifier ignores ASCII case); null only when robots_only.
+ * Substring that identifies the crawler in a User-Agent header, written as the crawler sends it (the classifier ignores ASCII case); null when robots_only, or when no header identifies it (user_agent_note says why).
  */
 user_agent_substring: (string | null)
 /**
- * A full User-Agent header as the operator documents it; contains user_agent_substring.
+ * A full User-Agent header as a cited source shows it; contains user_agent_substring. When it was seen in traffic rather than documented, the citation that supports it has kind observed.
  */
 user_agent_example: (string | null)
+/**
+ * Required when a crawler that is not robots_only has null user_agent_substring: why no User-Agent identifies it (it sends a plain browser header and signs its requests; no source shows its header).
+ */
+user_agent_note?: string
 respects_robots_txt: Stance
 /**
  * What the operator says about robots.txt; required for partial, ignores and disputed.
@@ -44,13 +48,12 @@ robots_txt_note?: string
  * Public report of the crawler ignoring robots.txt; required for disputed.
  */
 robots_txt_evidence?: string
-verification_method: Verification
 /**
- * Domain suffixes a forward-confirmed reverse DNS name must end with; required for reverse-dns.
+ * Every way the operator (or, labelled, a third party) says a request can be checked. [{method: none}] when there is none; 'none' never appears beside another method. The published verification_method is the strongest entry (docs/API.md).
  * 
  * @minItems 1
  */
-reverse_dns_hostnames?: string[]
+verification: VerificationEntry[]
 /**
  * Tokens of no crawler of their own (retired names) whose robots.txt groups the operator says this crawler still obeys, each with the statement that says so.
  * 
@@ -83,12 +86,60 @@ retirement_note?: string
 retirement_citation?: Citation
 what_it_is: string
 cost_of_blocking: string
-operator_docs: string
+/**
+ * The evidence for the record's facts. Each entry names the fields it supports; every cited field (robots_token, user_agent_example, respects_robots_txt unless undocumented, verification unless none, what_it_is) needs at least one entry. The first operator citation is published as operator_docs.
+ * 
+ * @minItems 1
+ */
+citations: SupportingCitation[]
 last_reviewed: string
 }
 export type Category = ("ai-training" | "ai-search" | "ai-assistant" | "ai-agent" | "dataset" | "search-engine" | "seo-tool" | "social-preview" | "archive")
 export type Stance = ("documented" | "partial" | "ignores" | "disputed" | "undocumented")
-export type Verification = ("published-ranges" | "reverse-dns" | "none")
+export type VerificationEntry = ({
+method: "published-ranges"
+note?: string
+} | {
+method: "reverse-dns"
+/**
+ * Domain suffixes a forward-confirmed reverse DNS name must end with.
+ * 
+ * @minItems 1
+ */
+hostnames: string[]
+note?: string
+} | {
+method: "asn"
+/**
+ * @minItems 1
+ */
+asns: number[]
+/**
+ * Id of a records/sources.yaml row that mirrors the AS's announced prefixes (a route list or geofeed), if one is published.
+ */
+source?: string
+note?: string
+} | {
+method: "web-bot-auth"
+/**
+ * The signature-agent key directory (/.well-known/http-message-signatures-directory).
+ */
+directory: string
+note?: string
+} | {
+method: "fixed-ips"
+/**
+ * Addresses or CIDR prefixes listed on the operator's page (not in a machine-readable file).
+ * 
+ * @minItems 1
+ * @maxItems 256
+ */
+addresses: string[]
+note?: string
+} | {
+method: "none"
+note?: string
+})
 
 /**
  * Where a fact comes from. operator: the operator's own page; third-party: a public source other than the operator (a report quoting the operator, a peer dataset); observed: seen in traffic.
@@ -98,6 +149,29 @@ url: string
 publisher: string
 kind: ("operator" | "third-party" | "observed")
 retrieved: string
+/**
+ * In our words: what the source shows, when its title does not say it (for a third-party or observed source, what was seen and where).
+ */
+note?: string
+}
+/**
+ * A citation and the fields it supports.
+ */
+export interface SupportingCitation {
+url: string
+publisher: string
+kind: ("operator" | "third-party" | "observed")
+retrieved: string
+/**
+ * In our words: what the source shows, when its title does not say it (for a third-party or observed source, what was seen and where).
+ */
+note?: string
+/**
+ * The record fields this source shows.
+ * 
+ * @minItems 1
+ */
+supports: ("robots_token" | "user_agent_example" | "respects_robots_txt" | "verification" | "what_it_is")[]
 }
 
 export interface OperatorSchema {
@@ -105,9 +179,9 @@ slug: string
 name: string
 homepage: string
 /**
- * The operator's own page about its crawlers.
+ * The operator's own page about its crawlers; null when it publishes none (its crawler records then cite third-party evidence).
  */
-docs_url: string
+docs_url: (string | null)
 /**
  * One or two sentences, in our words, on who the operator is.
  */
@@ -176,6 +250,12 @@ format: ("prefix-json" | "prefix-json-html" | "text" | "csv")
  */
 families: ("ipv4" | "ipv6")[]
 /**
+ * crawlers (default): the addresses the listed crawlers send from; a match verifies the crawler. network: the operator's whole announced address space (a route list or geofeed of its AS), for crawlers whose verification is asn; a match shows the address is the operator's, not which of its services sent the request.
+ */
+scope?: ("crawlers" | "network")
+/**
+ * The crawlers this list covers (scope crawlers) or whose asn verification it backs (scope network).
+ * 
  * @minItems 1
  */
 crawlers: string[]

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { GENERATED, schemaTypes } from '../../scripts/schema-types.ts';
 import { REPO } from '../../test/support/project.ts';
 import type { PrefixFormat } from '../upstream/parse.ts';
-import type { Category, PolicyId as SchemaPolicyId, Stance as SchemaStance, Verification } from './schema-types.ts';
+import type { Category, PolicyId as SchemaPolicyId, Stance as SchemaStance, VerificationEntry } from './schema-types.ts';
 import { POLICY_IDS, STANCES, VERIFICATION_METHODS, type CategoryId, type PolicyId, type SourceRow, type Stance, type VerificationMethod } from './types.ts';
 
 // Checked by the type checker (npm test runs it): each list the code uses at run time names
@@ -14,7 +14,7 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const agreements: [
   Same<CategoryId, Category>,
   Same<Stance, SchemaStance>,
-  Same<VerificationMethod, Verification>,
+  Same<VerificationMethod, VerificationEntry['method']>,
   Same<PolicyId, SchemaPolicyId>,
   Same<PrefixFormat, SourceRow['format']>,
 ] = [true, true, true, true, true];

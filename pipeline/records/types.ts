@@ -17,8 +17,15 @@ export type CategoryId = (typeof CATEGORY_IDS)[number];
 export const STANCES = ['documented', 'partial', 'ignores', 'disputed', 'undocumented'] as const;
 export type Stance = (typeof STANCES)[number];
 
-export const VERIFICATION_METHODS = ['published-ranges', 'reverse-dns', 'none'] as const;
+/** Strongest first: a check of the request's address before a signature (only the server sees one), none last. */
+export const VERIFICATION_METHODS = ['published-ranges', 'fixed-ips', 'reverse-dns', 'asn', 'web-bot-auth', 'none'] as const;
 export type VerificationMethod = (typeof VERIFICATION_METHODS)[number];
+export type VerificationEntry = CrawlerRecord['verification'][number];
+
+export const EVIDENCE_LEVELS = ['operator', 'third-party', 'observed'] as const;
+export type EvidenceLevel = (typeof EVIDENCE_LEVELS)[number];
+export type SupportingCitation = CrawlerRecord['citations'][number];
+export type CitedField = SupportingCitation['supports'][number];
 
 export const POLICY_IDS = [
   'allow-all',

@@ -1,5 +1,5 @@
 import type { Model } from '../model/model.ts';
-import { STANCES, VERIFICATION_METHODS } from '../records/types.ts';
+import { EVIDENCE_LEVELS, STANCES, VERIFICATION_METHODS } from '../records/types.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
 import { href } from '../routes.ts';
@@ -18,6 +18,16 @@ export function coverage(model: Model) {
     ),
     by_stance: count(STANCES, (c) => c.respects_robots_txt),
     by_verification: count(VERIFICATION_METHODS, (c) => c.verification_method),
+    verification_documented: Object.fromEntries(
+      VERIFICATION_METHODS.map((m) => [m, model.crawlers.filter((c) => c.verification.some((entry) => entry.method === m)).length]),
+    ),
+    by_evidence: count(EVIDENCE_LEVELS, (c) => c.evidence),
+    by_category_and_evidence: Object.fromEntries(
+      model.categories.map((category) => [
+        category.id,
+        Object.fromEntries(EVIDENCE_LEVELS.map((e) => [e, model.crawlers.filter((c) => c.category === category.id && c.evidence === e).length])),
+      ]),
+    ),
     ip_sources: {
       total: model.sources.length,
       ok: model.sources.filter((s) => s.mirror.state === 'ok').length,

@@ -8,14 +8,9 @@ import { href } from '../routes.ts';
 
 function crawlerHtml(model: Model, crawler: CrawlerView): string {
   const { site } = model;
-  const verification =
-    crawler.verification_method === 'published-ranges'
-      ? html`${crawler.verification_label}: <a href="${crawler.ip_ranges_endpoint}">our mirror</a> (${crawler.ipv4_prefix_count} IPv4, ${crawler.ipv6_prefix_count} IPv6 prefixes) of <a href="${crawler.published_ip_ranges_url}">the operator's list</a>.`
-      : crawler.verification_method === 'reverse-dns'
-        ? html`${crawler.verification_label}: the host name must end in ${crawler.reverse_dns_hostnames.map((h, i) => html`${i > 0 ? ', ' : ''}<code>${h}</code>`)} and resolve back to the same address.`
-        : html`${crawler.verification_label}. A request claiming to be ${crawler.name} cannot be confirmed.`;
+  const verification = crawler.verification.map((entry, i) => html`${i > 0 ? html`<br>` : ''}${verificationHtml(model, crawler, entry)}`);
   const body = html`<h1>${crawler.name}</h1>
-${retiredNotice(model, crawler)}<p class="muted">${crawler.category_label} · operated by <a href="${url(site, href('operator', crawler.operator_slug))}">${crawler.operator}</a></p>
+${retiredNotice(model, crawler)}<p class="muted">${crawler.category_label} · operated by <a href="${url(site, href('operator', crawler.operator_slug))}">${crawler.operator}</a> · <span class="evidence evidence-${crawler.evidence}">${crawler.evidence_label}</span></p>
 <p>${crawler.what_it_is}</p>
 <dl>
 <dt>robots.txt token</dt><dd>${crawler.robots_token === null ? html`<span class="muted">none: robots.txt does not apply</span>` : html`<code>${crawler.robots_token}</code>`}${crawler.robots_token_note ? html` <br><span class="muted">${crawler.robots_token_note}</span>` : ''}</dd>
@@ -36,7 +31,10 @@ ${
 `
 }<dt>Verification</dt><dd>${verification}</dd>
 <dt>Cost of blocking</dt><dd>${crawler.cost_of_blocking}</dd>
-<dt>Source</dt><dd><a href="${crawler.operator_docs}">${crawler.operator}'s documentation</a>, reviewed ${crawler.last_reviewed}</dd>
+<dt>Evidence</dt><dd>${crawler.citations.map(
+    (c, i) =>
+      html`${i > 0 ? html`<br>` : ''}<a href="${c.url}">${c.publisher}</a> <span class="muted">(${evidenceLabel(c.kind)}, retrieved ${c.retrieved}; shows ${c.supports.map((f) => FIELD_WORDS[f]).join(', ')})</span>${c.note === null ? '' : html`: ${c.note}`}`,
+  )}<br><span class="muted">Record reviewed ${crawler.last_reviewed}.</span></dd>
 </dl>
 ${
   crawler.status === 'retired' || crawler.robots_token === null
@@ -84,9 +82,15 @@ export function crawlerMarkdown(crawler: CrawlerView): string {
       (h) =>
         `- Also obeys groups for \`${h.token}\`: ${h.note} (${evidenceLabel(h.citation.kind)}: ${h.citation.publisher}, ${h.citation.url}, ${h.citation.retrieved})`,
     ),
-    `- Verification: ${crawler.verification_label} (\`${crawler.verification_method}\`)${verificationDetail(crawler)}`,
+    `- Evidence: ${crawler.evidence_label} (\`${crawler.evidence}\`)`,
+    ...crawler.verification.map((entry) => `- Verification: ${entry.label} (\`${entry.method}\`)${verificationDetail(crawler, entry)}`),
     `- Cost of blocking: ${crawler.cost_of_blocking}`,
-    `- Operator documentation: ${crawler.operator_docs} (reviewed ${crawler.last_reviewed})`,
+    `- Operator documentation: ${crawler.operator_docs ?? 'none; the operator publishes no page about this crawler'}`,
+    ...crawler.citations.map(
+      (c) =>
+        `- Source: ${c.publisher}, ${c.url} (${evidenceLabel(c.kind)}, retrieved ${c.retrieved}; shows ${c.supports.map((f) => FIELD_WORDS[f]).join(', ')})${c.note === null ? '' : `: ${c.note}`}`,
+    ),
+    `- Reviewed: ${crawler.last_reviewed}`,
     `- JSON: ${crawler.json_url}`,
     '',
   ];
@@ -107,11 +111,49 @@ function evidenceLabel(kind: CrawlerView['honoured_tokens'][number]['citation'][
   return { operator: "the operator's own page", 'third-party': 'third-party source', observed: 'observed in traffic' }[kind];
 }
 
-function verificationDetail(crawler: CrawlerView): string {
-  if (crawler.verification_method === 'published-ranges')
-    return `; ${crawler.ipv4_prefix_count} IPv4 and ${crawler.ipv6_prefix_count} IPv6 prefixes mirrored at ${crawler.ip_ranges_endpoint}`;
-  if (crawler.verification_method === 'reverse-dns') return `; host names end in ${crawler.reverse_dns_hostnames.join(', ')}`;
-  return '';
+const FIELD_WORDS: Record<CrawlerView['citations'][number]['supports'][number], string> = {
+  robots_token: 'the robots.txt token',
+  user_agent_example: 'the User-Agent',
+  respects_robots_txt: 'the robots.txt stance',
+  verification: 'verification',
+  what_it_is: 'what it is',
+};
+
+type Entry = CrawlerView['verification'][number];
+
+function verificationHtml(model: Model, crawler: CrawlerView, entry: Entry): Markup {
+  const mirrors = (ids: readonly string[]) => ids.map((id, i) => html`${i > 0 ? ', ' : ''}<a href="${url(model.site, href('ip_ranges', id))}">${id}</a>`);
+  switch (entry.method) {
+    case 'published-ranges':
+      return html`${entry.label}: our mirror ${mirrors(entry.sources)} (${crawler.ipv4_prefix_count} IPv4, ${crawler.ipv6_prefix_count} IPv6 prefixes) of <a href="${crawler.published_ip_ranges_url}">the operator's list</a>.`;
+    case 'fixed-ips':
+      return html`${entry.label}: ${entry.addresses.map((a, i) => html`${i > 0 ? ', ' : ''}<code>${a}</code>`)}.`;
+    case 'reverse-dns':
+      return html`${entry.label}: the host name must end in ${entry.hostnames.map((h, i) => html`${i > 0 ? ', ' : ''}<code>${h}</code>`)} and resolve back to the same address.`;
+    case 'asn':
+      return html`${entry.label}: ${entry.asns.map((n, i) => html`${i > 0 ? ', ' : ''}AS${n}`)}${entry.sources.length > 0 ? html` (our copy of its prefixes: ${mirrors(entry.sources)})` : ''}. An address there is ${crawler.operator}'s, not proof of this crawler.`;
+    case 'web-bot-auth':
+      return html`${entry.label}: keys in <a href="${entry.directory ?? ''}">the signature directory</a>.`;
+    case 'none':
+      return html`${entry.label}. A request claiming to be ${crawler.name} cannot be confirmed.`;
+  }
+}
+
+function verificationDetail(crawler: CrawlerView, entry: Entry): string {
+  switch (entry.method) {
+    case 'published-ranges':
+      return `; ${crawler.ipv4_prefix_count} IPv4 and ${crawler.ipv6_prefix_count} IPv6 prefixes mirrored at ${crawler.ip_ranges_endpoint}`;
+    case 'fixed-ips':
+      return `; addresses ${entry.addresses.join(', ')}`;
+    case 'reverse-dns':
+      return `; host names end in ${entry.hostnames.join(', ')}`;
+    case 'asn':
+      return `; ${entry.asns.map((n) => `AS${n}`).join(', ')}${entry.sources.length > 0 ? `, prefixes mirrored as ${entry.sources.join(', ')}` : ''}`;
+    case 'web-bot-auth':
+      return `; key directory ${entry.directory}`;
+    case 'none':
+      return '';
+  }
 }
 
 export function renderCrawlers(model: Model): RenderedFile[] {

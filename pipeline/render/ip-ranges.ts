@@ -131,6 +131,7 @@ export function renderIpRanges(model: Model): RenderedFile[] {
           upstream_url: s.url,
           format: s.format,
           families: s.families,
+          scope: s.scope ?? 'crawlers',
           crawlers: s.crawlers,
           endpoint: s.endpoint,
           state: s.mirror.state,

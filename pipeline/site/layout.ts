@@ -23,6 +23,7 @@ th{font-weight:600}
 dl{display:grid;grid-template-columns:minmax(10rem,max-content) 1fr;gap:.35rem 1rem}
 dt{font-weight:600}dd{margin:0}
 .muted{color:var(--muted)}
+.evidence{border:1px solid currentColor;border-radius:3px;padding:0 .3em;white-space:nowrap}.evidence-third-party,.evidence-observed{color:#8a4b00}
 footer{border-top:1px solid var(--line);color:var(--muted);font-size:.9rem}
 `;
 

@@ -65,6 +65,21 @@ export function fixtureCrawler(slug: string, fields: Partial<CrawlerView> = {}):
     successor: null,
     retirement_note: null,
     retirement_citation: null,
+    verification: [
+      { method: 'none', label: 'No published verification method', sources: [], hostnames: [], asns: [], directory: null, addresses: [], note: null },
+    ],
+    evidence: 'operator',
+    evidence_label: 'Documented by the operator',
+    citations: [
+      {
+        url: 'https://example.com/docs',
+        publisher: operatorSlug.toUpperCase(),
+        kind: 'operator',
+        retrieved: '2026-01-01',
+        supports: ['robots_token', 'user_agent_example', 'respects_robots_txt', 'what_it_is'],
+        note: null,
+      },
+    ],
     ...fields,
   };
 }

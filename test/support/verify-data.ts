@@ -28,28 +28,49 @@ export function fixtureSources(): PrefixSource[] {
       id: 'acme-main',
       operator: 'acme',
       crawlers: ['acmebot'],
+      scope: 'crawlers',
       mirror: { ipv4: ['192.0.2.0/24', '198.51.100.128/25'], ipv6: ['2001:db8:1::/48'], state: 'ok' },
     },
     {
       id: 'acme-user',
       operator: 'acme',
       crawlers: ['acme-user'],
+      scope: 'crawlers',
       mirror: { ipv4: ['192.0.2.0/24', '203.0.113.0/24', '203.0.113.7/32'], ipv6: [], state: 'ok' },
     },
     {
       id: 'other-lists',
       operator: 'other',
       crawlers: ['otherbot'],
+      scope: 'crawlers',
       mirror: { ipv4: ['10.0.0.0/8', '192.0.2.128/26'], ipv6: ['2001:db8::/32', '2001:db8:ffff::1/128'], state: 'ok' },
     },
   ];
 }
 
 export function fixtureCrawlers(): CrawlerView[] {
-  const ranges = { verification_method: 'published-ranges', verification_label: 'Operator publishes its IP prefixes' } as const;
+  const empty = { sources: [], hostnames: [], asns: [], directory: null, addresses: [], note: null };
+  const rangesOf = (source: string) =>
+    ({
+      verification_method: 'published-ranges',
+      verification_label: 'Operator publishes its IP prefixes',
+      verification: [{ ...empty, method: 'published-ranges', label: 'Operator publishes its IP prefixes', sources: [source] }],
+    }) satisfies Partial<CrawlerView>;
   return [
-    fixtureCrawler('acmebot', { name: 'AcmeBot', user_agent_substring: 'AcmeBot', robots_token: 'AcmeBot', ...ranges, ip_sources: ['acme-main'] }),
-    fixtureCrawler('acme-user', { name: 'Acme-User', user_agent_substring: 'Acme-User', robots_token: 'Acme-User', ...ranges, ip_sources: ['acme-user'] }),
+    fixtureCrawler('acmebot', {
+      name: 'AcmeBot',
+      user_agent_substring: 'AcmeBot',
+      robots_token: 'AcmeBot',
+      ...rangesOf('acme-main'),
+      ip_sources: ['acme-main'],
+    }),
+    fixtureCrawler('acme-user', {
+      name: 'Acme-User',
+      user_agent_substring: 'Acme-User',
+      robots_token: 'Acme-User',
+      ...rangesOf('acme-user'),
+      ip_sources: ['acme-user'],
+    }),
     fixtureCrawler('acme-dns', {
       name: 'AcmeDNSBot',
       user_agent_substring: 'AcmeDNSBot',
@@ -57,6 +78,7 @@ export function fixtureCrawlers(): CrawlerView[] {
       verification_method: 'reverse-dns',
       verification_label: 'Forward-confirmed reverse DNS',
       reverse_dns_hostnames: ['crawl.acme.example', 'acme.example'],
+      verification: [{ ...empty, method: 'reverse-dns', label: 'Forward-confirmed reverse DNS', hostnames: ['crawl.acme.example', 'acme.example'] }],
     }),
     fixtureCrawler('acme-none', { name: 'AcmeQuiet', user_agent_substring: 'AcmeQuiet', robots_token: 'AcmeQuiet' }),
     fixtureCrawler('acme-extended', {
@@ -71,7 +93,7 @@ export function fixtureCrawlers(): CrawlerView[] {
       operator_slug: 'other',
       user_agent_substring: 'OtherBot',
       robots_token: 'OtherBot',
-      ...ranges,
+      ...rangesOf('other-lists'),
       ip_sources: ['other-lists'],
     }),
   ];
@@ -110,6 +132,7 @@ export function referenceSources(): PrefixSource[] {
       id: row.id,
       operator: row.operator,
       crawlers: row.crawlers,
+      scope: row.scope ?? 'crawlers',
       mirror: list ? { ...list, state: 'ok' } : { ipv4: [], ipv6: [], state: 'never-fetched' },
     };
   });
@@ -134,7 +157,13 @@ export function mirrorSources(): PrefixSource[] | null {
   );
   return sourceRows().map((row) => {
     const entry = entries.get(row.id);
-    return { id: row.id, operator: row.operator, crawlers: row.crawlers, mirror: entry ?? { ipv4: [], ipv6: [], state: 'never-fetched', last_success: null } };
+    return {
+      id: row.id,
+      operator: row.operator,
+      crawlers: row.crawlers,
+      scope: row.scope ?? 'crawlers',
+      mirror: entry ?? { ipv4: [], ipv6: [], state: 'never-fetched', last_success: null },
+    };
   });
 }
 

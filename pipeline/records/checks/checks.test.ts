@@ -48,7 +48,7 @@ test('unique: duplicate UA substrings are reported', () => {
 test('references: an unknown operator, a source naming a missing crawler, and published-ranges without a source', () => {
   const records = copy();
   crawler(records, 'mj12bot').operator = 'nobody';
-  crawler(records, 'google-extended').verification_method = 'published-ranges';
+  crawler(records, 'google-extended').verification = [{ method: 'published-ranges' }];
   records.sources[0]!.crawlers.push('ghost');
   const messages = checkReferences(records, loaded.files).map((p) => `${p.file} ${p.path} ${p.message}`);
   assert.ok(
@@ -56,7 +56,7 @@ test('references: an unknown operator, a source naming a missing crawler, and pu
     messages.join('\n'),
   );
   assert.ok(
-    messages.some((m) => /google-extended\.yaml \/verification_method published-ranges needs a row/.test(m)),
+    messages.some((m) => /google-extended\.yaml \/verification published-ranges needs a row/.test(m)),
     messages.join('\n'),
   );
   assert.ok(
@@ -65,9 +65,9 @@ test('references: an unknown operator, a source naming a missing crawler, and pu
   );
 });
 
-test('references: a crawler listed under an IP list must say published-ranges, and the file name must equal the slug', () => {
+test('references: a crawler listed under an IP list must list published-ranges, and the file name must equal the slug', () => {
   const records = copy();
-  crawler(records, 'gptbot').verification_method = 'none';
+  crawler(records, 'gptbot').verification = [{ method: 'none' }];
   const files: RecordFile[] = loaded.files.map((f) => (f.file.endsWith('gptbot.yaml') ? { ...f, file: 'records/crawlers/gpt-bot.yaml' } : f));
   const messages = checkReferences(records, files).map((p) => p.message);
   assert.ok(messages.some((m) => /lists "gptbot" under a published IP list/.test(m)));

@@ -6,7 +6,9 @@ export function checkReferences(records: RecordSet, files: readonly RecordFile[]
   const problems: Problem[] = [];
   const operators = new Set(records.operators.map((o) => o.slug));
   const crawlers = new Map(records.crawlers.map((c) => [c.slug, c]));
-  const covered = new Set(records.sources.flatMap((s) => s.crawlers));
+  const rangeLists = records.sources.filter((s) => s.scope !== 'network');
+  const covered = new Set(rangeLists.flatMap((s) => s.crawlers));
+  const networkLists = new Map(records.sources.filter((s) => s.scope === 'network').map((s) => [s.id, s]));
 
   for (const file of files) {
     if (file.schema !== 'crawler' && file.schema !== 'operator') continue;
@@ -20,16 +22,33 @@ export function checkReferences(records: RecordSet, files: readonly RecordFile[]
     if (!operators.has(crawler.operator))
       problems.push({ file, path: '/operator', message: `operator "${crawler.operator}" has no file records/operators/${crawler.operator}.yaml` });
     const isCovered = covered.has(crawler.slug);
-    if (crawler.verification_method === 'published-ranges' && !isCovered) {
-      problems.push({ file, path: '/verification_method', message: `published-ranges needs a row in ${SOURCES_FILE} whose crawlers list "${crawler.slug}"` });
+    const listsRanges = crawler.verification.some((entry) => entry.method === 'published-ranges');
+    if (listsRanges && !isCovered) {
+      problems.push({ file, path: '/verification', message: `published-ranges needs a row in ${SOURCES_FILE} whose crawlers list "${crawler.slug}"` });
     }
-    if (crawler.verification_method !== 'published-ranges' && isCovered) {
+    if (!listsRanges && isCovered) {
       problems.push({
         file,
-        path: '/verification_method',
-        message: `${SOURCES_FILE} lists "${crawler.slug}" under a published IP list, so verification_method must be published-ranges`,
+        path: '/verification',
+        message: `${SOURCES_FILE} lists "${crawler.slug}" under a published IP list, so verification must include {method: published-ranges}`,
       });
     }
+    crawler.verification.forEach((entry, index) => {
+      if (entry.method !== 'asn' || entry.source === undefined) return;
+      const list = networkLists.get(entry.source);
+      if (list === undefined)
+        problems.push({
+          file,
+          path: `/verification/${index}/source`,
+          message: `names "${entry.source}", which is no row of ${SOURCES_FILE} with scope network`,
+        });
+      else if (!list.crawlers.includes(crawler.slug))
+        problems.push({
+          file,
+          path: `/verification/${index}/source`,
+          message: `the row "${entry.source}" of ${SOURCES_FILE} must list "${crawler.slug}" among its crawlers`,
+        });
+    });
   }
 
   records.sources.forEach((source, index) => {

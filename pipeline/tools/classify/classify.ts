@@ -151,8 +151,12 @@ function retiredNote(crawler: ClassifiedCrawler): string {
 const HOW_TO_TRUST: Record<CrawlerView['verification_method'], string> = {
   'published-ranges':
     "whether the request really came from this crawler is decided by its address, checked against the operator's published IP prefixes (verify-crawler).",
+  'fixed-ips':
+    'whether the request really came from this crawler is decided by its address, checked against the addresses the operator lists on its page (verify-crawler).',
   'reverse-dns':
     'whether the request really came from this crawler is decided by its address, checked with forward-confirmed reverse DNS (verify-crawler gives the two lookups).',
+  asn: "the operator says the crawler sends only from its own autonomous system: an address outside it is not the crawler's, one inside it is the operator's but not proof of this crawler (verify-crawler).",
+  'web-bot-auth': "the operator signs the crawler's requests (Web Bot Auth): only a valid signature from its key directory proves the request is genuine.",
   none: 'the operator publishes no way to verify this crawler, so the header alone proves nothing.',
 };
 

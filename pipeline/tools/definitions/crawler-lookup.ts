@@ -1,3 +1,4 @@
+import { VERIFICATION_METHODS, type VerificationMethod } from '../../records/types.ts';
 // What the crawler tools share: the User-Agent parameter, how a classification is summarised,
 // and finding crawlers by any name a person might type.
 import { classify, UA_LIMIT_BYTES, type Classification } from '../classify/index.ts';
@@ -60,7 +61,12 @@ export function verificationMethods(data: ToolData, query: string | null) {
       };
     }),
   }));
-  const tally: Record<string, number> = { 'published-ranges': 0, 'reverse-dns': 0, none: 0 };
-  for (const e of entries) tally[e.method] = (tally[e.method] ?? 0) + 1;
-  return { query, matched: entries.length, tally, crawlers: entries };
+  // tally: each crawler once, by its strongest method; documented: each method every crawler offers.
+  const tally = Object.fromEntries(VERIFICATION_METHODS.map((m) => [m, 0])) as Record<VerificationMethod, number>;
+  const documented = { ...tally };
+  for (const e of entries) {
+    tally[e.method]++;
+    for (const m of e.methods) documented[m]++;
+  }
+  return { query, matched: entries.length, tally, documented, crawlers: entries };
 }

@@ -1,4 +1,5 @@
-import type { CrawlerView } from '../../model/model.ts';
+import type { CrawlerView, VerificationView } from '../../model/model.ts';
+import { listedSources, type PrefixSource } from '../verify/sources.ts';
 import { buildClassifier } from '../classify/index.ts';
 import { buildPrefixIndex } from '../verify/index.ts';
 import type { PublishedPolicy, SourceSummary, ToolData } from './types.ts';
@@ -6,7 +7,18 @@ import { href } from '../../routes.ts';
 
 export interface ToolDocuments {
   agents: { crawlers: CrawlerView[]; categories: { id: string; label: string; ai: boolean }[]; endpoints: Record<string, { url: string }> };
-  ipSources: { sources: { id: string; operator: string; crawlers: string[]; state: string; ipv4_count: number; ipv6_count: number; endpoint: string }[] };
+  ipSources: {
+    sources: {
+      id: string;
+      operator: string;
+      crawlers: string[];
+      scope?: 'crawlers' | 'network';
+      state: string;
+      ipv4_count: number;
+      ipv6_count: number;
+      endpoint: string;
+    }[];
+  };
   ranges: { sources: { id: string; ipv4: string[]; ipv6: string[] }[] };
   status: { sources: { id: string; last_success: string | null }[] };
   policies: PublishedPolicy[];
@@ -20,7 +32,14 @@ export function buildToolData(docs: ToolDocuments): ToolData {
   // A tree published before a field existed lacks it: read as the field's empty value, so new
   // code serving an older dist/ treats every crawler as active with no honoured tokens.
   const crawlers = docs.agents.crawlers.map(
-    (c): CrawlerView => ({ ...c, honoured_tokens: c.honoured_tokens ?? [], status: c.status ?? 'active', retired_since: c.retired_since ?? null }),
+    (c): CrawlerView => ({
+      ...c,
+      honoured_tokens: c.honoured_tokens ?? [],
+      status: c.status ?? 'active',
+      retired_since: c.retired_since ?? null,
+      verification: c.verification ?? legacyVerification(c),
+      citations: c.citations ?? [],
+    }),
   );
   const ranges = new Map(docs.ranges.sources.map((s) => [s.id, s]));
   const fetched = new Map(docs.status.sources.map((s) => [s.id, s.last_success]));
@@ -28,6 +47,7 @@ export function buildToolData(docs: ToolDocuments): ToolData {
     id: s.id,
     operator: s.operator,
     crawlers: s.crawlers,
+    scope: s.scope ?? 'crawlers',
     state: s.state,
     ipv4_count: s.ipv4_count,
     ipv6_count: s.ipv6_count,
@@ -44,13 +64,29 @@ export function buildToolData(docs: ToolDocuments): ToolData {
     policies: docs.policies,
     sources,
     classifier: buildClassifier(crawlers),
-    prefixes: buildPrefixIndex(
-      sources.map((s) => ({
-        id: s.id,
-        operator: s.operator,
-        crawlers: s.crawlers,
-        mirror: { ipv4: ranges.get(s.id)?.ipv4 ?? [], ipv6: ranges.get(s.id)?.ipv6 ?? [], state: s.state, last_success: s.last_success },
-      })),
-    ),
+    prefixes: buildPrefixIndex([
+      ...sources.map(
+        (s): PrefixSource => ({
+          id: s.id,
+          operator: s.operator,
+          crawlers: s.crawlers,
+          scope: s.scope,
+          mirror: { ipv4: ranges.get(s.id)?.ipv4 ?? [], ipv6: ranges.get(s.id)?.ipv6 ?? [], state: s.state, last_success: s.last_success },
+        }),
+      ),
+      ...listedSources(crawlers),
+    ]),
   };
+}
+
+/** A tree published before verification became a list: rebuilt from the one method it named. */
+function legacyVerification(c: CrawlerView): VerificationView[] {
+  const empty = { sources: [], hostnames: [], asns: [], directory: null, addresses: [], note: null };
+  const entries: VerificationView[] = [];
+  if (c.verification_method === 'published-ranges')
+    entries.push({ ...empty, method: 'published-ranges', label: c.verification_label, sources: [...c.ip_sources] });
+  if (c.reverse_dns_hostnames.length > 0)
+    entries.push({ ...empty, method: 'reverse-dns', label: 'Forward-confirmed reverse DNS', hostnames: [...c.reverse_dns_hostnames] });
+  if (entries.length === 0) entries.push({ ...empty, method: 'none', label: c.verification_label });
+  return entries;
 }

@@ -40,6 +40,7 @@ export interface SourceSummary {
   id: string;
   operator: string;
   crawlers: string[];
+  scope: 'crawlers' | 'network';
   state: string;
   ipv4_count: number;
   ipv6_count: number;

@@ -1,12 +1,15 @@
 // How a request claiming to be a crawler can be checked, from the record alone. Shared by
 // verify-crawler (when an address is in no published range) and verification-methods.
 
-import type { CrawlerView } from '../../model/model.ts';
+import type { CrawlerView, VerificationView } from '../../model/model.ts';
 
 export interface HowToVerify {
+  /** The strongest method (the record's verification_method). */
   method: CrawlerView['verification_method'];
   label: string;
-  /** Plain steps, in order. */
+  /** Every method the operator documents, strongest first. */
+  methods: CrawlerView['verification_method'][];
+  /** Plain steps, in order: one group per method. */
   steps: string[];
   /** Shell commands to run, in order (reverse DNS only). */
   commands: string[];
@@ -14,43 +17,67 @@ export interface HowToVerify {
   hostnames: string[];
   /** This service's mirrored lists of the crawler's prefixes. */
   ip_sources: string[];
+  /** The autonomous systems the operator says the crawler sends from. */
+  asns: number[];
+  /** The Web Bot Auth key directory its requests are signed with. */
+  signature_directory: string | null;
 }
 
-type Crawler = Pick<CrawlerView, 'name' | 'operator' | 'verification_method' | 'verification_label' | 'reverse_dns_hostnames' | 'ip_sources'>;
+type Crawler = Pick<CrawlerView, 'name' | 'operator' | 'verification_method' | 'verification_label' | 'verification' | 'reverse_dns_hostnames' | 'ip_sources'>;
 
 /** `address` fills the commands in; without it they hold the placeholder `<ip>`. */
 export function howToVerify(crawler: Crawler, address?: string): HowToVerify {
   const ip = address ?? '<ip>';
-  const hostnames = [...crawler.reverse_dns_hostnames];
-  const dns = hostnames.length > 0 ? reverseDnsSteps(hostnames, ip) : { steps: [], commands: [] };
-  const base = { method: crawler.verification_method, label: crawler.verification_label, hostnames, ip_sources: [...crawler.ip_sources] };
+  const steps: string[] = [];
+  const commands: string[] = [];
+  for (const entry of crawler.verification) {
+    const part = stepsFor(crawler, entry, ip);
+    steps.push(...part.steps);
+    commands.push(...part.commands);
+  }
+  return {
+    method: crawler.verification_method,
+    label: crawler.verification_label,
+    methods: crawler.verification.map((entry) => entry.method),
+    steps,
+    commands,
+    hostnames: [...crawler.reverse_dns_hostnames],
+    ip_sources: [...crawler.ip_sources],
+    asns: crawler.verification.flatMap((entry) => entry.asns),
+    signature_directory: crawler.verification.find((entry) => entry.directory !== null)?.directory ?? null,
+  };
+}
 
-  switch (crawler.verification_method) {
+function stepsFor(crawler: Crawler, entry: VerificationView, ip: string): { steps: string[]; commands: string[] } {
+  const { name, operator } = crawler;
+  const only = (step: string) => ({ steps: [step], commands: [] });
+  switch (entry.method) {
     case 'published-ranges': {
-      const lists = crawler.ip_sources.length > 0 ? crawler.ip_sources.join(', ') : 'none mirrored here';
-      const steps = [
-        `Check ${ip} against the IP prefixes ${crawler.operator} publishes for ${crawler.name} (this service's copies: ${lists}); verify-crawler does this.`,
-      ];
-      if (dns.steps.length > 0) steps.push(`${crawler.operator} also documents forward-confirmed reverse DNS:`, ...dns.steps);
-      return { ...base, steps, commands: dns.commands };
+      const lists = entry.sources.length > 0 ? entry.sources.join(', ') : 'none mirrored here';
+      return only(`Check ${ip} against the IP prefixes ${operator} publishes for ${name} (this service's copies: ${lists}); verify-crawler does this.`);
     }
+    case 'fixed-ips':
+      return only(
+        `Check ${ip} against the ${plural(entry.addresses.length, 'address')} ${operator} lists on its page for ${name} (${entry.addresses.join(', ')}); verify-crawler does this.`,
+      );
     case 'reverse-dns':
-      if (hostnames.length === 0) {
-        return {
-          ...base,
-          steps: [`${crawler.operator} documents reverse DNS verification for ${crawler.name}, but the record names no hostnames to expect.`],
-          commands: [],
-        };
-      }
-      return { ...base, steps: dns.steps, commands: dns.commands };
+      return reverseDnsSteps(entry.hostnames, ip);
+    case 'asn': {
+      const systems = entry.asns.map((n) => `AS${n}`).join(', ');
+      const where =
+        entry.sources.length > 0
+          ? `verify-crawler checks it against this service's copy of the operator's announced prefixes (${entry.sources.join(', ')})`
+          : `look the address up in a routing registry (for example \`whois -h whois.radb.net ${ip}\`) and read its origin AS`;
+      return only(
+        `${operator} says ${name} sends only from ${systems}: ${where}. An address outside it is not ${name}; one inside it is ${operator}'s, which does not by itself prove ${name} sent the request.`,
+      );
+    }
+    case 'web-bot-auth':
+      return only(
+        `${name} signs its requests (HTTP Message Signatures, Web Bot Auth): a genuine request carries Signature, Signature-Input and Signature-Agent headers whose signature verifies with a key from ${entry.directory ?? 'its key directory'}. This needs the request's headers, not only its address.`,
+      );
     case 'none':
-      return {
-        ...base,
-        steps: [
-          `${crawler.operator} publishes no verification method for ${crawler.name}: neither an address nor the User-Agent header can prove a request came from it.`,
-        ],
-        commands: [],
-      };
+      return only(`${operator} publishes no verification method for ${name}: neither an address nor the User-Agent header can prove a request came from it.`);
   }
 }
 
@@ -63,6 +90,10 @@ function reverseDnsSteps(hostnames: readonly string[], ip: string): { steps: str
     ],
     commands: [`host ${ip}`, 'host <hostname>'],
   };
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 'es'}`;
 }
 
 function orList(items: readonly string[]): string {

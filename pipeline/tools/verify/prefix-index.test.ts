@@ -44,6 +44,7 @@ describe('lookup: fixture index', () => {
       source: 'other-lists',
       operator: 'other',
       crawlers: ['otherbot'],
+      scope: 'crawlers',
       prefix: '192.0.2.128/26',
     });
   });
@@ -85,13 +86,15 @@ describe('lookup: fixture index', () => {
   });
 
   it('does not mix families: an IPv4 address is never in an IPv6 prefix', () => {
-    const both = buildPrefixIndex([{ id: 'all', operator: 'x', crawlers: [], mirror: { ipv4: [], ipv6: ['::/0'] } }]);
+    const both = buildPrefixIndex([{ id: 'all', operator: 'x', crawlers: [], scope: 'crawlers', mirror: { ipv4: [], ipv6: ['::/0'] } }]);
     assert.deepEqual(found(lookup(both, '192.0.2.1')).matches, []);
     assert.equal(found(lookup(both, '2001:db8::1')).matches.length, 1);
   });
 
   it('handles /0 and /32 prefixes at the ends of the space', () => {
-    const edges = buildPrefixIndex([{ id: 'e', operator: 'x', crawlers: [], mirror: { ipv4: ['0.0.0.0/0', '255.255.255.255/32', '0.0.0.0/32'], ipv6: [] } }]);
+    const edges = buildPrefixIndex([
+      { id: 'e', operator: 'x', crawlers: [], scope: 'crawlers', mirror: { ipv4: ['0.0.0.0/0', '255.255.255.255/32', '0.0.0.0/32'], ipv6: [] } },
+    ]);
     assert.deepEqual(
       found(lookup(edges, '255.255.255.255')).matches.map((m) => m.prefix),
       ['255.255.255.255/32', '0.0.0.0/0'],
@@ -121,6 +124,7 @@ describe('lookup: fixture index', () => {
       {
         id: 'm',
         operator: 'x',
+        scope: 'crawlers',
         crawlers: [],
         mirror: { ipv4: ['192.0.2.0/24', 'garbage', '192.0.2.0/33', '192.0.2.0/24'], ipv6: ['fe80::/10%eth0', '::ffff:198.51.100.0/120', '2001:db8::1/64'] },
       },
@@ -142,7 +146,16 @@ describe('lookup: fixture index', () => {
       found(lookup(messy, '2001:db8::ffff')).matches.map((m) => m.prefix),
       ['2001:db8::/64'],
     );
-    assert.deepEqual(messy.sources[0], { id: 'm', operator: 'x', crawlers: [], state: null, last_success: null, ipv4_count: 2, ipv6_count: 1 });
+    assert.deepEqual(messy.sources[0], {
+      id: 'm',
+      operator: 'x',
+      crawlers: [],
+      scope: 'crawlers',
+      state: null,
+      last_success: null,
+      ipv4_count: 2,
+      ipv6_count: 1,
+    });
   });
 
   it('gives identical answers for the same input, call after call and index after index', () => {

@@ -3,6 +3,14 @@
 
 import { parseAddress, type AddressErrorCode, type Family } from '../../net/address.ts';
 import { parsePrefix, type Prefix } from '../../net/prefix.ts';
+import type { CrawlerView } from '../../model/model.ts';
+
+/**
+ * crawlers: a list of the crawlers' own addresses (a match verifies them); listed: addresses a
+ * crawler record quotes from the operator's page; network: the operator's whole AS, which backs
+ * an asn claim (a match shows the address is the operator's, not which service sent it).
+ */
+type PrefixScope = 'crawlers' | 'listed' | 'network';
 
 /** An IP list row; model.ts's SourceView fits (its `mirror` is a MirrorEntry). */
 export interface PrefixSource {
@@ -10,6 +18,7 @@ export interface PrefixSource {
   /** Operator slug. */
   operator: string;
   crawlers: readonly string[];
+  scope: PrefixScope;
   mirror: {
     ipv4: readonly string[];
     ipv6: readonly string[];
@@ -23,6 +32,7 @@ export interface PrefixMatch {
   source: string;
   operator: string;
   crawlers: readonly string[];
+  scope: PrefixScope;
   prefix: string;
 }
 
@@ -30,6 +40,7 @@ export interface SourceInfo {
   id: string;
   operator: string;
   crawlers: readonly string[];
+  scope: PrefixScope;
   state: string | null;
   last_success: string | null;
   ipv4_count: number;
@@ -91,12 +102,13 @@ export function prepareSources(rows: readonly PrefixSource[]): PreparedSources {
       seen.add(read.prefix.text);
       if (read.prefix.family === 'ipv4') v4++;
       else v6++;
-      entries.push({ match: { source: row.id, operator: row.operator, crawlers, prefix: read.prefix.text }, prefix: read.prefix });
+      entries.push({ match: { source: row.id, operator: row.operator, crawlers, scope: row.scope, prefix: read.prefix.text }, prefix: read.prefix });
     }
     sources.push({
       id: row.id,
       operator: row.operator,
       crawlers,
+      scope: row.scope,
       state: row.mirror.state ?? null,
       last_success: row.mirror.last_success ?? null,
       ipv4_count: v4,
@@ -104,6 +116,29 @@ export function prepareSources(rows: readonly PrefixSource[]): PreparedSources {
     });
   }
   return { sources, entries, rejected };
+}
+
+type ListingCrawler = Pick<CrawlerView, 'slug' | 'operator_slug' | 'last_reviewed' | 'verification'>;
+
+/**
+ * Addresses operators list on a page rather than in a file, one row per crawler named after the
+ * record they come from, so that verify-crawler checks them like any published list.
+ */
+export function listedSources(crawlers: readonly ListingCrawler[]): PrefixSource[] {
+  return crawlers.flatMap((crawler): PrefixSource[] => {
+    const addresses = crawler.verification.flatMap((entry) => (entry.method === 'fixed-ips' ? entry.addresses : []));
+    if (addresses.length === 0) return [];
+    return [
+      {
+        id: `record:${crawler.slug}`,
+        operator: crawler.operator_slug,
+        crawlers: [crawler.slug],
+        scope: 'listed',
+        // parsePrefix reads either family from either array.
+        mirror: { ipv4: addresses, ipv6: [], state: 'ok', last_success: crawler.last_reviewed },
+      },
+    ];
+  });
 }
 
 /** Reads the address and answers with whatever `search` finds for it. */

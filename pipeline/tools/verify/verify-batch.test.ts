@@ -4,8 +4,10 @@ import { buildPrefixIndex } from './prefix-index.ts';
 import { MAX_ADDRESSES_PER_CALL, resolveClaim, verifyBatch, type BatchItem, type CheckedAddress } from './verify-batch.ts';
 import { parseAddressList } from '../../net/address-list.ts';
 import { howToVerify } from './how-to-verify.ts';
+import { listedSources, type PrefixSource } from './sources.ts';
+import type { VerificationView } from '../../model/model.ts';
 import { fixtureCrawlers, fixtureSources, mirrorSources, referenceSources } from '../../../test/support/verify-data.ts';
-import { realCrawlers } from '../../../test/support/classify-data.ts';
+import { fixtureCrawler, realCrawlers } from '../../../test/support/classify-data.ts';
 
 const crawlers = fixtureCrawlers();
 const index = buildPrefixIndex(fixtureSources());
@@ -144,7 +146,7 @@ describe('verifyBatch: fixture', () => {
       valid: 2,
       invalid: 5,
       in_published_ranges: 2,
-      verdicts: { genuine: 2, 'operator-range': 0, 'other-operator': 0, 'not-in-published-ranges': 0, 'unknown-claim': 0 },
+      verdicts: { genuine: 2, 'operator-network': 0, 'operator-range': 0, 'other-operator': 0, 'not-in-published-ranges': 0, 'unknown-claim': 0 },
     });
   });
 
@@ -177,11 +179,82 @@ describe('howToVerify', () => {
   });
 
   it('adds the DNS steps when a range-verified crawler also documents hostnames', () => {
-    const both = { ...crawlers.find((c) => c.slug === 'acmebot')!, reverse_dns_hostnames: ['acme.example'] };
+    const acmebot = crawlers.find((c) => c.slug === 'acmebot')!;
+    const both = { ...acmebot, verification: [...acmebot.verification, entry('reverse-dns', { hostnames: ['acme.example'] })] };
     const how = howToVerify(both, '192.0.2.1');
     assert.equal(how.method, 'published-ranges');
+    assert.deepEqual(how.methods, ['published-ranges', 'reverse-dns']);
     assert.deepEqual(how.commands, ['host 192.0.2.1', 'host <hostname>']);
     assert.match(how.steps[0]!, /acme-main/);
+  });
+
+  it('names the AS numbers and the signature directory of a crawler that offers them', () => {
+    const signed = fixtureCrawler('signbot', {
+      verification_method: 'asn',
+      verification: [
+        entry('asn', { asns: [64500] }),
+        entry('web-bot-auth', { directory: 'https://acme.example/.well-known/http-message-signatures-directory' }),
+      ],
+    });
+    const how = howToVerify(signed);
+    assert.deepEqual(how.asns, [64500]);
+    assert.equal(how.signature_directory, 'https://acme.example/.well-known/http-message-signatures-directory');
+    assert.match(how.steps.join(' '), /AS64500.*whois/);
+    assert.match(how.steps.join(' '), /Signature-Input/);
+  });
+});
+
+function entry(method: VerificationView['method'], fields: Partial<VerificationView> = {}): VerificationView {
+  return { method, label: method, sources: [], hostnames: [], asns: [], directory: null, addresses: [], note: null, ...fields };
+}
+
+describe('verifyBatch: addresses listed on a page, and an operator network behind an asn claim', () => {
+  const listed = fixtureCrawler('listbot', {
+    name: 'ListBot',
+    robots_token: 'ListBot',
+    user_agent_substring: 'ListBot',
+    verification_method: 'fixed-ips',
+    verification: [entry('fixed-ips', { addresses: ['198.51.100.7', '2001:db8:7::/48'] })],
+  });
+  const networked = fixtureCrawler('netbot', {
+    name: 'NetBot',
+    robots_token: 'NetBot',
+    user_agent_substring: 'NetBot',
+    operator_slug: 'netco',
+    verification_method: 'asn',
+    verification: [entry('asn', { asns: [64500], sources: ['netco-network'] })],
+  });
+  const both = [listed, networked];
+  const network: PrefixSource = {
+    id: 'netco-network',
+    operator: 'netco',
+    crawlers: ['netbot'],
+    scope: 'network',
+    mirror: { ipv4: ['203.0.113.0/24'], ipv6: [], state: 'ok' },
+  };
+  const idx = buildPrefixIndex([network, ...listedSources(both)]);
+  const verdict = (address: string, claim: string) => checked(verifyBatch(idx, both, [address], claim).results[0]);
+
+  it('an address the operator lists for the crawler is genuine, in either family; another is not', () => {
+    assert.equal(verdict('198.51.100.7', 'ListBot').verdict, 'genuine');
+    assert.match(verdict('198.51.100.7', 'ListBot').explanation, /lists on its page/);
+    assert.equal(verdict('2001:db8:7::1', 'ListBot').verdict, 'genuine');
+    const other = verdict('198.51.100.8', 'ListBot');
+    assert.equal(other.verdict, 'not-in-published-ranges');
+    assert.match(other.explanation, /none of the addresses/);
+  });
+
+  it("an address in the operator's network fits an asn claim without proving it; outside it, the claim is false", () => {
+    const inside = verdict('203.0.113.9', 'NetBot');
+    assert.equal(inside.verdict, 'operator-network');
+    assert.match(inside.explanation, /does not prove/);
+    const outside = verdict('192.0.2.1', 'NetBot');
+    assert.equal(outside.verdict, 'not-in-published-ranges');
+    assert.match(outside.explanation, /outside .*own network/);
+  });
+
+  it('a network list never makes another claim genuine', () => {
+    assert.equal(verdict('203.0.113.9', 'ListBot').verdict, 'other-operator');
   });
 });
 

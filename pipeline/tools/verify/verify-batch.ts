@@ -13,9 +13,9 @@ import type { FoundAddress, InvalidAddress, PrefixMatch } from './sources.ts';
 /** docs/API.md §8: ip values per call. */
 export const MAX_ADDRESSES_PER_CALL = 500;
 
-type ClaimVerdict = 'genuine' | 'operator-range' | 'other-operator' | 'not-in-published-ranges' | 'unknown-claim';
+type ClaimVerdict = 'genuine' | 'operator-network' | 'operator-range' | 'other-operator' | 'not-in-published-ranges' | 'unknown-claim';
 
-const VERDICTS: readonly ClaimVerdict[] = ['genuine', 'operator-range', 'other-operator', 'not-in-published-ranges', 'unknown-claim'];
+const VERDICTS: readonly ClaimVerdict[] = ['genuine', 'operator-network', 'operator-range', 'other-operator', 'not-in-published-ranges', 'unknown-claim'];
 
 interface ClaimedCrawler {
   slug: string;
@@ -26,6 +26,7 @@ interface ClaimedCrawler {
   robots_only: boolean;
   verification_method: CrawlerView['verification_method'];
   verification_label: string;
+  verification: CrawlerView['verification'];
   ip_sources: string[];
   reverse_dns_hostnames: string[];
 }
@@ -223,11 +224,16 @@ function judge(index: PrefixIndex, context: Context, claim: Claim | null, addres
     return { verdict: 'unknown-claim', explanation: `The claimed user agent names no crawler in the index. ${where}`, caveat: null };
   }
   const claimed = claim.crawler;
-  const own = matches.find((m) => m.crawlers.includes(claimed.slug));
+  const own = matches.find((m) => m.scope !== 'network' && m.crawlers.includes(claimed.slug));
   if (own !== undefined) {
+    const where = own.scope === 'listed' ? `lists on its page for ${claimed.name} (this index's record)` : `publishes for ${claimed.name} (list ${own.source})`;
+    return { verdict: 'genuine', explanation: `${address} is in ${own.prefix}, which ${own.operator_name} ${where}.`, caveat: null };
+  }
+  const network = matches.find((m) => m.scope === 'network' && m.operator === claimed.operator_slug);
+  if (network !== undefined) {
     return {
-      verdict: 'genuine',
-      explanation: `${address} is in ${own.prefix}, which ${own.operator_name} publishes for ${claimed.name} (list ${own.source}).`,
+      verdict: 'operator-network',
+      explanation: `${address} is in ${network.prefix}, part of ${network.operator_name}'s own network (list ${network.source}). ${claimed.operator} says ${claimed.name} sends only from that network, so the claim fits, but any of ${claimed.operator}'s services could have sent the request: the address alone does not prove it was ${claimed.name}.`,
       caveat: null,
     };
   }
@@ -247,18 +253,34 @@ function judge(index: PrefixIndex, context: Context, claim: Claim | null, addres
       caveat: null,
     };
   }
-  const explanation =
-    claimed.verification_method === 'published-ranges'
-      ? `${address} is in none of the ranges ${claimed.operator} publishes for ${claimed.name}, nor in any other published list: it is not one of ${claimed.name}'s addresses.`
-      : claimed.verification_method === 'reverse-dns'
-        ? `${address} is in no published range. ${claimed.operator} publishes no IP list for ${claimed.name}; it is verified by forward-confirmed reverse DNS (see claim.how_to_verify).`
-        : `${address} is in no published range, and ${claimed.operator} publishes no verification method for ${claimed.name}: nothing can confirm or refute the claim.`;
-  return { verdict: 'not-in-published-ranges', explanation, caveat: staleness(index, claimed) };
+  return { verdict: 'not-in-published-ranges', explanation: unmatchedExplanation(address, claimed), caveat: staleness(index, claimed) };
+}
+
+/** What an address in no list means depends on the strongest method the operator documents. */
+function unmatchedExplanation(address: string, claimed: ClaimedCrawler): string {
+  const { name, operator } = claimed;
+  const networkList = claimed.verification.some((entry) => entry.method === 'asn' && entry.sources.length > 0);
+  switch (claimed.verification_method) {
+    case 'published-ranges':
+      return `${address} is in none of the ranges ${operator} publishes for ${name}, nor in any other published list: it is not one of ${name}'s addresses.`;
+    case 'fixed-ips':
+      return `${address} is none of the addresses ${operator} lists for ${name}: it is not one of ${name}'s addresses.`;
+    case 'reverse-dns':
+      return `${address} is in no published range. ${operator} publishes no IP list for ${name}; it is verified by forward-confirmed reverse DNS (see claim.how_to_verify).`;
+    case 'asn':
+      return networkList
+        ? `${address} is outside ${operator}'s own network, which ${operator} says ${name} sends from: it is not ${name}.`
+        : `${address} is in no published range. ${operator} says ${name} sends only from its own autonomous system; check the address's origin AS (see claim.how_to_verify).`;
+    case 'web-bot-auth':
+      return `${address} is in no published range. ${operator} signs ${name}'s requests instead: only the request's signature can prove it (see claim.how_to_verify).`;
+    case 'none':
+      return `${address} is in no published range, and ${operator} publishes no verification method for ${name}: nothing can confirm or refute the claim.`;
+  }
 }
 
 /** Whether our copies of the claimed crawler's lists can be trusted to rule it out. */
 function staleness(index: PrefixIndex, claimed: ClaimedCrawler): string | null {
-  if (claimed.verification_method !== 'published-ranges') return null;
+  if (claimed.verification_method !== 'published-ranges') return networkStaleness(index, claimed);
   const problems = claimed.ip_sources.flatMap((id) => {
     const source = index.sources.find((s) => s.id === id);
     if (source === undefined || source.ipv4_count + source.ipv6_count === 0) return [`this service holds no copy of list ${id}`];
@@ -267,6 +289,19 @@ function staleness(index: PrefixIndex, claimed: ClaimedCrawler): string | null {
     return [];
   });
   if (claimed.ip_sources.length === 0) problems.push(`no list of ${claimed.name}'s prefixes is mirrored here`);
+  return problems.length === 0 ? null : `The verdict may be wrong: ${problems.join('; ')}.`;
+}
+
+/** An asn verdict leans on our copy of the operator's network list as a published-ranges one leans on its lists. */
+function networkStaleness(index: PrefixIndex, claimed: ClaimedCrawler): string | null {
+  if (claimed.verification_method !== 'asn') return null;
+  const ids = claimed.verification.flatMap((entry) => (entry.method === 'asn' ? entry.sources : []));
+  const problems = ids.flatMap((id) => {
+    const source = index.sources.find((s) => s.id === id);
+    if (source === undefined || source.ipv4_count + source.ipv6_count === 0) return [`this service holds no copy of list ${id}`];
+    if (source.state !== null && source.state !== 'ok') return [`list ${id} failed its last refresh`];
+    return [];
+  });
   return problems.length === 0 ? null : `The verdict may be wrong: ${problems.join('; ')}.`;
 }
 
@@ -294,6 +329,7 @@ function claimedCrawler(c: CrawlerView): ClaimedCrawler {
     robots_only: c.robots_only,
     verification_method: c.verification_method,
     verification_label: c.verification_label,
+    verification: c.verification,
     ip_sources: [...c.ip_sources],
     reverse_dns_hostnames: [...c.reverse_dns_hostnames],
   };
