@@ -25,9 +25,25 @@ const PEERS_FILE = join(REPO, 'test', 'fixtures', 'reference', 'peers', 'ai-robo
 const excluded = parse(readFileSync(EXCLUDED_FILE, 'utf8')) as Excluded[];
 const crawlers = readdirSync(CRAWLERS_DIR)
   .filter((name) => name.endsWith('.yaml'))
-  .map((name) => parse(readFileSync(join(CRAWLERS_DIR, name), 'utf8')) as { slug: string; robots_token: string | null; user_agent_substring: string | null });
-// A crawler with no robots.txt token is indexed under the name its User-Agent carries.
-const tokens = new Set(crawlers.flatMap((c) => [c.robots_token ?? c.user_agent_substring].flatMap((name) => (name === null ? [] : [name.toLowerCase()]))));
+  .map(
+    (name) =>
+      parse(readFileSync(join(CRAWLERS_DIR, name), 'utf8')) as {
+        slug: string;
+        name: string;
+        robots_token: string | null;
+        user_agent_substring: string | null;
+        honoured_tokens?: { token: string }[];
+      },
+  );
+// A crawler is indexed under its token, the retired tokens it honours, and its name (a crawler with
+// no robots.txt token, such as ChatGPT agent, is known by name only).
+const tokens = new Set(
+  crawlers.flatMap((c) =>
+    [c.robots_token, c.user_agent_substring, c.name, ...(c.honoured_tokens ?? []).map((h) => h.token)].flatMap((name) =>
+      name === null ? [] : [name.toLowerCase()],
+    ),
+  ),
+);
 const slugs = new Set(crawlers.map((c) => c.slug));
 const peerNames = (): string[] => Object.keys(JSON.parse(readFileSync(PEERS_FILE, 'utf8')) as Record<string, unknown>);
 
@@ -62,7 +78,7 @@ function orderProblems(list: readonly Excluded[]): string[] {
   return problems;
 }
 
-const entry = (name: string, reason = 'no-operator-docs'): Excluded => ({ name, reason, note: 'A hand-made entry for this test.' });
+const entry = (name: string, reason = 'no-evidence'): Excluded => ({ name, reason, note: 'A hand-made entry for this test.' });
 
 test('excluded.yaml matches its schema', () => {
   const validate = validatorFor('records/excluded.schema.json');
@@ -72,7 +88,8 @@ test('excluded.yaml matches its schema', () => {
 test('the schema rejects an unknown reason, a missing note and an extra field', () => {
   const validate = validatorFor('records/excluded.schema.json');
   assert.equal(validate([{ name: 'X', reason: 'gone', note: 'A hand-made entry for this test.' }]), false);
-  assert.equal(validate([{ name: 'X', reason: 'defunct' }]), false);
+  assert.equal(validate([{ name: 'X', reason: 'defunct', note: 'A retired crawler is indexed, not excluded.' }]), false);
+  assert.equal(validate([{ name: 'X', reason: 'no-evidence' }]), false);
   assert.equal(validate([{ ...entry('X'), extra: true }]), false);
   assert.equal(validate([entry('X', 'merged-into:Not A Slug')]), false);
   assert.ok(validate([entry('X', 'merged-into:gptbot')]));

@@ -270,7 +270,7 @@ export type ExcludedSchema = {
  */
 name: string
 /**
- * no-operator-docs: no operator page states the token or user agent; not-a-crawler: a tool or client with no single operator or no category; defunct: retired; merged-into:<slug>: covered by that crawler record.
+ * no-evidence: no public source (operator page, traffic report, log, directory) gives its User-Agent or operator; not-a-crawler: a tool or client with no single operator; merged-into:<slug>: a duplicate spelling of that crawler record. A retired crawler is indexed with status retired, not listed here.
  */
 reason: string
 /**
