@@ -163,6 +163,8 @@ function unknownTokens(parsed: ParsedRobots, crawlers: readonly CrawlerView[]) {
     for (const ua of group.user_agents) {
       const lower = ua.value.toLowerCase();
       if (ua.value === '*' || known.has(lower) || known.has(ua.whole_name.toLowerCase())) continue;
+      // Sites copy the product token with its version from a User-Agent (peer39_crawler/1.0).
+      if (known.has(withoutVersion(lower))) continue;
       const tokenless = tokenlessBy.get(lower);
       if (tokenless !== undefined) {
         if (tokenlessLines.length < LISTED_UNKNOWN_TOKENS) {
@@ -208,6 +210,10 @@ function unknownTokens(parsed: ParsedRobots, crawlers: readonly CrawlerView[]) {
           : null,
     },
   };
+}
+
+function withoutVersion(token: string): string {
+  return token.replace(/\/[0-9][0-9.]*$/, '');
 }
 
 export function auditAiAccess(parsed: ParsedRobots, path: string, crawlers: readonly CrawlerView[], ai: ReadonlySet<string>) {

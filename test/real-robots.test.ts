@@ -1,0 +1,79 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, test } from 'node:test';
+import { auditTool } from '../pipeline/tools/definitions/audit-ai-access.ts';
+import type { ToolData } from '../pipeline/tools/registry/index.ts';
+import { REPO } from './support/project.ts';
+import { publishedToolData } from './support/tool-data.ts';
+
+// Real robots.txt files (test/fixtures/robots/README.md says where each copy comes from),
+// posted to the ai-access audit as a site owner would: every name in them that the peers' AI
+// list knows must come back as a crawler, an honoured or retired token, or a tokenless name,
+// never as an unknown token.
+
+const FILES = ['www.nytimes.com.txt', 'cn.nytimes.com.txt'];
+// Peer names the index cannot yet place, each for a reason records/excluded.yaml gives. A
+// name that gets placed must leave this list, so the test fails both ways.
+const KNOWN_GAPS = ['omgilibot', 'scrapy'];
+
+const peerNames = new Set(
+  Object.keys(JSON.parse(readFileSync(join(REPO, 'test', 'fixtures', 'reference', 'peers', 'ai-robots-txt-robots.json'), 'utf8')) as object).map((n) =>
+    n.toLowerCase(),
+  ),
+);
+
+let data: ToolData;
+before(async () => {
+  data = await publishedToolData(REPO);
+});
+
+const audit = (file: string) =>
+  auditTool.run({ robots_txt: readFileSync(join(REPO, 'test', 'fixtures', 'robots', file), 'utf8') }, { data, caller: { userAgent: null, address: null } });
+
+for (const file of FILES) {
+  test(`${file}: no name the peers' AI list knows is an unknown token`, () => {
+    const unknown = audit(file).unknown_tokens.map((u) => u.token.toLowerCase());
+    const known = unknown.filter((token) => peerNames.has(token));
+    assert.deepEqual(
+      known.filter((token) => !KNOWN_GAPS.includes(token)),
+      [],
+    );
+  });
+}
+
+test('the New York Times file: the names the issue found unknown are all placed now', () => {
+  const answer = audit('www.nytimes.com.txt');
+  const unknown = new Set(answer.unknown_tokens.map((u) => u.token));
+  for (const name of [
+    'anthropic-ai',
+    'Bytespider',
+    'Claude-Web',
+    'FacebookBot',
+    'omgili',
+    'DataForSeoBot',
+    'magpie-crawler',
+    'peer39_crawler',
+    'peer39_crawler/1.0',
+    'AwarioRssBot',
+    'AwarioSmartBot',
+  ]) {
+    assert.ok(!unknown.has(name), `${name} is unknown`);
+  }
+  assert.deepEqual(
+    answer.honoured_tokens.map((h) => [h.token, h.honoured_by]),
+    [
+      ['anthropic-ai', 'claudebot'],
+      ['Claude-Web', 'claudebot'],
+    ],
+  );
+  assert.ok(answer.blocked.some((b) => b.slug === 'bytespider'));
+});
+
+test('the known gaps are still gaps (remove a name from KNOWN_GAPS once the index places it)', () => {
+  const unknown = new Set(FILES.flatMap((file) => audit(file).unknown_tokens.map((u) => u.token.toLowerCase())));
+  assert.deepEqual(
+    KNOWN_GAPS.filter((gap) => !unknown.has(gap)),
+    [],
+  );
+});
