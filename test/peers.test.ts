@@ -33,18 +33,18 @@ const crawlers = readdirSync(CRAWLERS_DIR)
         robots_token: string | null;
         user_agent_substring: string | null;
         honoured_tokens?: { token: string }[];
+        aliases?: { name: string }[];
       },
   );
 // A crawler is indexed under its token, the retired tokens it honours, and its name (a crawler with
 // no robots.txt token, such as ChatGPT agent, is known by name only).
 const tokens = new Set(
   crawlers.flatMap((c) =>
-    [c.robots_token, c.user_agent_substring, c.name, ...(c.honoured_tokens ?? []).map((h) => h.token)].flatMap((name) =>
-      name === null ? [] : [name.toLowerCase()],
+    [c.robots_token, c.user_agent_substring, c.name, ...(c.honoured_tokens ?? []).map((h) => h.token), ...(c.aliases ?? []).map((a) => a.name)].flatMap(
+      (name) => (name === null ? [] : [name.toLowerCase()]),
     ),
   ),
 );
-const slugs = new Set(crawlers.map((c) => c.slug));
 const peerNames = (): string[] => Object.keys(JSON.parse(readFileSync(PEERS_FILE, 'utf8')) as Record<string, unknown>);
 
 const isIndexed = (name: string, indexed: ReadonlySet<string>) => indexed.has(name.toLowerCase());
@@ -58,11 +58,6 @@ function unaccounted(peers: readonly string[], indexed: ReadonlySet<string>, lis
 /** Excluded names that a crawler record carries after all. */
 function wronglyExcluded(list: readonly Excluded[], indexed: ReadonlySet<string>): string[] {
   return list.filter((e) => isIndexed(e.name, indexed)).map((e) => e.name);
-}
-
-/** merged-into reasons whose slug has no crawler record. */
-function missingMergeTargets(list: readonly Excluded[], known: ReadonlySet<string>): string[] {
-  return list.filter((e) => e.reason.startsWith('merged-into:') && !known.has(e.reason.slice('merged-into:'.length))).map((e) => `${e.name} -> ${e.reason}`);
 }
 
 /** Names listed twice, and the first name out of code-unit order. */
@@ -91,8 +86,9 @@ test('the schema rejects an unknown reason, a missing note and an extra field', 
   assert.equal(validate([{ name: 'X', reason: 'defunct', note: 'A retired crawler is indexed, not excluded.' }]), false);
   assert.equal(validate([{ name: 'X', reason: 'no-evidence' }]), false);
   assert.equal(validate([{ ...entry('X'), extra: true }]), false);
-  assert.equal(validate([entry('X', 'merged-into:Not A Slug')]), false);
-  assert.ok(validate([entry('X', 'merged-into:gptbot')]));
+  // A duplicate spelling is an alias in the crawler's record now, not an exclusion.
+  assert.equal(validate([entry('X', 'merged-into:gptbot')]), false);
+  assert.ok(validate([entry('X', 'not-a-crawler')]));
 });
 
 test('every peer name is indexed or excluded, and every excluded name is a peer name', () => {
@@ -119,17 +115,6 @@ test('no excluded name is indexed', () => {
 test('wronglyExcluded: an excluded name that a record carries, in any case, is reported', () => {
   const indexed = new Set(['gptbot', 'meta-externalagent']);
   assert.deepEqual(wronglyExcluded([entry('Meta-ExternalAgent'), entry('NewBot'), entry('GPTBot')], indexed), ['Meta-ExternalAgent', 'GPTBot']);
-});
-
-test('every merged-into slug has a crawler record', () => {
-  assert.deepEqual(missingMergeTargets(excluded, slugs), []);
-});
-
-test('missingMergeTargets: a merge into a slug without a record is reported', () => {
-  const known = new Set(['gptbot']);
-  assert.deepEqual(missingMergeTargets([entry('GPT-Bot', 'merged-into:gptbot'), entry('Ghost', 'merged-into:ghost'), entry('Other')], known), [
-    'Ghost -> merged-into:ghost',
-  ]);
 });
 
 test('excluded.yaml lists each name once, sorted by name in code-unit order', () => {

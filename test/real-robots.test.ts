@@ -15,7 +15,7 @@ import { publishedToolData } from './support/tool-data.ts';
 const FILES = ['www.nytimes.com.txt', 'cn.nytimes.com.txt'];
 // Peer names the index cannot yet place, each for a reason records/excluded.yaml gives. A
 // name that gets placed must leave this list, so the test fails both ways.
-const KNOWN_GAPS = ['omgilibot', 'scrapy'];
+const KNOWN_GAPS = ['scrapy'];
 
 const peerNames = new Set(
   Object.keys(JSON.parse(readFileSync(join(REPO, 'test', 'fixtures', 'reference', 'peers', 'ai-robots-txt-robots.json'), 'utf8')) as object).map((n) =>
@@ -68,6 +68,10 @@ test('the New York Times file: the names the issue found unknown are all placed 
     ],
   );
   assert.ok(answer.blocked.some((b) => b.slug === 'bytespider'));
+  assert.deepEqual(
+    answer.alias_names.map((a) => [a.token, a.crawler, a.write_instead]),
+    [['omgilibot', 'omgili', 'omgili']],
+  );
 });
 
 test('the known gaps are still gaps (remove a name from KNOWN_GAPS once the index places it)', () => {

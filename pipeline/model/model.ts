@@ -51,6 +51,8 @@ export interface CrawlerView {
   robots_only: boolean;
   robots_token_is_product_token: boolean;
   robots_token_note: string | null;
+  /** Why no User-Agent substring identifies a crawler that is not robots-only (it sends a plain browser header). */
+  user_agent_note: string | null;
   robots_txt_note: string | null;
   robots_txt_evidence: string | null;
   reverse_dns_hostnames: string[];
@@ -58,6 +60,8 @@ export interface CrawlerView {
   markdown_url: string;
   /** Retired tokens whose groups the operator says this crawler still obeys, each with its citation. */
   honoured_tokens: HonouredToken[];
+  /** Other names sites write for this crawler, which the operator has not said it obeys. */
+  aliases: { name: string; note: string }[];
   /** retired: the operator no longer runs it; the record stays so that its token is explained. */
   status: 'active' | 'retired';
   retired_since: string | null;
@@ -182,12 +186,14 @@ export function buildModel(
       robots_only: record.robots_only ?? false,
       robots_token_is_product_token: record.robots_token !== null && PRODUCT_TOKEN.test(record.robots_token),
       robots_token_note: record.robots_token_note ?? null,
+      user_agent_note: record.user_agent_note ?? null,
       robots_txt_note: record.robots_txt_note ?? null,
       robots_txt_evidence: record.robots_txt_evidence ?? null,
       reverse_dns_hostnames: reverseDnsHostnames(record.verification),
       ip_sources: own.map((s) => s.id),
       markdown_url: url(site, href('crawler_markdown', record.slug)),
       honoured_tokens: record.honoured_tokens ?? [],
+      aliases: record.aliases ?? [],
       status: record.status ?? 'active',
       retired_since: record.retired_since ?? null,
       successor: record.successor ?? null,

@@ -1,6 +1,6 @@
 import { describeErrors, validatorFor } from '../schema/ajv.ts';
 import { checkCitations } from './checks/citations.ts';
-import { checkHonouredTokens } from './checks/honoured-tokens.ts';
+import { checkOtherNames } from './checks/other-names.ts';
 import { checkLifecycle } from './checks/lifecycle.ts';
 import { checkProductTokens } from './checks/product-token.ts';
 import { checkReferences } from './checks/references.ts';
@@ -24,7 +24,7 @@ function semanticProblems(records: RecordSet, files: readonly RecordFile[]): Pro
     ...checkProductTokens(records),
     ...checkUserAgents(records),
     ...checkSpecificSubstrings(records),
-    ...checkHonouredTokens(records),
+    ...checkOtherNames(records),
     ...checkLifecycle(records),
     ...checkCitations(records),
   ];

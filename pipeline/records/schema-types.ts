@@ -68,6 +68,18 @@ note: string
 citation: Citation
 }[]
 /**
+ * Other names sites write in robots.txt for this crawler (a version-suffixed token, an older or collective name, a misspelling) that the operator has not said it obeys. The ai-access audit explains such a line instead of calling it unknown.
+ * 
+ * @minItems 1
+ */
+aliases?: {
+name: string
+/**
+ * In our words: what the name is and whether a group for it reaches the crawler.
+ */
+note: string
+}[]
+/**
  * retired: the operator no longer runs the crawler (default active). A retired record stays so that the token is explained, never unknown.
  */
 status?: ("active" | "retired")
@@ -270,7 +282,7 @@ export type ExcludedSchema = {
  */
 name: string
 /**
- * no-evidence: no public source (operator page, traffic report, log, directory) gives its User-Agent or operator; not-a-crawler: a tool or client with no single operator; merged-into:<slug>: a duplicate spelling of that crawler record. A retired crawler is indexed with status retired, not listed here.
+ * no-evidence: no public source (operator page, traffic report, log, directory) gives its User-Agent or operator; not-a-crawler: a tool or client with no single operator. A duplicate spelling of an indexed crawler is one of that record's aliases; a retired crawler is indexed with status retired.
  */
 reason: string
 /**

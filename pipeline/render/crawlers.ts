@@ -13,8 +13,8 @@ function crawlerHtml(model: Model, crawler: CrawlerView): string {
 ${retiredNotice(model, crawler)}<p class="muted">${crawler.category_label} · operated by <a href="${url(site, href('operator', crawler.operator_slug))}">${crawler.operator}</a> · <span class="evidence evidence-${crawler.evidence}">${crawler.evidence_label}</span></p>
 <p>${crawler.what_it_is}</p>
 <dl>
-<dt>robots.txt token</dt><dd>${crawler.robots_token === null ? html`<span class="muted">none: robots.txt does not apply</span>` : html`<code>${crawler.robots_token}</code>`}${crawler.robots_token_note ? html` <br><span class="muted">${crawler.robots_token_note}</span>` : ''}</dd>
-<dt>User-agent substring</dt><dd>${crawler.user_agent_substring === null ? html`<span class="muted">none: this is a robots.txt control token with no crawler of its own</span>` : html`<code>${crawler.user_agent_substring}</code>`}</dd>
+<dt>robots.txt token</dt><dd>${crawler.robots_token === null ? html`<span class="muted">none documented</span>` : html`<code>${crawler.robots_token}</code>`}${crawler.robots_token_note ? html` <br><span class="muted">${crawler.robots_token_note}</span>` : ''}</dd>
+<dt>User-agent substring</dt><dd>${crawler.user_agent_substring === null ? html`<span class="muted">none: ${noSubstring(crawler)}</span>` : html`<code>${crawler.user_agent_substring}</code>`}</dd>
 ${
   crawler.user_agent_example === null
     ? ''
@@ -74,8 +74,8 @@ export function crawlerMarkdown(crawler: CrawlerView): string {
       : []),
     `- Operator: ${crawler.operator} (\`${crawler.operator_slug}\`)`,
     `- Category: ${crawler.category_label} (\`${crawler.category}\`)`,
-    `- robots.txt token: ${crawler.robots_token === null ? 'none (robots.txt does not apply)' : `\`${crawler.robots_token}\``}${crawler.robots_token_note ? ` (${crawler.robots_token_note})` : ''}`,
-    `- User-agent substring: ${crawler.user_agent_substring === null ? 'none (robots.txt control token with no crawler of its own)' : `\`${crawler.user_agent_substring}\``}`,
+    `- robots.txt token: ${crawler.robots_token === null ? 'none documented' : `\`${crawler.robots_token}\``}${crawler.robots_token_note ? ` (${crawler.robots_token_note})` : ''}`,
+    `- User-agent substring: ${crawler.user_agent_substring === null ? `none (${noSubstring(crawler)})` : `\`${crawler.user_agent_substring}\``}`,
     ...(crawler.user_agent_example === null ? [] : [`- Example User-Agent: \`${crawler.user_agent_example}\``]),
     `- Obeys robots.txt: ${crawler.respects_robots_txt_label} (\`${crawler.respects_robots_txt}\`)${crawler.robots_txt_note ? `. ${crawler.robots_txt_note}` : ''}${crawler.robots_txt_evidence ? ` Report: ${crawler.robots_txt_evidence}` : ''}`,
     ...crawler.honoured_tokens.map(
@@ -95,6 +95,11 @@ export function crawlerMarkdown(crawler: CrawlerView): string {
     '',
   ];
   return lines.join('\n');
+}
+
+/** Why no header identifies the crawler: a control token sends none; another crawler's record says why. */
+function noSubstring(crawler: CrawlerView): string {
+  return crawler.robots_only ? 'this is a robots.txt control token with no crawler of its own' : (crawler.user_agent_note ?? 'no header identifies it');
 }
 
 /** A retired crawler's page says so first: a reader who found the token in a robots.txt learns what to do. */

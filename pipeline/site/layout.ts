@@ -21,9 +21,10 @@ table{border-collapse:collapse;width:100%;margin:1rem 0}
 th,td{border-bottom:1px solid var(--line);padding:.4rem .5rem;text-align:left;vertical-align:top}
 th{font-weight:600}
 dl{display:grid;grid-template-columns:minmax(10rem,max-content) 1fr;gap:.35rem 1rem}
-dt{font-weight:600}dd{margin:0}
+dt{font-weight:600}dd{margin:0;min-width:0;overflow-wrap:anywhere}
+@media (max-width:600px){dl{grid-template-columns:1fr;gap:.1rem}dd{margin-bottom:.5rem}}
 .muted{color:var(--muted)}
-.evidence{border:1px solid currentColor;border-radius:3px;padding:0 .3em;white-space:nowrap}.evidence-third-party,.evidence-observed{color:#8a4b00}
+.evidence{border:1px solid currentColor;border-radius:3px;padding:0 .3em}.evidence-third-party,.evidence-observed{color:#8a4b00}
 footer{border-top:1px solid var(--line);color:var(--muted);font-size:.9rem}
 `;
 

@@ -9,7 +9,7 @@ import { checkReferences } from './references.ts';
 import { checkUnique } from './unique.ts';
 import { checkUserAgents } from './user-agents.ts';
 import { checkSpecificSubstrings } from './specific-substring.ts';
-import { checkHonouredTokens } from './honoured-tokens.ts';
+import { checkOtherNames } from './other-names.ts';
 import { checkLifecycle } from './lifecycle.ts';
 
 // Each check is proved against the frozen fixture: clean as it is, and failing once the
@@ -156,7 +156,7 @@ test("honoured tokens: a record's own token, or a token two crawlers honour, is 
     { token: 'old-gptbot', note: 'A retired name that the operator says it still obeys.', citation },
   ];
   crawler(records, 'mj12bot').honoured_tokens = [{ token: 'OLD-GPTBOT', note: 'The same retired name, claimed by a second crawler.', citation }];
-  const problems = checkHonouredTokens(records);
+  const problems = checkOtherNames(records);
   assert.deepEqual(
     problems.map((p) => [p.file, p.path]),
     [
@@ -165,8 +165,26 @@ test("honoured tokens: a record's own token, or a token two crawlers honour, is 
     ],
   );
   assert.match(problems[0]!.message, /robots\.txt token of records\/crawlers\/mj12bot\.yaml/);
-  assert.match(problems[1]!.message, /already honoured by records\/crawlers\/gptbot\.yaml/);
-  assert.deepEqual(checkHonouredTokens(clean), []);
+  assert.match(problems[1]!.message, /already claimed by records\/crawlers\/gptbot\.yaml/);
+  assert.deepEqual(checkOtherNames(clean), []);
+});
+
+test("aliases: a record's own token, or a name another record honours or aliases, is reported", () => {
+  const records = copy();
+  const citation = { url: 'https://example.com/statement', publisher: 'Example News', kind: 'third-party' as const, retrieved: '2026-11-25' };
+  crawler(records, 'gptbot').aliases = [
+    { name: 'PerplexityBot', note: 'A name that another record uses as its token.' },
+    { name: 'GPTBot/1.3', note: 'The token with a version, as some sites write it.' },
+  ];
+  crawler(records, 'mj12bot').honoured_tokens = [{ token: 'gptbot/1.3', note: 'The same name, claimed as an honoured token.', citation }];
+  const problems = checkOtherNames(records);
+  assert.deepEqual(
+    problems.map((p) => [p.file, p.path]),
+    [
+      ['records/crawlers/gptbot.yaml', '/aliases/0/name'],
+      ['records/crawlers/mj12bot.yaml', '/honoured_tokens/0/token'],
+    ],
+  );
 });
 
 test('lifecycle: a successor that is no record, or is retired itself, is reported', () => {

@@ -27,6 +27,7 @@ export const auditTool = defineTool({
       'retired_tokens',
       'not_controlled_by_robots_txt',
       'tokenless_names',
+      'alias_names',
       'obedience',
     ],
     properties: {
@@ -64,6 +65,13 @@ export const auditTool = defineTool({
           'User-agent lines naming a crawler by the name its User-Agent carries although its operator documents no robots.txt token for it: such a group controls nothing.',
         items: { type: 'object', required: ['token', 'line', 'crawler', 'note'] },
       },
+      alias_names: {
+        type: 'array',
+        maxItems: LISTED_UNKNOWN_TOKENS,
+        description:
+          'User-agent lines naming another spelling sites write for an indexed crawler (a token with its version, an older or collective name) that its operator has not said it obeys: the crawler, what the name is, and the token to write instead.',
+        items: { type: 'object', required: ['token', 'line', 'crawler', 'note', 'write_instead'] },
+      },
       obedience: {
         type: 'object',
         required: ['decided_by_honoured_token', 'blocked_and_documented', 'blocked_but_may_not_obey'],
@@ -100,6 +108,7 @@ export const auditTool = defineTool({
     const lines = [`For ${o.path}: ${o.summary.blocked} of ${o.summary.ai_crawlers} AI crawlers are blocked, ${o.summary.allowed} allowed.`];
     for (const r of o.retired_tokens) lines.push(`Line ${r.line}: ${r.explanation}`);
     for (const t of o.tokenless_names) lines.push(`Line ${t.line} names ${t.token}, which has no robots.txt token: ${t.note}`);
+    for (const a of o.alias_names) lines.push(`Line ${a.line} names ${a.token}, another name for ${a.crawler}: ${a.note}`);
     for (const d of o.obedience.decided_by_honoured_token) {
       lines.push(
         `${d.slug}: ${d.rfc_9309} by its own group under RFC 9309, but its operator says it obeys a group naming a retired token it honours, which makes it ${d.operator_says}.`,

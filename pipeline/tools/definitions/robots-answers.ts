@@ -128,6 +128,27 @@ function retiredLine(token: string, line: number, crawler: CrawlerView, bySlug: 
   };
 }
 
+/** A user-agent line naming another spelling of an indexed crawler, which its operator has not said it obeys. */
+interface AliasLine {
+  token: string;
+  line: number;
+  crawler: string;
+  note: string;
+  /** What to write instead, when the crawler has a token. */
+  write_instead: string | null;
+}
+
+function aliasLine(token: string, line: number, crawler: CrawlerView, note: string): AliasLine {
+  const instead = crawler.robots_token === null ? '' : ` To be sure the group reaches ${crawler.name}, name ${crawler.robots_token}.`;
+  return {
+    token,
+    line,
+    crawler: crawler.slug,
+    note: `${note} An RFC 9309 parser matches a group only to the token the crawler itself reads.${instead}`,
+    write_instead: crawler.robots_token,
+  };
+}
+
 /** A user-agent line naming a retired token that a crawler in the index still obeys. */
 interface HonouredLine {
   token: string;
@@ -151,12 +172,14 @@ function unknownTokens(parsed: ParsedRobots, crawlers: readonly CrawlerView[]) {
     crawlers.flatMap((c) => (c.robots_token === null && c.user_agent_substring !== null ? [[c.user_agent_substring.toLowerCase(), c] as const] : [])),
   );
   const honouredBy = new Map(crawlers.flatMap((c) => c.honoured_tokens.map((h) => [h.token.toLowerCase(), { crawler: c, honoured: h }] as const)));
+  const aliasOf = new Map(crawlers.flatMap((c) => c.aliases.map((a) => [a.name.toLowerCase(), { crawler: c, alias: a }] as const)));
   const tokens = crawlers.flatMap((c) => (c.robots_token === null ? [] : [c.robots_token]));
   const suggestions = new Map<string, string | null>();
   const listed: UnknownToken[] = [];
   const honoured: HonouredLine[] = [];
   const retiredLines: RetiredLine[] = [];
   const tokenlessLines: { token: string; line: number; crawler: string; note: string }[] = [];
+  const aliasLines: AliasLine[] = [];
   let lines = 0;
   let distinct = 0;
   for (const group of parsed.groups) {
@@ -175,6 +198,11 @@ function unknownTokens(parsed: ParsedRobots, crawlers: readonly CrawlerView[]) {
       const retired = retiredBy.get(lower);
       if (retired !== undefined) {
         if (retiredLines.length < LISTED_UNKNOWN_TOKENS) retiredLines.push(retiredLine(ua.value, ua.line, retired, successorOf));
+        continue;
+      }
+      const alias = aliasOf.get(lower);
+      if (alias !== undefined) {
+        if (aliasLines.length < LISTED_UNKNOWN_TOKENS) aliasLines.push(aliasLine(ua.value, ua.line, alias.crawler, alias.alias.note));
         continue;
       }
       const honouring = honouredBy.get(lower);
@@ -199,6 +227,7 @@ function unknownTokens(parsed: ParsedRobots, crawlers: readonly CrawlerView[]) {
     honoured,
     retired: retiredLines,
     tokenless: tokenlessLines,
+    aliases: aliasLines,
     counts: {
       lines,
       listed: listed.length,
@@ -241,6 +270,7 @@ export function auditAiAccess(parsed: ParsedRobots, path: string, crawlers: read
       .filter((c) => c.robots_token === null)
       .map((c) => ({ slug: c.slug, name: c.name, operator: c.operator, note: c.robots_token_note ?? '' })),
     tokenless_names: unknown.tokenless,
+    alias_names: unknown.aliases,
     obedience: {
       // RFC 9309 reads the crawler's own group; the operator says it also obeys groups of retired names.
       decided_by_honoured_token: [...blocked, ...allowed]

@@ -35,6 +35,7 @@ export function buildToolData(docs: ToolDocuments): ToolData {
     (c): CrawlerView => ({
       ...c,
       honoured_tokens: c.honoured_tokens ?? [],
+      aliases: c.aliases ?? [],
       status: c.status ?? 'active',
       retired_since: c.retired_since ?? null,
       verification: c.verification ?? legacyVerification(c),
