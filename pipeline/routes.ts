@@ -138,6 +138,13 @@ const buildRoutes = (): readonly Route[] => [
   doc('changes_log', '/changes/log.json', 'Every retained change event (what /changes.json pages through)', undefined, 'changes-log'),
   doc('feed_json', '/feed.json', 'JSON Feed 1.1 of the newest changes', undefined, 'feed'),
   doc('feed_rss', '/feed.xml', 'RSS 2.0 feed of the newest changes'),
+  doc(
+    'clients',
+    '/data/clients.json',
+    'HTTP clients that are not crawlers (monitors, libraries, tools) that classify-ua names when no crawler matches',
+    undefined,
+    'clients',
+  ),
   doc('coverage', '/data/coverage.json', 'Counts per category, robots.txt stance and verification method; crawlers named per policy', undefined, 'coverage'),
   doc('tools', '/tools/index.json', 'Index of the keyless tools and MCP servers (also at /tools/)', undefined, 'tool-index', ['/tools', '/tools/']),
   ...TOOLS.flatMap((tool): Route[] =>

@@ -17,6 +17,8 @@ const RECORDS: readonly [string, string][] = [
   ['policies.schema.json', 'PoliciesSchema'],
   ['sources.schema.json', 'SourcesSchema'],
   ['excluded.schema.json', 'ExcludedSchema'],
+  ['clients.schema.json', 'ClientsSchema'],
+  ['peers.schema.json', 'PeersSchema'],
   ['site.schema.json', 'SiteSchema'],
 ];
 

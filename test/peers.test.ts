@@ -1,86 +1,30 @@
 import { strict as assert } from 'node:assert';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
-import { describeErrors, validatorFor } from '../pipeline/schema/ajv.ts';
+import { peerStanding } from '../pipeline/records/peers.ts';
+import type { CrawlerRecord, ExcludedName } from '../pipeline/records/types.ts';
+import { validatorFor } from '../pipeline/schema/ajv.ts';
+import { fixtureRecord } from './support/records.ts';
 import { REPO } from './support/project.ts';
 
-// records/excluded.yaml accounts for every name in the peers' AI list (ai.robots.txt) that the
-// index does not carry. A name counts as indexed when it equals a crawler record's robots_token,
-// ignoring case, as robots.txt matching does. Each check runs on the real data and on a small
-// hand-made case that proves it can fail.
+// records/peers.yaml is the peers' AI list (ai.robots.txt) by name; npm run check holds the index
+// to it through peerStanding. These tests pin the list to the kept copy of the peers' file and
+// prove on hand-made data that each rule of peerStanding can fail.
 
-interface Excluded {
-  name: string;
-  reason: string;
-  note: string;
-}
-
-const EXCLUDED_FILE = join(REPO, 'records', 'excluded.yaml');
-const CRAWLERS_DIR = join(REPO, 'records', 'crawlers');
 // A copy of the peers' list kept in the repository; test/fixtures/reference/README.md names its source and licence.
 const PEERS_FILE = join(REPO, 'test', 'fixtures', 'reference', 'peers', 'ai-robots-txt-robots.json');
 
-const excluded = parse(readFileSync(EXCLUDED_FILE, 'utf8')) as Excluded[];
-const crawlers = readdirSync(CRAWLERS_DIR)
-  .filter((name) => name.endsWith('.yaml'))
-  .map(
-    (name) =>
-      parse(readFileSync(join(CRAWLERS_DIR, name), 'utf8')) as {
-        slug: string;
-        name: string;
-        robots_token: string | null;
-        user_agent_substring: string | null;
-        honoured_tokens?: { token: string }[];
-        aliases?: { name: string }[];
-      },
-  );
-// A crawler is indexed under its token, the retired tokens it honours, and its name (a crawler with
-// no robots.txt token, such as ChatGPT agent, is known by name only).
-const tokens = new Set(
-  crawlers.flatMap((c) =>
-    [c.robots_token, c.user_agent_substring, c.name, ...(c.honoured_tokens ?? []).map((h) => h.token), ...(c.aliases ?? []).map((a) => a.name)].flatMap(
-      (name) => (name === null ? [] : [name.toLowerCase()]),
-    ),
-  ),
-);
-const peerNames = (): string[] => Object.keys(JSON.parse(readFileSync(PEERS_FILE, 'utf8')) as Record<string, unknown>);
-
-const isIndexed = (name: string, indexed: ReadonlySet<string>) => indexed.has(name.toLowerCase());
-
-/** Peer names that are neither indexed nor listed in excluded.yaml. */
-function unaccounted(peers: readonly string[], indexed: ReadonlySet<string>, list: readonly Excluded[]): string[] {
-  const listed = new Set(list.map((e) => e.name));
-  return peers.filter((name) => !isIndexed(name, indexed) && !listed.has(name));
-}
-
-/** Excluded names that a crawler record carries after all. */
-function wronglyExcluded(list: readonly Excluded[], indexed: ReadonlySet<string>): string[] {
-  return list.filter((e) => isIndexed(e.name, indexed)).map((e) => e.name);
-}
-
-/** Names listed twice, and the first name out of code-unit order. */
-function orderProblems(list: readonly Excluded[]): string[] {
-  const problems: string[] = [];
-  const seen = new Set<string>();
-  list.forEach((e, i) => {
-    if (seen.has(e.name)) problems.push(`duplicate: ${e.name}`);
-    seen.add(e.name);
-    const previous = list[i - 1];
-    if (previous !== undefined && !(previous.name < e.name) && previous.name !== e.name) problems.push(`out of order: ${previous.name} before ${e.name}`);
-  });
-  return problems;
-}
-
-const entry = (name: string, reason = 'no-evidence'): Excluded => ({ name, reason, note: 'A hand-made entry for this test.' });
-
-test('excluded.yaml matches its schema', () => {
-  const validate = validatorFor('records/excluded.schema.json');
-  assert.ok(validate(excluded), JSON.stringify(describeErrors(validate.errors)));
+test("records/peers.yaml holds exactly the names of the peers' file, in its order", () => {
+  const copy = Object.keys(JSON.parse(readFileSync(PEERS_FILE, 'utf8')) as Record<string, unknown>);
+  const listed = (parse(readFileSync(join(REPO, 'records', 'peers.yaml'), 'utf8')) as { names: string[] }).names;
+  assert.deepEqual(listed, copy);
 });
 
-test('the schema rejects an unknown reason, a missing note and an extra field', () => {
+const entry = (name: string, reason = 'no-evidence'): ExcludedName => ({ name, reason, note: 'A hand-made entry for this test.' });
+
+test('the excluded schema rejects an unknown reason, a missing note, an extra field and the old merged-into', () => {
   const validate = validatorFor('records/excluded.schema.json');
   assert.equal(validate([{ name: 'X', reason: 'gone', note: 'A hand-made entry for this test.' }]), false);
   assert.equal(validate([{ name: 'X', reason: 'defunct', note: 'A retired crawler is indexed, not excluded.' }]), false);
@@ -91,37 +35,40 @@ test('the schema rejects an unknown reason, a missing note and an extra field', 
   assert.ok(validate([entry('X', 'not-a-crawler')]));
 });
 
-test('every peer name is indexed or excluded, and every excluded name is a peer name', () => {
-  const peers = peerNames();
-  assert.deepEqual(unaccounted(peers, tokens, excluded), []);
-  const known = new Set(peers);
+const crawlers: CrawlerRecord[] = [
+  fixtureRecord('gptbot', { robots_token: 'GPTBot' }),
+  fixtureRecord('claudebot', {
+    robots_token: 'ClaudeBot',
+    honoured_tokens: [
+      {
+        token: 'anthropic-ai',
+        note: 'A retired token the operator says it obeys.',
+        citation: { url: 'https://example.com/a', publisher: 'Example', kind: 'third-party', retrieved: '2026-11-25' },
+      },
+    ],
+  }),
+  fixtureRecord('omgili', { robots_token: 'omgili', aliases: [{ name: 'omgilibot', note: 'An older spelling sites still write.' }] }),
+  fixtureRecord('chatgpt-agent', { name: 'ChatGPT agent', robots_token: null, user_agent_substring: null }),
+];
+
+test('a peer name is placed by a token, an honoured token, an alias or a name, ignoring case', () => {
+  const standing = peerStanding(['GPTBOT', 'anthropic-ai', 'OmgiliBot', 'ChatGPT Agent'], crawlers, []);
+  assert.deepEqual(standing.placed, ['GPTBOT', 'anthropic-ai', 'OmgiliBot', 'ChatGPT Agent']);
+  assert.deepEqual(standing.unaccounted, []);
+});
+
+test('unaccounted: a peer name neither placed nor excluded (spelled as the peers spell it) is reported', () => {
+  const standing = peerStanding(['NewBot', 'oldbot', 'Scrapy'], crawlers, [entry('OldBot'), entry('Scrapy', 'not-a-crawler')]);
+  assert.deepEqual(standing.unaccounted, ['NewBot', 'oldbot']);
   assert.deepEqual(
-    excluded.filter((e) => !known.has(e.name)).map((e) => e.name),
-    [],
+    standing.excluded.map((e) => e.name),
+    ['Scrapy'],
   );
 });
 
-test('unaccounted: a peer name missing from both the index and the list is reported', () => {
-  const indexed = new Set(['gptbot']);
-  assert.deepEqual(unaccounted(['GPTBot', 'gptbot', 'NewBot', 'OldBot'], indexed, [entry('OldBot')]), ['NewBot']);
-  assert.deepEqual(unaccounted(['GPTBOT'], indexed, []), [], 'indexing ignores case');
-  assert.deepEqual(unaccounted(['oldbot'], indexed, [entry('OldBot')]), ['oldbot'], 'the list must spell the name as the peers do');
-});
-
-test('no excluded name is indexed', () => {
-  assert.deepEqual(wronglyExcluded(excluded, tokens), []);
-});
-
-test('wronglyExcluded: an excluded name that a record carries, in any case, is reported', () => {
-  const indexed = new Set(['gptbot', 'meta-externalagent']);
-  assert.deepEqual(wronglyExcluded([entry('Meta-ExternalAgent'), entry('NewBot'), entry('GPTBot')], indexed), ['Meta-ExternalAgent', 'GPTBot']);
-});
-
-test('excluded.yaml lists each name once, sorted by name in code-unit order', () => {
-  assert.deepEqual(orderProblems(excluded), []);
-});
-
-test('orderProblems: a duplicate and an out-of-order name are reported', () => {
-  assert.deepEqual(orderProblems([entry('B'), entry('A'), entry('A')]), ['out of order: B before A', 'duplicate: A']);
-  assert.deepEqual(orderProblems([entry('Z'), entry('a')]), [], 'upper case sorts before lower case');
+test('an excluded name a record places, an excluded name the peers do not list, and a list out of order are reported', () => {
+  const standing = peerStanding(['GPTBot', 'Zed'], crawlers, [entry('Zed'), entry('GPTBot'), entry('Zed'), entry('Elsewhere')]);
+  assert.deepEqual(standing.wronglyExcluded, ['GPTBot']);
+  assert.deepEqual(standing.notPeers, ['Elsewhere']);
+  assert.deepEqual(standing.orderProblems, ['out of order: Zed before GPTBot', 'duplicate: Zed', 'out of order: Zed before Elsewhere']);
 });

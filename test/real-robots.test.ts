@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { auditTool } from '../pipeline/tools/definitions/audit-ai-access.ts';
+import { classify } from '../pipeline/tools/classify/index.ts';
 import type { ToolData } from '../pipeline/tools/registry/index.ts';
 import { REPO } from './support/project.ts';
 import { publishedToolData } from './support/tool-data.ts';
@@ -13,9 +14,6 @@ import { publishedToolData } from './support/tool-data.ts';
 // never as an unknown token.
 
 const FILES = ['www.nytimes.com.txt', 'cn.nytimes.com.txt'];
-// Peer names the index cannot yet place, each for a reason records/excluded.yaml gives. A
-// name that gets placed must leave this list, so the test fails both ways.
-const KNOWN_GAPS = ['scrapy'];
 
 const peerNames = new Set(
   Object.keys(JSON.parse(readFileSync(join(REPO, 'test', 'fixtures', 'reference', 'peers', 'ai-robots-txt-robots.json'), 'utf8')) as object).map((n) =>
@@ -35,10 +33,7 @@ for (const file of FILES) {
   test(`${file}: no name the peers' AI list knows is an unknown token`, () => {
     const unknown = audit(file).unknown_tokens.map((u) => u.token.toLowerCase());
     const known = unknown.filter((token) => peerNames.has(token));
-    assert.deepEqual(
-      known.filter((token) => !KNOWN_GAPS.includes(token)),
-      [],
-    );
+    assert.deepEqual(known, []);
   });
 }
 
@@ -74,10 +69,22 @@ test('the New York Times file: the names the issue found unknown are all placed 
   );
 });
 
-test('the known gaps are still gaps (remove a name from KNOWN_GAPS once the index places it)', () => {
-  const unknown = new Set(FILES.flatMap((file) => audit(file).unknown_tokens.map((u) => u.token.toLowerCase())));
+test('cn.nytimes.com: a group for Scrapy is explained as a scraping framework, and NewsNow is a crawler', () => {
+  const answer = audit('cn.nytimes.com.txt');
   assert.deepEqual(
-    KNOWN_GAPS.filter((gap) => !unknown.has(gap)),
-    [],
+    answer.client_names.map((c) => [c.token, c.client, c.kind]),
+    [['Scrapy', 'scrapy', 'scraping-framework']],
   );
+  assert.match(answer.client_names[0]!.note, /not one operator's crawler/);
+  assert.deepEqual(
+    answer.unknown_tokens.map((u) => u.token),
+    ['news-please'],
+  );
+});
+
+test("every client's documented header is named as that client, never as a crawler", () => {
+  for (const entry of data.clients) {
+    const answer = classify(data.classifier, entry.user_agent_example);
+    assert.equal(answer.matched ? `crawler ${answer.crawler.slug}` : answer.client?.id, entry.id, entry.user_agent_example);
+  }
 });

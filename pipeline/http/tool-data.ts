@@ -34,6 +34,7 @@ export function toolDataOf(snapshot: ToolSnapshot): ToolData {
     ipSources: json(1) as ToolDocuments['ipSources'],
     ranges: json(2) as ToolDocuments['ranges'],
     status: json(3) as ToolDocuments['status'],
+    clients: json(4) as ToolDocuments['clients'],
     policies: POLICY_IDS.map((_, i) => ({
       ...(json(TOOL_DOCUMENTS.length + i) as Omit<PublishedPolicy, 'fragment'>),
       fragment: decoder.decode(snapshot.bytes[TOOL_DOCUMENTS.length + POLICY_IDS.length + i]),

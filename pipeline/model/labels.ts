@@ -1,4 +1,4 @@
-import type { EvidenceLevel, Stance, VerificationMethod } from '../records/types.ts';
+import type { ClientRecord, EvidenceLevel, Stance, VerificationMethod } from '../records/types.ts';
 
 // Human labels for the enum fields. Identifiers are the contract; labels may be reworded.
 export const STANCE_LABELS: Record<Stance, string> = {
@@ -22,4 +22,13 @@ export const EVIDENCE_LABELS: Record<EvidenceLevel, string> = {
   operator: 'Documented by the operator',
   'third-party': 'Third-party evidence; the operator documents nothing',
   observed: 'Seen in traffic only',
+};
+
+export const CLIENT_KIND_LABELS: Record<ClientRecord['kind'], string> = {
+  'uptime-monitor': 'Uptime monitor',
+  'http-library': 'HTTP library (its default header)',
+  'command-line-tool': 'Command-line tool',
+  'scraping-framework': 'Scraping framework',
+  'headless-browser': 'Headless browser',
+  'feed-reader': 'Feed reader',
 };

@@ -1,6 +1,8 @@
 import type {
   CategoryId,
   CategoryRecord,
+  ClientRecord,
+  PeerList,
   CrawlerRecord,
   OperatorRecord,
   PolicyRecord,
@@ -14,6 +16,7 @@ import type {
   VerificationMethod,
 } from '../records/types.ts';
 import { byStrength, evidenceLevel, operatorDocs, strongestMethod } from '../records/evidence.ts';
+import { peerStanding, type PeerStanding } from '../records/peers.ts';
 import { EVIDENCE_LABELS, STANCE_LABELS, VERIFICATION_LABELS } from './labels.ts';
 import { neverFetched, type MirrorEntry } from '../upstream/accept.ts';
 import { EMPTY_LOG, type EventLog } from '../changes/types.ts';
@@ -109,6 +112,10 @@ export interface Model {
   crawlers: CrawlerView[];
   policies: PolicyView[];
   sources: SourceView[];
+  /** HTTP clients that are not one operator's crawler, by id. */
+  clients: ClientRecord[];
+  /** How the index stands against the peers' AI list. */
+  peers: { source: PeerList['source']; standing: PeerStanding };
   /** The change events recorded so far, including this build's. */
   log: EventLog;
   /** The JSON Schemas, by path under schemas/: the published contract (OpenAPI embeds them). */
@@ -207,7 +214,18 @@ export function buildModel(
   });
 
   const policies = records.policies.map((policy) => ({ ...policy, crawlers: crawlers.filter((c) => selectsCrawler(policy, c)) }));
-  return { site, categories: records.categories, operators: records.operators, crawlers, policies, sources, log, schemas };
+  return {
+    site,
+    categories: records.categories,
+    operators: records.operators,
+    crawlers,
+    policies,
+    sources,
+    clients: records.clients,
+    peers: { source: records.peers.source, standing: peerStanding(records.peers.names, records.crawlers, records.excluded) },
+    log,
+    schemas,
+  };
 }
 
 function reverseDnsHostnames(entries: readonly VerificationEntry[]): string[] {

@@ -1,5 +1,7 @@
 import { describeErrors, validatorFor } from '../schema/ajv.ts';
 import { checkCitations } from './checks/citations.ts';
+import { checkClients } from './checks/clients.ts';
+import { checkPeers } from './checks/peers.ts';
 import { checkOtherNames } from './checks/other-names.ts';
 import { checkLifecycle } from './checks/lifecycle.ts';
 import { checkProductTokens } from './checks/product-token.ts';
@@ -27,6 +29,8 @@ function semanticProblems(records: RecordSet, files: readonly RecordFile[]): Pro
     ...checkOtherNames(records),
     ...checkLifecycle(records),
     ...checkCitations(records),
+    ...checkClients(records),
+    ...checkPeers(records),
   ];
 }
 

@@ -9,6 +9,9 @@ const SINGLE_FILES: ReadonlyArray<[string, RecordSchemaName]> = [
   ['categories.yaml', 'categories'],
   ['policies.yaml', 'policies'],
   ['sources.yaml', 'sources'],
+  ['clients.yaml', 'clients'],
+  ['peers.yaml', 'peers'],
+  ['excluded.yaml', 'excluded'],
 ];
 
 const FOLDERS: ReadonlyArray<[string, RecordSchemaName]> = [
@@ -67,5 +70,8 @@ export function toRecordSet(files: readonly RecordFile[]): RecordSet {
     categories: single('categories'),
     policies: single('policies'),
     sources: [...single<RecordSet['sources']>('sources')].sort((a, b) => compareText(a.id, b.id)),
+    clients: [...single<RecordSet['clients']>('clients')].sort((a, b) => compareText(a.id, b.id)),
+    peers: single('peers'),
+    excluded: single('excluded'),
   };
 }

@@ -291,6 +291,55 @@ reason: string
 note: string
 }[]
 
+export type Kind = ("uptime-monitor" | "http-library" | "command-line-tool" | "scraping-framework" | "headless-browser" | "feed-reader")
+/**
+ * Clients that are not one operator's crawler. The classifier names one only when no crawler matches; any program can send their default header.
+ * 
+ * @minItems 1
+ */
+export type ClientsSchema = {
+id: string
+name: string
+kind: Kind
+maker: string
+/**
+ * Shortest string that identifies the client's default header; matched ignoring ASCII case, the longest match winning.
+ */
+user_agent_substring: string
+/**
+ * A full header the client sends by default; contains user_agent_substring.
+ */
+user_agent_example: string
+what_it_is: string
+citation: Citation
+}[]
+
+/**
+ * Where a fact comes from. operator: the operator's own page; third-party: a public source other than the operator (a report quoting the operator, a peer dataset); observed: seen in traffic.
+ */
+export interface Citation {
+url: string
+publisher: string
+kind: ("operator" | "third-party" | "observed")
+retrieved: string
+/**
+ * In our words: what the source shows, when its title does not say it (for a third-party or observed source, what was seen and where).
+ */
+note?: string
+}
+
+export interface PeersSchema {
+source: {
+url: string
+publisher: string
+retrieved: string
+}
+/**
+ * @minItems 1
+ */
+names: string[]
+}
+
 export interface SiteSchema {
 name: string
 /**

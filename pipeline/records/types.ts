@@ -2,7 +2,17 @@
 // the record types are generated from them (schema-types.ts, scripts/schema-types.ts), and the
 // lists the code needs at run time are checked against the generated types below.
 
-import type { CategoriesSchema, CrawlerSchema, OperatorSchema, PoliciesSchema, SiteSchema, SourcesSchema } from './schema-types.ts';
+import type {
+  CategoriesSchema,
+  ClientsSchema,
+  CrawlerSchema,
+  ExcludedSchema,
+  PeersSchema,
+  OperatorSchema,
+  PoliciesSchema,
+  SiteSchema,
+  SourcesSchema,
+} from './schema-types.ts';
 
 export type CrawlerRecord = CrawlerSchema;
 export type OperatorRecord = OperatorSchema;
@@ -10,6 +20,9 @@ export type CategoryRecord = CategoriesSchema[number];
 export type PolicyRecord = PoliciesSchema[number];
 export type SourceRow = SourcesSchema[number];
 export type SiteSettings = SiteSchema;
+export type ClientRecord = ClientsSchema[number];
+export type ExcludedName = ExcludedSchema[number];
+export type PeerList = PeersSchema;
 
 const CATEGORY_IDS = ['ai-training', 'ai-search', 'ai-assistant', 'ai-agent', 'dataset', 'search-engine', 'seo-tool', 'social-preview', 'archive'] as const;
 export type CategoryId = (typeof CATEGORY_IDS)[number];
@@ -47,6 +60,11 @@ export interface RecordSet {
   categories: CategoryRecord[];
   policies: PolicyRecord[];
   sources: SourceRow[];
+  /** Non-crawler HTTP clients the classifier names when no crawler matches. */
+  clients: ClientRecord[];
+  /** The peers' AI list, and the names of it the index leaves out with the reason. */
+  peers: PeerList;
+  excluded: ExcludedName[];
 }
 
 /** One YAML document and the schema it must satisfy; kept so that errors can name the file. */
@@ -56,7 +74,7 @@ export interface RecordFile {
   data: unknown;
 }
 
-export type RecordSchemaName = 'crawler' | 'operator' | 'categories' | 'policies' | 'sources' | 'site';
+export type RecordSchemaName = 'crawler' | 'operator' | 'categories' | 'policies' | 'sources' | 'site' | 'clients' | 'peers' | 'excluded';
 
 export interface Problem {
   file: string;

@@ -28,6 +28,7 @@ export function coverage(model: Model) {
         Object.fromEntries(EVIDENCE_LEVELS.map((e) => [e, model.crawlers.filter((c) => c.category === category.id && c.evidence === e).length])),
       ]),
     ),
+    peer_names: peerNames(model),
     ip_sources: {
       total: model.sources.length,
       ok: model.sources.filter((s) => s.mirror.state === 'ok').length,
@@ -35,6 +36,19 @@ export function coverage(model: Model) {
       never_fetched: model.sources.filter((s) => s.mirror.state === 'never-fetched').length,
     },
     policies: Object.fromEntries(model.policies.map((p) => [p.id, p.crawlers.length])),
+  };
+}
+
+/** How many names of the peers' AI list the index places, and why it leaves the others out. */
+function peerNames(model: Model) {
+  const { standing, source } = model.peers;
+  const reasons = (reason: string) => standing.excluded.filter((e) => e.reason === reason).length;
+  return {
+    source: source.url,
+    total: standing.total,
+    placed: standing.placed.length,
+    excluded: { 'not-a-crawler': reasons('not-a-crawler'), 'no-evidence': reasons('no-evidence') },
+    unaccounted: standing.unaccounted.length,
   };
 }
 

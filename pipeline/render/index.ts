@@ -10,6 +10,7 @@ import { renderPolicies } from './policies.ts';
 import { renderFeeds } from './feeds.ts';
 import { renderTools } from './tools.ts';
 import { renderCoverage } from './coverage.ts';
+import { renderClients } from './clients.ts';
 import { agentCard } from './agent-card.ts';
 import { renderOpenApi } from './openapi.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
@@ -34,6 +35,7 @@ function renderFeedFiles(model: Model): RenderedFile[] {
 const RENDERERS: ReadonlyArray<(model: Model) => RenderedFile[]> = [
   renderHome,
   renderData,
+  renderClients,
   renderCrawlers,
   renderGroups,
   renderPolicies,

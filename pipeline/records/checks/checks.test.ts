@@ -11,6 +11,8 @@ import { checkUserAgents } from './user-agents.ts';
 import { checkSpecificSubstrings } from './specific-substring.ts';
 import { checkOtherNames } from './other-names.ts';
 import { checkLifecycle } from './lifecycle.ts';
+import { checkClients } from './clients.ts';
+import { checkPeers } from './peers.ts';
 
 // Each check is proved against the frozen fixture: clean as it is, and failing once the
 // data is broken on purpose in exactly the way the check exists to catch.
@@ -218,4 +220,42 @@ test('schema: a retired record must say since when, why and on whose word; an ac
   const base = structuredClone(crawler(clean, 'mj12bot')) as unknown as Record<string, unknown>;
   assert.ok(schemaProblems([file({ ...base, status: 'retired' })]).some((p) => /retired_since|retirement_note|retirement_citation/.test(p.message)));
   assert.ok(schemaProblems([file({ ...base, retired_since: '2022-05-01' })]).length > 0);
+});
+
+test('clients: an example without its substring, a repeated id or substring, or a header a crawler would claim, is reported', () => {
+  const records = copy();
+  const [first] = records.clients;
+  assert.ok(first);
+  records.clients.push(
+    { ...first, user_agent_example: 'Something/1.0 with no substring' },
+    { ...first, id: 'shadowed', user_agent_substring: 'Shadow/', user_agent_example: 'Shadow/1.0 (compatible; GPTBot/1.3)' },
+  );
+  const problems = checkClients(records);
+  assert.deepEqual(
+    problems.map((p) => p.path),
+    [
+      `/${records.clients.length - 2}/id`,
+      `/${records.clients.length - 2}/user_agent_substring`,
+      `/${records.clients.length - 2}/user_agent_example`,
+      `/${records.clients.length - 1}/user_agent_example`,
+    ],
+  );
+  assert.match(problems[3]!.message, /records\/crawlers\/gptbot\.yaml/);
+  assert.deepEqual(checkClients(clean), []);
+});
+
+test('peers: a peer name nothing places or excludes, and an exclusion of a placed name, are reported against excluded.yaml', () => {
+  const records = copy();
+  records.peers.names.push('NewBot');
+  records.excluded.push({ name: 'PerplexityBot', reason: 'no-evidence', note: 'Excluded by mistake in this test.' });
+  const messages = checkPeers(records).map((p) => `${p.file} ${p.message}`);
+  assert.ok(
+    messages.some((m) => /^records\/excluded\.yaml "NewBot" is in the peers' AI list but no record places it/.test(m)),
+    messages.join('\n'),
+  );
+  assert.ok(
+    messages.some((m) => /"PerplexityBot" is excluded, but a crawler record places it/.test(m)),
+    messages.join('\n'),
+  );
+  assert.deepEqual(checkPeers(clean), []);
 });

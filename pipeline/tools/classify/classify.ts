@@ -19,6 +19,7 @@
 import type { CrawlerView } from '../../model/model.ts';
 import { buildMatcher, findAll, type SubstringMatcher } from './aho-corasick.ts';
 import { heuristicAnswer, inputIssue, unexamined, type Unmatched } from './heuristic.ts';
+import { buildClientMatcher, matchClient, type ClientEntry, type ClientMatcher } from './clients.ts';
 import { foldAscii } from '../../util/ascii.ts';
 import { compareText } from '../../util/compare.ts';
 
@@ -64,9 +65,11 @@ export interface Classifier {
   readonly embeds: ReadonlyMap<string, ReadonlySet<string>>;
   /** Number of crawlers with a substring (robots.txt-only tokens have none). */
   readonly size: number;
+  /** Non-crawler clients, tried only when no crawler matches. */
+  readonly clients: ClientMatcher;
 }
 
-export function buildClassifier(crawlers: readonly CrawlerView[]): Classifier {
+export function buildClassifier(crawlers: readonly CrawlerView[], clients: readonly ClientEntry[] = []): Classifier {
   const bySubstring = new Map<string, ClassifiedCrawler[]>();
   let size = 0;
   for (const crawler of crawlers) {
@@ -94,6 +97,7 @@ export function buildClassifier(crawlers: readonly CrawlerView[]): Classifier {
     crawlersOf: substrings.map((s) => [...bySubstring.get(s)!].sort((a, b) => compareText(a.slug, b.slug))),
     embeds,
     size,
+    clients: buildClientMatcher(clients),
   };
 }
 
@@ -130,7 +134,7 @@ export function classify(classifier: Classifier, userAgent: string): Classificat
     const substring = classifier.substrings[pattern]!;
     for (const crawler of classifier.crawlersOf[pattern]!) candidates.push({ crawler, substring, start });
   }
-  if (candidates.length === 0) return heuristicAnswer(userAgent);
+  if (candidates.length === 0) return heuristicAnswer(userAgent, matchClient(classifier.clients, userAgent));
 
   const [best, ...others] = rank(classifier, candidates) as [Candidate, ...Candidate[]];
   return {

@@ -3,6 +3,7 @@
 // header is free text that any client can set.
 
 import { isbot, isbotMatch, isbotPattern } from 'isbot';
+import type { ClientMatch } from './clients.ts';
 
 /** The longest header examined. The HTTP layer rejects longer values first; this is the backstop. */
 export const UA_LIMIT_BYTES = 8192;
@@ -25,6 +26,8 @@ interface Heuristic {
 
 export interface Unmatched {
   matched: false;
+  /** A non-crawler client (library, monitor, tool) whose default header this is; null when none matches. */
+  client: ClientMatch | null;
   /** Set when the header was not examined (the caller should have rejected it). */
   input_issue: InputIssue | null;
   heuristic: Heuristic;
@@ -52,12 +55,13 @@ const ISSUE_NOTES: Record<InputIssue, string> = {
 export function unexamined(issue: InputIssue): Unmatched {
   return {
     matched: false,
+    client: null,
     input_issue: issue,
     heuristic: { label: HEURISTIC_LABEL, looks_automated: false, pattern: null, matched_text: null, note: ISSUE_NOTES[issue] },
   };
 }
 
-export function heuristicAnswer(userAgent: string): Unmatched {
+export function heuristicAnswer(userAgent: string, client: ClientMatch | null = null): Unmatched {
   const looksAutomated = isbot(userAgent);
   const pattern = looksAutomated ? isbotPattern(userAgent) : null;
   const matchedText = looksAutomated ? isbotMatch(userAgent) : null;
@@ -66,6 +70,7 @@ export function heuristicAnswer(userAgent: string): Unmatched {
     : 'No crawler in the index has a user-agent substring in this header, and its shape does not resemble known automated clients (isbot). That is a guess about the string, not an identification: any client can send any User-Agent.';
   return {
     matched: false,
+    client,
     input_issue: null,
     heuristic: { label: HEURISTIC_LABEL, looks_automated: looksAutomated, pattern, matched_text: matchedText, note },
   };

@@ -28,6 +28,7 @@ export const auditTool = defineTool({
       'not_controlled_by_robots_txt',
       'tokenless_names',
       'alias_names',
+      'client_names',
       'obedience',
     ],
     properties: {
@@ -72,6 +73,13 @@ export const auditTool = defineTool({
           'User-agent lines naming another spelling sites write for an indexed crawler (a token with its version, an older or collective name) that its operator has not said it obeys: the crawler, what the name is, and the token to write instead.',
         items: { type: 'object', required: ['token', 'line', 'crawler', 'note', 'write_instead'] },
       },
+      client_names: {
+        type: 'array',
+        maxItems: LISTED_UNKNOWN_TOKENS,
+        description:
+          "User-agent lines naming software that is not one operator's crawler (an HTTP library, a scraping framework, a monitor): what it is, and that a group for it reaches only programs that keep its default header and read robots.txt.",
+        items: { type: 'object', required: ['token', 'line', 'client', 'kind', 'note'] },
+      },
       obedience: {
         type: 'object',
         required: ['decided_by_honoured_token', 'blocked_and_documented', 'blocked_but_may_not_obey'],
@@ -102,12 +110,13 @@ export const auditTool = defineTool({
       'robots_txt',
       'Send a file with fewer rules (merge them with * patterns).',
     );
-    return auditAiAccess(parsed, path, data.crawlers, data.aiCategories);
+    return auditAiAccess(parsed, path, data.crawlers, data.aiCategories, data.clients);
   },
   summarize: (o) => {
     const lines = [`For ${o.path}: ${o.summary.blocked} of ${o.summary.ai_crawlers} AI crawlers are blocked, ${o.summary.allowed} allowed.`];
     for (const r of o.retired_tokens) lines.push(`Line ${r.line}: ${r.explanation}`);
     for (const t of o.tokenless_names) lines.push(`Line ${t.line} names ${t.token}, which has no robots.txt token: ${t.note}`);
+    for (const c of o.client_names) lines.push(`Line ${c.line} names ${c.token}: ${c.note}`);
     for (const a of o.alias_names) lines.push(`Line ${a.line} names ${a.token}, another name for ${a.crawler}: ${a.note}`);
     for (const d of o.obedience.decided_by_honoured_token) {
       lines.push(

@@ -1,3 +1,4 @@
+import type { ClientEntry } from '../classify/clients.ts';
 // What the robots.txt tools share: their parameters, the work budget, the AI-access audit and
 // the lint answer.
 import type { CrawlerView } from '../../model/model.ts';
@@ -149,6 +150,25 @@ function aliasLine(token: string, line: number, crawler: CrawlerView, note: stri
   };
 }
 
+/** A user-agent line naming software that is not one operator's crawler. */
+interface ClientLine {
+  token: string;
+  line: number;
+  client: string;
+  kind: string;
+  note: string;
+}
+
+function clientLine(token: string, line: number, client: ClientEntry): ClientLine {
+  return {
+    token,
+    line,
+    client: client.id,
+    kind: client.kind,
+    note: `${client.name} is a ${client.kind_label.toLowerCase()}, not one operator's crawler: a group for it reaches only programs that keep its default header and choose to read robots.txt. ${client.what_it_is}`,
+  };
+}
+
 /** A user-agent line naming a retired token that a crawler in the index still obeys. */
 interface HonouredLine {
   token: string;
@@ -163,7 +183,7 @@ interface HonouredLine {
  * distinct values (in file order) are compared with the known tokens, and only the first
  * LISTED_UNKNOWN_TOKENS lines are listed; `counts` says how many there were in all.
  */
-function unknownTokens(parsed: ParsedRobots, crawlers: readonly CrawlerView[]) {
+function unknownTokens(parsed: ParsedRobots, crawlers: readonly CrawlerView[], clients: readonly ClientEntry[]) {
   const known = new Set(crawlers.flatMap((c) => (c.status !== 'retired' && c.robots_token !== null ? [c.robots_token.toLowerCase()] : [])));
   const retiredBy = new Map(crawlers.flatMap((c) => (c.status === 'retired' && c.robots_token !== null ? [[c.robots_token.toLowerCase(), c] as const] : [])));
   const successorOf = new Map(crawlers.map((c) => [c.slug, c] as const));
@@ -172,6 +192,8 @@ function unknownTokens(parsed: ParsedRobots, crawlers: readonly CrawlerView[]) {
     crawlers.flatMap((c) => (c.robots_token === null && c.user_agent_substring !== null ? [[c.user_agent_substring.toLowerCase(), c] as const] : [])),
   );
   const honouredBy = new Map(crawlers.flatMap((c) => c.honoured_tokens.map((h) => [h.token.toLowerCase(), { crawler: c, honoured: h }] as const)));
+  // A client is written under its name, its id or its product token (Scrapy, python-requests, curl).
+  const clientOf = new Map(clients.flatMap((c) => [c.name, c.id, c.user_agent_substring.replace(/\/$/, '')].map((name) => [name.toLowerCase(), c] as const)));
   const aliasOf = new Map(crawlers.flatMap((c) => c.aliases.map((a) => [a.name.toLowerCase(), { crawler: c, alias: a }] as const)));
   const tokens = crawlers.flatMap((c) => (c.robots_token === null ? [] : [c.robots_token]));
   const suggestions = new Map<string, string | null>();
@@ -180,6 +202,7 @@ function unknownTokens(parsed: ParsedRobots, crawlers: readonly CrawlerView[]) {
   const retiredLines: RetiredLine[] = [];
   const tokenlessLines: { token: string; line: number; crawler: string; note: string }[] = [];
   const aliasLines: AliasLine[] = [];
+  const clientLines: ClientLine[] = [];
   let lines = 0;
   let distinct = 0;
   for (const group of parsed.groups) {
@@ -205,6 +228,11 @@ function unknownTokens(parsed: ParsedRobots, crawlers: readonly CrawlerView[]) {
         if (aliasLines.length < LISTED_UNKNOWN_TOKENS) aliasLines.push(aliasLine(ua.value, ua.line, alias.crawler, alias.alias.note));
         continue;
       }
+      const client = clientOf.get(lower) ?? clientOf.get(withoutVersion(lower));
+      if (client !== undefined) {
+        if (clientLines.length < LISTED_UNKNOWN_TOKENS) clientLines.push(clientLine(ua.value, ua.line, client));
+        continue;
+      }
       const honouring = honouredBy.get(lower);
       if (honouring !== undefined) {
         if (honoured.length < LISTED_UNKNOWN_TOKENS) {
@@ -228,6 +256,7 @@ function unknownTokens(parsed: ParsedRobots, crawlers: readonly CrawlerView[]) {
     retired: retiredLines,
     tokenless: tokenlessLines,
     aliases: aliasLines,
+    clients: clientLines,
     counts: {
       lines,
       listed: listed.length,
@@ -245,7 +274,7 @@ function withoutVersion(token: string): string {
   return token.replace(/\/[0-9][0-9.]*$/, '');
 }
 
-export function auditAiAccess(parsed: ParsedRobots, path: string, crawlers: readonly CrawlerView[], ai: ReadonlySet<string>) {
+export function auditAiAccess(parsed: ParsedRobots, path: string, crawlers: readonly CrawlerView[], ai: ReadonlySet<string>, clients: readonly ClientEntry[]) {
   // A retired crawler fetches nothing, so it is neither blocked nor allowed; a line naming it is explained instead.
   const running = crawlers.filter((c) => ai.has(c.category) && c.status !== 'retired');
   // A crawler with no robots.txt token is not controlled by the file at all: it is listed apart, never evaluated.
@@ -253,7 +282,7 @@ export function auditAiAccess(parsed: ParsedRobots, path: string, crawlers: read
   const verdicts = aiCrawlers.map(({ crawler, token }) => ({ crawler, verdict: evaluate(parsed, token, path) }));
   const blocked = verdicts.filter((v) => !v.verdict.allowed).map((v) => brief(v.crawler, v.verdict, parsed, path));
   const allowed = verdicts.filter((v) => v.verdict.allowed).map((v) => brief(v.crawler, v.verdict, parsed, path));
-  const unknown = unknownTokens(parsed, crawlers);
+  const unknown = unknownTokens(parsed, crawlers, clients);
   return {
     path,
     parsed: { bytes: parsed.size.total_bytes, ignored_bytes: parsed.size.excess_bytes, groups: parsed.groups.length },
@@ -271,6 +300,7 @@ export function auditAiAccess(parsed: ParsedRobots, path: string, crawlers: read
       .map((c) => ({ slug: c.slug, name: c.name, operator: c.operator, note: c.robots_token_note ?? '' })),
     tokenless_names: unknown.tokenless,
     alias_names: unknown.aliases,
+    client_names: unknown.clients,
     obedience: {
       // RFC 9309 reads the crawler's own group; the operator says it also obeys groups of retired names.
       decided_by_honoured_token: [...blocked, ...allowed]

@@ -1,6 +1,7 @@
 import type { CrawlerView, VerificationView } from '../../model/model.ts';
 import { listedSources, type PrefixSource } from '../verify/sources.ts';
 import { buildClassifier } from '../classify/index.ts';
+import type { ClientEntry } from '../classify/clients.ts';
 import { buildPrefixIndex } from '../verify/index.ts';
 import type { PublishedPolicy, SourceSummary, ToolData } from './types.ts';
 import { href } from '../../routes.ts';
@@ -22,10 +23,11 @@ export interface ToolDocuments {
   ranges: { sources: { id: string; ipv4: string[]; ipv6: string[] }[] };
   status: { sources: { id: string; last_success: string | null }[] };
   policies: PublishedPolicy[];
+  clients: { clients: ClientEntry[] };
 }
 
 /** The paths ToolData is built from; a change to any of their ETags means a rebuild. */
-export const TOOL_DOCUMENTS = [href('agents'), href('ip_sources'), href('ip_ranges_all'), href('status')] as const;
+export const TOOL_DOCUMENTS = [href('agents'), href('ip_sources'), href('ip_ranges_all'), href('status'), href('clients')] as const;
 
 /** Builds the classifier and the prefix index once per published tree. Pure. */
 export function buildToolData(docs: ToolDocuments): ToolData {
@@ -64,7 +66,8 @@ export function buildToolData(docs: ToolDocuments): ToolData {
     categories: docs.agents.categories.map(({ id, label, ai }) => ({ id, label, ai })),
     policies: docs.policies,
     sources,
-    classifier: buildClassifier(crawlers),
+    classifier: buildClassifier(crawlers, docs.clients.clients),
+    clients: docs.clients.clients,
     prefixes: buildPrefixIndex([
       ...sources.map(
         (s): PrefixSource => ({

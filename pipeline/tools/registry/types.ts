@@ -1,5 +1,6 @@
 import type { CrawlerView } from '../../model/model.ts';
 import type { Classifier } from '../classify/index.ts';
+import type { ClientEntry } from '../classify/clients.ts';
 import type { PrefixIndex } from '../verify/index.ts';
 
 // One registry of tools (docs/PRINCIPLES.md, principle 2): every HTTP tool endpoint, its .json spec and
@@ -58,6 +59,8 @@ export interface ToolData {
   policies: PublishedPolicy[];
   sources: SourceSummary[];
   classifier: Classifier;
+  /** Non-crawler HTTP clients (/data/clients.json). */
+  clients: ClientEntry[];
   prefixes: PrefixIndex;
 }
 
