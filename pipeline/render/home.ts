@@ -5,7 +5,7 @@ import { html } from '../site/html.ts';
 import { page, STYLE } from '../site/layout.ts';
 import { categoryCounts } from './data.ts';
 import { coverage } from './coverage.ts';
-import { STANCE_LABELS, VERIFICATION_LABELS } from '../model/labels.ts';
+import { EVIDENCE_LABELS, STANCE_LABELS, VERIFICATION_LABELS } from '../model/labels.ts';
 import type { RenderedFile } from './output.ts';
 
 function homeHtml(model: Model): string {
@@ -13,7 +13,7 @@ function homeHtml(model: Model): string {
   const counts = categoryCounts(model);
   const link = (path: string) => url(site, path);
   const body = html`<h1>${site.name}</h1>
-<p>An open, keyless index of web crawlers: ${model.crawlers.length} crawlers from ${model.operators.length} operators. For each one: the exact robots.txt token, the user-agent substring that identifies it, whether its operator says it obeys robots.txt, how to verify a request really comes from it, and what blocking it costs you. Every fact except category and cost of blocking cites the operator's own documentation.</p>
+<p>An open, keyless index of web crawlers: ${model.crawlers.length} crawlers from ${model.operators.length} operators. For each one: the exact robots.txt token, the user-agent substring that identifies it, whether its operator says it obeys robots.txt, how to verify a request really comes from it, and what blocking it costs you. Every fact except category and cost of blocking cites its source: the operator's own documentation first and, where the operator publishes nothing, public third-party evidence, labelled on each crawler's page.</p>
 <h2>Use it</h2>
 <ul>
 <li><strong>Write robots.txt:</strong> append one of the ready-made policies below, or copy a crawler's token from its page.</li>
@@ -81,7 +81,13 @@ function coverageSection(model: Model) {
   const report = coverage(model);
   return html`<p>${report.crawlers} crawlers (${report.robots_only_tokens} of them robots.txt control tokens with no crawler of their own) from ${report.operators} operators; ${report.ip_sources.ok} of ${report.ip_sources.total} operator IP lists mirrored (${report.ip_sources.failed} stale, ${report.ip_sources.never_fetched} not fetched yet). As JSON: <a href="${url(model.site, href('coverage'))}">coverage.json</a>.</p>
 <table>
-<caption>What operators say about robots.txt, and how their crawlers can be verified</caption>
+<caption>How sure each record is, what operators say about robots.txt, and how their crawlers can be verified</caption>
+<thead><tr><th scope="col">Evidence</th><th scope="col">Crawlers</th></tr></thead>
+<tbody>
+${Object.entries(report.by_evidence).map(
+  ([level, n]) => html`<tr><td>${EVIDENCE_LABELS[level as keyof typeof EVIDENCE_LABELS]} (<code>${level}</code>)</td><td>${n}</td></tr>
+`,
+)}</tbody>
 <thead><tr><th scope="col">robots.txt stance</th><th scope="col">Crawlers</th></tr></thead>
 <tbody>
 ${Object.entries(report.by_stance).map(
@@ -91,7 +97,10 @@ ${Object.entries(report.by_stance).map(
 <thead><tr><th scope="col">Verification</th><th scope="col">Crawlers</th></tr></thead>
 <tbody>
 ${Object.entries(report.by_verification).map(
-  ([method, n]) => html`<tr><td>${VERIFICATION_LABELS[method as keyof typeof VERIFICATION_LABELS]} (<code>${method}</code>)</td><td>${n}</td></tr>
+  ([
+    method,
+    n,
+  ]) => html`<tr><td>${VERIFICATION_LABELS[method as keyof typeof VERIFICATION_LABELS]} (<code>${method}</code>), the strongest method offered</td><td>${n}</td></tr>
 `,
 )}</tbody>
 </table>`;
