@@ -12,6 +12,7 @@ import { checkSpecificSubstrings } from './specific-substring.ts';
 import { checkOtherNames } from './other-names.ts';
 import { checkLifecycle } from './lifecycle.ts';
 import { checkClients } from './clients.ts';
+import { checkCitations } from './citations.ts';
 import { checkPeers } from './peers.ts';
 
 // Each check is proved against the frozen fixture: clean as it is, and failing once the
@@ -258,4 +259,57 @@ test('peers: a peer name nothing places or excludes, and an exclusion of a place
     messages.join('\n'),
   );
   assert.deepEqual(checkPeers(clean), []);
+});
+
+test('citations: a cited field no source supports, none beside another method, and a repeated method are reported', () => {
+  const records = copy();
+  const gptbot = crawler(records, 'gptbot');
+  gptbot.citations = gptbot.citations.map((c) => ({ ...c, supports: c.supports.filter((f) => f !== 'respects_robots_txt') }));
+  gptbot.verification = [{ method: 'published-ranges' }, { method: 'none' }, { method: 'published-ranges' }];
+  const problems = checkCitations(records).filter((p) => p.file.endsWith('gptbot.yaml'));
+  assert.deepEqual(
+    problems.map((p) => p.path),
+    ['/citations', '/verification', '/verification'],
+  );
+  assert.match(problems[0]!.message, /no citation supports respects_robots_txt/);
+  assert.match(problems[1]!.message, /none cannot stand beside published-ranges/);
+  assert.match(problems[2]!.message, /published-ranges appears twice/);
+  assert.deepEqual(checkCitations(clean), []);
+});
+
+test('citations: silence needs no source (undocumented stance, no verification method)', () => {
+  const records = copy();
+  const mj12bot = crawler(records, 'mj12bot');
+  mj12bot.respects_robots_txt = 'undocumented';
+  mj12bot.verification = [{ method: 'none' }];
+  mj12bot.citations = mj12bot.citations.map((c) => ({ ...c, supports: c.supports.filter((f) => f !== 'respects_robots_txt' && f !== 'verification') }));
+  assert.deepEqual(
+    checkCitations(records).filter((p) => p.file.endsWith('mj12bot.yaml')),
+    [],
+  );
+});
+
+test('references: an asn entry must name a network list of sources.yaml that lists the crawler', () => {
+  const records = copy();
+  crawler(records, 'mj12bot').verification = [{ method: 'asn', asns: [64500], source: 'nowhere' }];
+  crawler(records, 'perplexitybot').verification = [{ method: 'published-ranges' }, { method: 'asn', asns: [64501], source: 'majestic-network' }];
+  records.sources.push({
+    id: 'majestic-network',
+    operator: 'majestic',
+    title: 'Majestic network (test)',
+    url: 'https://example.com/routes.csv',
+    format: 'csv',
+    families: ['ipv4'],
+    scope: 'network',
+    crawlers: ['mj12bot'],
+  });
+  const messages = checkReferences(records, loaded.files).map((p) => `${p.file} ${p.path} ${p.message}`);
+  assert.ok(
+    messages.some((m) => /mj12bot\.yaml \/verification\/0\/source names "nowhere", which is no row/.test(m)),
+    messages.join('\n'),
+  );
+  assert.ok(
+    messages.some((m) => /perplexitybot\.yaml \/verification\/1\/source the row "majestic-network" .* must list "perplexitybot"/.test(m)),
+    messages.join('\n'),
+  );
 });
