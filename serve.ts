@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Serves the committed index (dist/) and the dynamic endpoints on one port.
 import { Command, InvalidArgumentError } from 'commander';
+import { join } from 'node:path';
 import { startServer } from './pipeline/node/server.ts';
 
 function port(value: string): number {
@@ -14,11 +15,28 @@ const options = new Command('serve')
   .option('--port <n>', 'port to listen on (env PORT)', port, port(process.env['PORT'] ?? '8080'))
   .option('--host <address>', 'address to bind (env HOST)', process.env['HOST'] ?? '0.0.0.0')
   .option('--root <dir>', 'project folder holding records/ and dist/', process.cwd())
+  .option('--log-db <path>', 'the request log, a SQLite file (env LOG_DB; default <root>/state/requests.db)', process.env['LOG_DB'])
+  .option('--no-log', 'keep no request log (/stats.json then says so, /hits.json has nothing)')
+  .option('--log-retention-days <n>', 'days of requests the log keeps', days, days(process.env['LOG_RETENTION_DAYS'] ?? '30'))
   .parse(process.argv)
-  .opts<{ port: number; host: string; root: string }>();
+  .opts<{ port: number; host: string; root: string; logDb?: string; log: boolean; logRetentionDays: number }>();
+
+function days(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 3650) throw new InvalidArgumentError('expected a whole number of days from 1 to 3650');
+  return n;
+}
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
-const running = await startServer({ ...options, log });
+const running = await startServer({
+  port: options.port,
+  host: options.host,
+  root: options.root,
+  log,
+  requestLog: { file: options.log ? (options.logDb ?? join(options.root, 'state', 'requests.db')) : null, retentionDays: options.logRetentionDays },
+  // The only secret the service knows: it opens /hits.json, the raw log (docs/API.md §5).
+  exportKey: process.env['EXPORT_KEY'] || null,
+});
 log(`serving ${options.root}/dist at ${running.url.replace('0.0.0.0', 'localhost')}`);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => void running.close().then(() => process.exit(0)));

@@ -37,7 +37,15 @@ export interface Route {
  * How a route is answered: `document`, the stored bytes of dist/ (a static host serves these
  * alone); the others by the server. http/handler.ts has one case per kind.
  */
-export type Answer = { by: 'document' } | { by: 'changes' } | { by: 'api-root' } | { by: 'tool'; tool: string } | { by: 'mcp'; server: string } | { by: 'a2a' };
+export type Answer =
+  | { by: 'document' }
+  | { by: 'changes' }
+  | { by: 'api-root' }
+  | { by: 'stats' }
+  | { by: 'hits' }
+  | { by: 'tool'; tool: string }
+  | { by: 'mcp'; server: string }
+  | { by: 'a2a' };
 
 export function isDynamic(route: Route): boolean {
   return route.answer.by !== 'document';
@@ -145,6 +153,36 @@ const buildRoutes = (): readonly Route[] => [
     undefined,
     'clients',
   ),
+  {
+    key: 'stats',
+    path: '/stats.json',
+    schema: 'stats',
+    type: 'application/json',
+    returns:
+      "Public aggregate of the service's own request log: by day, route, status, crawler and category, and what the addresses of requests naming a crawler showed",
+    methods: READ,
+    statuses: [200, 304],
+    answer: { by: 'stats' },
+  },
+  {
+    key: 'hits',
+    path: '/hits.json',
+    schema: 'hits',
+    query: [
+      { name: 'key', description: 'The export key (EXPORT_KEY of the server); or send it as Authorization: Bearer <key>.', schema: { type: 'string' } },
+      {
+        name: 'cursor',
+        description: 'The id after which to read; the next_cursor of the previous page. Omitted: from the oldest row.',
+        schema: { type: 'integer', minimum: 0, default: 0 },
+      },
+      { name: 'limit', description: 'Rows per page.', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } },
+    ],
+    type: 'application/json',
+    returns: "The raw request log, oldest first, paged by cursor; needs the export key (the service's only 401)",
+    methods: READ,
+    statuses: [200, 400, 401],
+    answer: { by: 'hits' },
+  },
   doc('coverage', '/data/coverage.json', 'Counts per category, robots.txt stance and verification method; crawlers named per policy', undefined, 'coverage'),
   doc('tools', '/tools/index.json', 'Index of the keyless tools and MCP servers (also at /tools/)', undefined, 'tool-index', ['/tools', '/tools/']),
   ...TOOLS.flatMap((tool): Route[] =>

@@ -24,6 +24,12 @@ const RULES: Rule[] = [
   { layers: ['tools'], forbidden: { kind: 'folder', path: 'pipeline/http' }, why: 'tools know no transport' },
   { layers: ['tools'], forbidden: { kind: 'folder', path: 'pipeline/node' }, why: 'tools know no runtime' },
   { layers: ['http'], forbidden: { kind: 'folder', path: 'pipeline/node' }, why: 'the Web-standard handler runs without Node' },
+  {
+    layers: ['log'],
+    forbidden: { kind: 'folder', path: 'pipeline/node' },
+    why: 'the request log interface runs without Node; only its SQLite store is Node code',
+  },
+  { layers: ['log'], forbidden: { kind: 'package', pattern: /^(node:.*|better-sqlite3)$/ }, why: 'log/ stays edge-safe: stores that need Node live in node/' },
   ...['render', 'changes', 'model', 'tools', 'net'].map(
     (layer): Rule => ({
       layers: [layer],

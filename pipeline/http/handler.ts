@@ -14,6 +14,9 @@ import { handleA2a } from './a2a.ts';
 import { withMissingHeaders, withSecurityHeaders } from './security.ts';
 import { quote } from '../util/quote.ts';
 import { jsonDocument, type DocumentStore, type StoredDocument } from './store.ts';
+import { hitsResponse, statsCache, type Visits } from './request-log.ts';
+import { NO_LOG } from '../log/types.ts';
+import type { CallerHistory } from '../tools/registry/types.ts';
 
 type Handler = (request: Request) => Promise<Response>;
 
@@ -61,6 +64,8 @@ export interface HandlerOptions {
   addressOf?: (request: Request) => string | null;
   /** Where tool calls run; default: in place, on the thread that handles the request. */
   tools?: ToolRunner;
+  /** The request log behind /stats.json, /hits.json and whoami; default: none (--no-log). */
+  visits?: Visits;
   /** Told about every failure that became a 500, once, without the client's input. */
   onError?: (error: unknown, request: Request) => void;
 }
@@ -144,6 +149,8 @@ const internalError = () =>
 export function createApp(options: HandlerOptions): App {
   const { store, site } = options;
   const runner = options.tools ?? inProcessRunner(() => toolDataFrom(store));
+  const visits: Visits = options.visits ?? { log: NO_LOG, hashAddress: () => '', exportKey: null };
+  const stats = statsCache(visits);
 
   // Headers of a stored document depend on its bytes, the path form and the feed's head; they
   // are computed once per document object (one per snapshot) and head, not per request.
@@ -223,12 +230,18 @@ export function createApp(options: HandlerOptions): App {
           'x-cursor': String(result.page.cursor),
         });
       }
+      case 'stats':
+        return documentResponse(await stats(), request, { ...headers, 'cache-control': 'max-age=60' });
+      case 'hits':
+        return hitsResponse(visits, request, url, site.base_url, headers);
       case 'tool':
       case 'mcp':
       case 'a2a': {
         const data = await toolDataFrom(store);
         if (!data) return errorResponse(503, { code: 'not_ready', message: 'The published tree lacks the documents the tools read; rebuild dist/.' }, headers);
-        const context = { data, caller: { userAgent: request.headers.get('user-agent'), address: options.addressOf?.(request) ?? null }, runner };
+        const address = options.addressOf?.(request) ?? null;
+        const caller = { userAgent: request.headers.get('user-agent'), address, history: await historyOf(visits, address) };
+        const context = { data, caller, runner };
         if (how.by === 'mcp') return withMissingHeaders(await handleMcp(request, mcpServer(how.server), context), headers);
         if (how.by === 'a2a') return withMissingHeaders(await handleA2a(request, context, site), headers);
         const result = await callTool({ tool: toolByName(how.tool)!, request, url, ...context, generatedAt: await store.generatedAt(), headers });
@@ -271,6 +284,14 @@ export function createApp(options: HandlerOptions): App {
       return withSecurityHeaders(methodNotAllowed(method, allowedMethods(findRoute(path)), { ...CORS }));
     },
   };
+}
+
+/** What the log knows of an address before this request (which is recorded once answered). */
+async function historyOf(visits: Visits, address: string | null): Promise<CallerHistory> {
+  const health = visits.log.health();
+  if (health.state !== 'ok' || address === null) return { log: health.state, reason: health.reason, visitor: null };
+  const now = visits.now?.() ?? Date.now();
+  return { log: 'ok', reason: null, visitor: await visits.log.visitor(visits.hashAddress(address, now)) };
 }
 
 // Whether a stored path is answered by code rather than its file (dist/changes.json is the

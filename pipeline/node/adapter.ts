@@ -40,10 +40,28 @@ function toRequest(req: IncomingMessage, origin: string, pathAndQuery: string): 
     // Required by undici when a stream is the body.
     ...(hasBody ? { duplex: 'half' } : {}),
   } as RequestInit);
-  const address = req.socket.remoteAddress;
-  // IPv4 clients of a dual-stack socket appear as ::ffff:a.b.c.d; report the IPv4 address.
-  if (address) addresses.set(request, address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address);
+  const address = socketAddress(req);
+  if (address) addresses.set(request, address);
   return request;
+}
+
+/** The client's address as the socket saw it; IPv4 clients of a dual-stack socket appear as ::ffff:a.b.c.d. */
+function socketAddress(req: IncomingMessage): string | null {
+  const address = req.socket.remoteAddress;
+  if (!address) return null;
+  return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
+}
+
+/** One answered request, as the request log is told of it. */
+interface AnsweredRequest {
+  at: number;
+  method: string;
+  target: string;
+  status: number;
+  bytes: number;
+  durationMs: number;
+  userAgent: string | null;
+  address: string | null;
 }
 
 async function sendResponse(response: Response, res: ServerResponse, req?: IncomingMessage): Promise<void> {
@@ -84,6 +102,8 @@ export interface ListenerOptions {
   origin: () => string;
   /** One line per event worth an operator's attention; never a client's input in full. */
   log: (line: string) => void;
+  /** Told of every answered request once its last byte is handed to the socket. */
+  onAnswered?: (answered: AnsweredRequest) => void;
 }
 
 /** Errors that mean the client went away; they are the client's business, worth one short line. */
@@ -98,6 +118,26 @@ export function isClientGone(error: unknown): boolean {
     name === 'AbortError' ||
     (error as Error | null)?.message === 'aborted'
   );
+}
+
+/** Reports the request when its answer is finished; the bytes are what the socket wrote for it, headers included. */
+function watch(req: IncomingMessage, res: ServerResponse, onAnswered: (answered: AnsweredRequest) => void): void {
+  const at = Date.now();
+  const started = performance.now();
+  const written = req.socket.bytesWritten;
+  res.once('finish', () => {
+    const userAgent = req.headers['user-agent'];
+    onAnswered({
+      at,
+      method: req.method ?? 'GET',
+      target: req.url ?? '',
+      status: res.statusCode,
+      bytes: Math.max(0, req.socket.bytesWritten - written),
+      durationMs: performance.now() - started,
+      userAgent: typeof userAgent === 'string' ? userAgent : null,
+      address: socketAddress(req),
+    });
+  });
 }
 
 /** The whole adapter: stored documents are answered directly, everything else by the App. */
@@ -117,6 +157,7 @@ export function nodeListener(app: App, options: ListenerOptions) {
     res.on('error', (error) => {
       if (!isClientGone(error)) options.log(`serve: response: ${error.message}`);
     });
+    if (options.onAnswered) watch(req, res, options.onAnswered);
     try {
       const target = parseTarget(req.url ?? '');
       if (!target.ok) return sendError(res, 400, 'bad_request_target', target.message);

@@ -13,6 +13,13 @@ import { snapshotStore } from './dist-snapshot.ts';
 import { recoverDist } from '../publish/recover-dist.ts';
 import { toolPool, type ToolPoolOptions } from './tool-pool.ts';
 import { inProcessRunner } from '../tools/registry/call.ts';
+import { createHash, randomBytes } from 'node:crypto';
+import { sqliteLog } from './sqlite-log.ts';
+import { NO_LOG } from '../log/types.ts';
+import { dailySaltedHasher } from '../log/salt.ts';
+import { logEntry } from '../log/entry.ts';
+import type { Visits } from '../http/request-log.ts';
+import { routeTemplateOf } from '../http/route-template.ts';
 
 /**
  * How long a client may take, and how many connections it may hold. A slow client is cut off
@@ -53,6 +60,10 @@ export interface ServeOptions {
   compress?: boolean;
   /** Tool calls run on worker threads (default: one per CPU, at most 4); `threads: 0` runs them in place. */
   tools?: ToolPoolOptions;
+  /** The request log: a SQLite file, or null for none (--no-log). Default: none. */
+  requestLog?: { file: string | null; retentionDays?: number; flushEveryMs?: number };
+  /** The key /hits.json asks for (EXPORT_KEY); null or absent: every request to it is 401. */
+  exportKey?: string | null;
   log?: (line: string) => void;
 }
 
@@ -140,11 +151,20 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     prepare: async (snapshot) => void (await toolDataFrom(snapshot)),
   });
   const tools = options.tools?.threads === 0 ? inProcessRunner(() => toolDataFrom(store)) : toolPool(store, { log, ...options.tools });
+  const requestLog = options.requestLog?.file
+    ? sqliteLog({ file: options.requestLog.file, retentionDays: options.requestLog.retentionDays, flushEveryMs: options.requestLog.flushEveryMs, log })
+    : NO_LOG;
+  const hasher = dailySaltedHasher(
+    () => randomBytes(32),
+    (salt, address) => createHash('sha256').update(salt).update(address).digest('hex').slice(0, 32),
+  );
+  const visits: Visits = { log: requestLog, hashAddress: (address, at) => hasher.hash(address, at), exportKey: options.exportKey ?? null };
   const app = createApp({
     store,
     site,
     addressOf,
     tools,
+    visits,
     onError: (error) =>
       log(isClientGone(error) ? `serve: client went away (${(error as Error).message})` : `serve: ${(error as Error).stack ?? String(error)}`),
   });
@@ -157,7 +177,19 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       // How often node:http looks for requests past their timeouts (default 30 s).
       connectionsCheckingInterval: Math.max(100, Math.min(1_000, limits.headersTimeoutMs / 2)),
     },
-    nodeListener(app, { origin: () => origin, log }),
+    nodeListener(app, {
+      origin: () => origin,
+      log,
+      onAnswered:
+        requestLog === NO_LOG
+          ? undefined
+          : (answered) => {
+              // Booked after the answer is sent, from the tools' data of the current build.
+              void toolDataFrom(store)
+                .then((data) => requestLog.record(logEntry({ ...answered, route: routeTemplateOf(answered.target) }, data, hasher)))
+                .catch((error: unknown) => log(`log: ${(error as Error).message}`));
+            },
+    }),
   );
   server.maxConnections = limits.maxConnections;
   server.timeout = limits.idleTimeoutMs;
@@ -196,6 +228,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         server.close((error) => (error ? reject(error) : resolve()));
       });
       await tools.close();
+      requestLog.close();
     },
   };
 }

@@ -9,7 +9,7 @@ import type { CrawlerRecord, ExcludedName } from './types.ts';
  * token, its name, the User-Agent name of a crawler with no token, the retired tokens it
  * honours and the aliases sites write for it.
  */
-export function placedNames(crawlers: readonly CrawlerRecord[]): Set<string> {
+function placedNames(crawlers: readonly CrawlerRecord[]): Set<string> {
   return new Set(
     crawlers.flatMap((c) =>
       [c.robots_token, c.name, c.user_agent_substring, ...(c.honoured_tokens ?? []).map((h) => h.token), ...(c.aliases ?? []).map((a) => a.name)].flatMap(

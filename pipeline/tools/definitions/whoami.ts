@@ -1,5 +1,6 @@
 import { classify, inputIssue } from '../classify/index.ts';
-import { defineTool } from '../registry/types.ts';
+import { bookRequest, type Booking } from '../booking.ts';
+import { defineTool, type Caller } from '../registry/types.ts';
 import { lookup } from '../verify/index.ts';
 
 export const whoamiTool = defineTool({
@@ -7,7 +8,7 @@ export const whoamiTool = defineTool({
   path: 'whoami',
   title: 'Who does this service think I am?',
   description:
-    'Answers about the calling request: the User-Agent sent, the source address, whether the index recognises the caller, and whether an operator publishes a prefix containing the address. Whether the caller was seen before and how it is booked need the request log, which this service does not keep yet: those fields say so instead of guessing.',
+    'Answers about the calling request: the User-Agent sent, the source address, whether the index recognises the caller, whether an operator publishes a prefix containing the address, how the service books the request (the crawler its User-Agent names and what its address shows), and whether the request log has seen the address before today (addresses are kept only as hashes under a salt that changes every day).',
   params: [],
   runsWithoutParams: true,
   outputSchema: { type: 'object', required: ['user_agent', 'address', 'recognised', 'in_published_range', 'seen_before', 'booked_as'] },
@@ -23,11 +24,49 @@ export const whoamiTool = defineTool({
         : null,
       in_published_range:
         found?.valid && found.matches.length > 0 ? found.matches.map((m) => ({ source: m.source, operator: m.operator, prefix: m.prefix })) : [],
-      seen_before: { known: false, reason: 'This service keeps no request log yet, so it cannot say.' },
-      booked_as: { known: false, reason: 'This service keeps no request log yet, so it books no caller.' },
+      seen_before: seenBefore(caller),
+      booked_as: bookedAs(bookRequest(data, caller.userAgent, caller.address)),
     };
   },
   summarize: (o) => {
     return `You sent User-Agent "${o.user_agent ?? ''}" from ${o.address ?? 'an unknown address'}. ${o.recognised ? `The index recognises it as ${o.recognised.name}.` : 'The index does not recognise it.'} ${o.in_published_range.length > 0 ? `The address is in ${o.in_published_range.map((m) => m.source).join(', ')}.` : 'The address is in no operator-published range.'}`;
   },
 });
+
+function seenBefore(caller: Caller) {
+  const history = caller.history;
+  if (history === undefined || history.log !== 'ok') {
+    return { known: false, reason: history?.reason ?? 'This service keeps no request log, so it cannot say.' };
+  }
+  if (caller.address === null) return { known: false, reason: 'The transport gave no address for this request.' };
+  const visitor = history.visitor;
+  const note = 'Counted today only: the log keeps addresses as hashes under a salt that changes every UTC day and at every restart.';
+  if (visitor === null) return { known: true, seen: false, requests: 0, first_seen: null, last_seen: null, note };
+  return {
+    known: true,
+    seen: true,
+    requests: visitor.requests,
+    first_seen: new Date(visitor.first_seen).toISOString(),
+    last_seen: new Date(visitor.last_seen).toISOString(),
+    note,
+  };
+}
+
+const VERDICT_WORDS: Record<NonNullable<Booking['verdict']>, string> = {
+  genuine: 'the address is one its operator publishes for it',
+  'operator-network': "the address is in its operator's network, which is all this crawler's verification can show",
+  'not-genuine': 'the address is not one its operator publishes for it: the User-Agent is borrowed',
+  unverifiable: 'its operator offers no check of the address alone',
+};
+
+function bookedAs(booking: Booking) {
+  if (booking.crawler === null)
+    return { known: true, crawler: null, category: null, verdict: null, label: 'visitor: the User-Agent names no crawler in the index' };
+  return {
+    known: true,
+    crawler: booking.crawler,
+    category: booking.category,
+    verdict: booking.verdict,
+    label: `claims to be ${booking.crawler}; ${booking.verdict === null ? 'no verdict' : VERDICT_WORDS[booking.verdict]}`,
+  };
+}

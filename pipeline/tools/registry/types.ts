@@ -1,6 +1,7 @@
 import type { CrawlerView } from '../../model/model.ts';
 import type { Classifier } from '../classify/index.ts';
 import type { ClientEntry } from '../classify/clients.ts';
+import type { Visitor } from '../../log/types.ts';
 import type { PrefixIndex } from '../verify/index.ts';
 
 // One registry of tools (docs/PRINCIPLES.md, principle 2): every HTTP tool endpoint, its .json spec and
@@ -68,6 +69,8 @@ export interface ToolData {
 export interface Caller {
   userAgent: string | null;
   address: string | null;
+  /** What the request log knows of the caller's address before this request; absent: no log. */
+  history?: CallerHistory;
 }
 
 export interface ToolContext {
@@ -115,4 +118,12 @@ export interface ToolDefinition<Output = unknown, Params extends readonly ParamS
 /** A tool with its input type taken from its parameters and its output type from `run`, so neither needs a cast. */
 export function defineTool<const Params extends readonly ParamSpec[], Output>(tool: ToolDefinition<Output, Params>): ToolDefinition<Output, Params> {
   return tool;
+}
+
+/** The request log's view of a caller, looked up by the transport (the log stays out of tool threads). */
+export interface CallerHistory {
+  log: 'ok' | 'unavailable' | 'off';
+  /** Why the log cannot say; null when it can. */
+  reason: string | null;
+  visitor: Visitor | null;
 }

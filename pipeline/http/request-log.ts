@@ -1,0 +1,97 @@
+// /stats.json and /hits.json: the request log's two doors. The aggregate is public and cached
+// for a minute; the raw rows need the export key and are never cached.
+
+import { dayOf } from '../log/daily.ts';
+import { statsDocument } from '../log/stats.ts';
+import type { RequestLog } from '../log/types.ts';
+import { errorResponse } from './errors.ts';
+import { sameSecret } from './secret.ts';
+import { jsonDocument, type StoredDocument } from './store.ts';
+import { href } from '../routes.ts';
+
+const STATS_MAX_AGE_MS = 60_000;
+const HITS_DEFAULT_LIMIT = 100;
+const HITS_MAX_LIMIT = 1000;
+
+/** The request log as the handler is given it. */
+export interface Visits {
+  log: RequestLog;
+  /** The salted hash the log keeps instead of an address. */
+  hashAddress(address: string, at: number): string;
+  /** EXPORT_KEY; null: /hits.json answers 401 to everyone. */
+  exportKey: string | null;
+  now?: () => number;
+}
+
+export function statsCache(visits: Visits) {
+  const now = visits.now ?? Date.now;
+  let cached: { at: number; document: StoredDocument } | null = null;
+  return async function stats(): Promise<StoredDocument> {
+    const at = now();
+    if (cached !== null && at - cached.at < STATS_MAX_AGE_MS) return cached.document;
+    const health = visits.log.health();
+    const from = dayOf(at - health.retention_days * 86_400_000);
+    const generatedAt = new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const document = await jsonDocument(href('stats'), statsDocument(await visits.log.daily(from), health, from, generatedAt), generatedAt);
+    cached = { at, document };
+    return document;
+  };
+}
+
+function unauthorised(headers: Record<string, string>, why: string): Response {
+  return errorResponse(
+    401,
+    {
+      code: 'export_key_required',
+      message: `${why} /hits.json is the raw request log; send the export key as ?key= or Authorization: Bearer <key>. The aggregate is public at /stats.json.`,
+    },
+    { ...headers, 'www-authenticate': 'Bearer realm="hits"', 'cache-control': 'no-store' },
+  );
+}
+
+function keyOf(request: Request, url: URL): string | null {
+  const bearer = /^Bearer\s+(.+?)\s*$/i.exec(request.headers.get('authorization') ?? '');
+  return bearer?.[1] ?? url.searchParams.get('key');
+}
+
+function integerParameter(url: URL, name: string, min: number, max: number, fallback: number): number | { error: string } {
+  const raw = url.searchParams.get(name);
+  if (raw === null) return fallback;
+  if (!/^\d{1,10}$/.test(raw) || Number(raw) < min || Number(raw) > max) return { error: `${name} must be a whole number from ${min} to ${max}.` };
+  return Number(raw);
+}
+
+export async function hitsResponse(visits: Visits, request: Request, url: URL, baseUrl: string, headers: Record<string, string>): Promise<Response> {
+  if (visits.exportKey === null) return unauthorised(headers, 'This server has no export key set (EXPORT_KEY), so nobody can read the raw log.');
+  const given = keyOf(request, url);
+  if (given === null) return unauthorised(headers, 'No export key was sent.');
+  if (!(await sameSecret(given, visits.exportKey))) return unauthorised(headers, 'The export key is wrong.');
+  const cursor = integerParameter(url, 'cursor', 0, Number.MAX_SAFE_INTEGER, 0);
+  const limit = integerParameter(url, 'limit', 1, HITS_MAX_LIMIT, HITS_DEFAULT_LIMIT);
+  for (const [field, value] of [
+    ['cursor', cursor],
+    ['limit', limit],
+  ] as const) {
+    if (typeof value !== 'number') {
+      return errorResponse(
+        400,
+        { code: 'invalid_parameter', message: value.error, field, accepted: field === 'limit' ? `1 to ${HITS_MAX_LIMIT}` : 'a next_cursor' },
+        {
+          ...headers,
+          'cache-control': 'no-store',
+        },
+      );
+    }
+  }
+  const page = await visits.log.hits(cursor as number, limit as number);
+  const body = {
+    cursor,
+    limit,
+    log: visits.log.health(),
+    hits: page.hits,
+    next_cursor: page.next_cursor,
+    // The key stays out of the link: send it again the way this request did.
+    next: page.next_cursor === null ? null : `${baseUrl}${href('hits')}?cursor=${page.next_cursor}&limit=${limit}`,
+  };
+  return new Response(JSON.stringify(body), { status: 200, headers: { ...headers, 'content-type': 'application/json', 'cache-control': 'no-store' } });
+}

@@ -1,0 +1,43 @@
+// A request log in memory: the stand-in for runtimes without SQLite (an edge worker keeps it per
+// isolate) and for tests. The same answers as the SQLite log, from the same daily rows.
+
+import { dayOf, dailyKey } from './daily.ts';
+import type { DailyRow, HitsPage, LogEntry, LoggedHit, LogHealth, RequestLog, Visitor } from './types.ts';
+
+export function memoryLog(options: { capacity?: number; retentionDays?: number } = {}): RequestLog {
+  const capacity = options.capacity ?? 50_000;
+  const retentionDays = options.retentionDays ?? 30;
+  const hits: LoggedHit[] = [];
+  const daily = new Map<string, DailyRow>();
+  let nextId = 1;
+  let written = 0;
+  return {
+    record(entry: LogEntry) {
+      // The oldest row goes first, as retention would take it.
+      if (hits.length >= capacity) hits.shift();
+      hits.push({ ...entry, id: nextId++ });
+      written++;
+      const row = { day: dayOf(entry.at), route: entry.route, status: entry.status, crawler: entry.crawler, category: entry.category, verdict: entry.verdict };
+      const key = dailyKey(row);
+      const current = daily.get(key) ?? { ...row, requests: 0, bytes: 0 };
+      daily.set(key, { ...current, requests: current.requests + 1, bytes: current.bytes + entry.bytes });
+    },
+    daily: async (since: string) => [...daily.values()].filter((r) => r.day >= since),
+    async hits(cursor: number, limit: number): Promise<HitsPage> {
+      const page = hits.filter((h) => h.id > cursor).slice(0, limit);
+      const last = page[page.length - 1];
+      return { hits: page, next_cursor: last !== undefined && last.id < nextId - 1 ? last.id : null };
+    },
+    async visitor(addressHash: string): Promise<Visitor | null> {
+      const mine = hits.filter((h) => h.address_hash === addressHash);
+      const first = mine[0];
+      const last = mine[mine.length - 1];
+      if (first === undefined || last === undefined) return null;
+      return { requests: mine.length, first_seen: first.at, last_seen: last.at, crawler: last.crawler, verdict: last.verdict };
+    },
+    // Nothing is queued, so nothing is dropped: a full log forgets its oldest row instead.
+    health: (): LogHealth => ({ state: 'ok', reason: null, written, dropped: 0, retention_days: retentionDays }),
+    flush() {},
+    close() {},
+  };
+}

@@ -1,0 +1,103 @@
+// The request log as every runtime sees it: a small interface, so that the Node server's SQLite
+// file and any other store (an edge runtime has no SQLite) stand behind the same answers.
+
+/**
+ * What the address of a request that named a crawler shows: genuine (in the crawler's own
+ * published or listed addresses), operator-network (in its operator's network, which is all an
+ * asn claim can show), not-genuine (the crawler is checked by address and this one fails),
+ * unverifiable (the crawler offers no address check: reverse DNS, a signature, or nothing).
+ */
+export type Verdict = 'genuine' | 'operator-network' | 'not-genuine' | 'unverifiable';
+
+export const VERDICTS: readonly Verdict[] = ['genuine', 'operator-network', 'not-genuine', 'unverifiable'];
+
+/** One request, as the log keeps it: never the raw address, never the query string. */
+export interface LogEntry {
+  /** Milliseconds since the epoch. */
+  at: number;
+  method: string;
+  /** The route's path template (`/crawler/{slug}.json`), `(none)` for a path no route names. */
+  route: string;
+  status: number;
+  /** Bytes written for the response, headers included. */
+  bytes: number;
+  duration_ms: number;
+  /** The crawler the User-Agent names, or null. */
+  crawler: string | null;
+  category: string | null;
+  verdict: Verdict | null;
+  /** A salted hash of the address (the salt changes every UTC day and is never stored). */
+  address_hash: string | null;
+  /** The User-Agent, cut to USER_AGENT_LIMIT characters. */
+  user_agent: string | null;
+}
+
+export const USER_AGENT_LIMIT = 256;
+
+/** Requests of one day that share every other column: what /stats.json is computed from. */
+export interface DailyRow {
+  day: string;
+  route: string;
+  status: number;
+  crawler: string | null;
+  category: string | null;
+  verdict: Verdict | null;
+  requests: number;
+  bytes: number;
+}
+
+export interface LoggedHit extends LogEntry {
+  id: number;
+}
+
+export interface HitsPage {
+  hits: LoggedHit[];
+  /** Pass as `cursor` for the next page; null when this page reached the newest row. */
+  next_cursor: number | null;
+}
+
+/** What the log knows about one address hash (today's salt). */
+export interface Visitor {
+  requests: number;
+  first_seen: number;
+  last_seen: number;
+  /** The booking of the latest request: the crawler it named and what its address showed. */
+  crawler: string | null;
+  verdict: Verdict | null;
+}
+
+export interface LogHealth {
+  state: 'ok' | 'unavailable' | 'off';
+  /** Why the log is unavailable or off; null when it works. */
+  reason: string | null;
+  /** Rows written since the server started. */
+  written: number;
+  /** Rows dropped since the server started because the write queue was full. */
+  dropped: number;
+  retention_days: number;
+}
+
+export interface RequestLog {
+  /** Queues one request; never throws and never waits: a full queue drops and counts. */
+  record(entry: LogEntry): void;
+  /** Daily aggregates from `since` (YYYY-MM-DD) on. */
+  daily(since: string): Promise<DailyRow[]>;
+  /** Rows after `cursor` (an id), oldest first. */
+  hits(cursor: number, limit: number): Promise<HitsPage>;
+  visitor(addressHash: string): Promise<Visitor | null>;
+  health(): LogHealth;
+  /** Writes what is queued now. */
+  flush(): void;
+  close(): void;
+}
+
+/** The log of a server started with --no-log: records nothing and says so. */
+export const NO_LOG: RequestLog = {
+  record() {},
+  daily: async () => [],
+  hits: async () => ({ hits: [], next_cursor: null }),
+  visitor: async () => null,
+  health: () => ({ state: 'off', reason: 'The server was started with --no-log.', written: 0, dropped: 0, retention_days: 0 }),
+  flush() {},
+  close() {},
+};

@@ -1,0 +1,40 @@
+// How the log books a request: which crawler its User-Agent names and what its address shows.
+// Runs after the answer is sent, on data the tools already hold (the classifier and the prefix
+// index), so it costs a substring scan and a trie walk.
+
+import type { CrawlerView } from '../model/model.ts';
+import { classify, inputIssue } from './classify/index.ts';
+import type { ToolData } from './registry/types.ts';
+import { lookup } from './verify/index.ts';
+import type { Verdict } from '../log/types.ts';
+
+export interface Booking {
+  crawler: string | null;
+  category: string | null;
+  verdict: Verdict | null;
+}
+
+const NOBODY: Booking = { crawler: null, category: null, verdict: null };
+
+// Methods that a request's address alone can settle; the others need DNS, a signature, or nothing can.
+const ADDRESS_CHECKS = new Set<CrawlerView['verification_method']>(['published-ranges', 'fixed-ips', 'asn']);
+
+export function bookRequest(data: ToolData | null, userAgent: string | null, address: string | null): Booking {
+  if (data === null || userAgent === null || inputIssue(userAgent) !== null) return NOBODY;
+  const answer = classify(data.classifier, userAgent);
+  if (!answer.matched) return NOBODY;
+  const crawler = data.bySlug.get(answer.crawler.slug);
+  const booked = { crawler: answer.crawler.slug, category: answer.crawler.category };
+  if (crawler === undefined || address === null) return { ...booked, verdict: 'unverifiable' };
+  return { ...booked, verdict: verdictOf(data, crawler, address) };
+}
+
+function verdictOf(data: ToolData, crawler: CrawlerView, address: string): Verdict {
+  const found = lookup(data.prefixes, address);
+  const matches = found.valid ? found.matches : [];
+  if (matches.some((m) => m.scope !== 'network' && m.crawlers.includes(crawler.slug))) return 'genuine';
+  if (matches.some((m) => m.scope === 'network' && m.operator === crawler.operator_slug)) return 'operator-network';
+  // Without our copy of the lists an address cannot be ruled out, only not confirmed.
+  const checkable = crawler.verification.some((v) => ADDRESS_CHECKS.has(v.method) && (v.method !== 'asn' || v.sources.length > 0));
+  return checkable ? 'not-genuine' : 'unverifiable';
+}

@@ -1,0 +1,112 @@
+import { strict as assert } from 'node:assert';
+import { after, before, describe, test } from 'node:test';
+import { validatorFor } from '../pipeline/schema/ajv.ts';
+import { raw } from './support/http.ts';
+import { serveMini, type ServedMini } from './support/served.ts';
+
+// The request log over real sockets: every request is recorded once answered, /stats.json
+// aggregates it for anyone, /hits.json hands the rows only to the export key, and whoami sees
+// the caller's earlier requests.
+
+const KEY = 'correct horse battery staple';
+const GPTBOT = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.3; +https://openai.com/gptbot';
+
+describe('with a request log', () => {
+  let served: ServedMini;
+  before(async () => {
+    served = await serveMini('2026-01-01T00:00:00Z', { tools: { threads: 0 }, exportKey: KEY, requestLog: { flushEveryMs: 10 } });
+  });
+  after(() => served.dispose());
+  const get = (path: string, headers: Record<string, string> = {}) => raw(served.server.url, path, { headers });
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 60));
+
+  test('requests are recorded once answered, by route template, never with the query or the address', async () => {
+    await get('/data/agents.json');
+    await get('/crawler/gptbot.json?secret=1', { 'user-agent': GPTBOT });
+    await get('/no/such/path');
+    await settle();
+    const page = JSON.parse((await get('/hits.json?limit=1000', { authorization: `Bearer ${KEY}` })).text) as {
+      hits: { route: string; status: number; crawler: string | null; verdict: string | null; address_hash: string; user_agent: string | null }[];
+    };
+    const rows = page.hits.map((h) => [h.route, h.status, h.crawler, h.verdict]);
+    assert.deepEqual(rows.slice(0, 3), [
+      ['/data/agents.json', 200, null, null],
+      ['/crawler/{slug}.json', 200, 'gptbot', 'not-genuine'],
+      ['(none)', 404, null, null],
+    ]);
+    const text = JSON.stringify(page);
+    assert.doesNotMatch(text, /127\.0\.0\.1|secret=1/);
+    assert.match(page.hits[0]!.address_hash, /^[0-9a-f]{32}$/);
+  });
+
+  test('/stats.json is public, valid, cached with an ETag, and counts what the log holds', async () => {
+    const first = await get('/stats.json');
+    assert.equal(first.status, 200);
+    const stats = JSON.parse(first.text) as { log: { state: string }; totals: { requests: number }; crawler_visits: { claimed: number } };
+    const validate = validatorFor('outputs/stats.schema.json');
+    assert.ok(validate(stats), JSON.stringify(validate.errors));
+    assert.equal(stats.log.state, 'ok');
+    assert.ok(stats.totals.requests >= 3);
+    assert.ok(stats.crawler_visits.claimed >= 1);
+    assert.match(first.headers['etag'] ?? '', /^"[0-9a-f]{32}"$/);
+    const again = await get('/stats.json', { 'if-none-match': first.headers['etag']! });
+    assert.equal(again.status, 304);
+  });
+
+  test('/hits.json: 401 without a key, with a wrong key, and 200 with the key as ?key= or Bearer; bad paging is a 400', async () => {
+    const none = await get('/hits.json');
+    assert.equal(none.status, 401);
+    assert.equal(none.headers['www-authenticate'], 'Bearer realm="hits"');
+    assert.equal(none.headers['cache-control'], 'no-store');
+    assert.match(JSON.parse(none.text).error.message, /export key/);
+    assert.equal((await get('/hits.json', { authorization: 'Bearer wrong' })).status, 401);
+    assert.equal((await get('/hits.json?key=wrong')).status, 401);
+    const byQuery = await get(`/hits.json?key=${encodeURIComponent(KEY)}&limit=2`);
+    assert.equal(byQuery.status, 200);
+    assert.equal(byQuery.headers['cache-control'], 'no-store');
+    const page = JSON.parse(byQuery.text) as { hits: { id: number }[]; next_cursor: number | null; next: string | null };
+    const validate = validatorFor('outputs/hits.schema.json');
+    assert.ok(validate(page), JSON.stringify(validate.errors));
+    assert.equal(page.hits.length, 2);
+    assert.equal(page.next_cursor, page.hits[1]!.id);
+    assert.doesNotMatch(page.next ?? '', /key=/);
+    const next = JSON.parse((await get(`/hits.json?cursor=${page.next_cursor}&limit=2`, { authorization: `Bearer ${KEY}` })).text) as {
+      hits: { id: number }[];
+    };
+    assert.ok(next.hits.every((h) => h.id > page.next_cursor!));
+    for (const query of ['cursor=-1', 'cursor=abc', 'limit=0', 'limit=1001', 'limit=1.5']) {
+      const bad = await get(`/hits.json?${query}`, { authorization: `Bearer ${KEY}` });
+      assert.equal(bad.status, 400, query);
+    }
+  });
+
+  test("whoami: seen before, by today's hash of the address, and how this request books", async () => {
+    const answer = JSON.parse((await get('/tools/whoami', { 'user-agent': GPTBOT })).text) as {
+      seen_before: { known: boolean; seen: boolean; requests: number };
+      booked_as: { crawler: string | null; verdict: string | null };
+    };
+    assert.equal(answer.seen_before.known, true);
+    assert.equal(answer.seen_before.seen, true);
+    assert.ok(answer.seen_before.requests >= 3);
+    assert.deepEqual([answer.booked_as.crawler, answer.booked_as.verdict], ['gptbot', 'not-genuine']);
+  });
+});
+
+describe('without a request log', () => {
+  let served: ServedMini;
+  before(async () => {
+    served = await serveMini('2026-01-01T00:00:00Z', { tools: { threads: 0 } });
+  });
+  after(() => served.dispose());
+
+  test('/stats.json says the log is off, /hits.json is 401 for everyone, whoami cannot say', async () => {
+    const stats = JSON.parse((await raw(served.server.url, '/stats.json')).text) as { log: { state: string }; totals: { requests: number } };
+    assert.equal(stats.log.state, 'off');
+    assert.equal(stats.totals.requests, 0);
+    const hits = await raw(served.server.url, '/hits.json?key=anything');
+    assert.equal(hits.status, 401);
+    assert.match(JSON.parse(hits.text).error.message, /no export key set/);
+    const whoami = JSON.parse((await raw(served.server.url, '/tools/whoami')).text) as { seen_before: { known: boolean; reason: string } };
+    assert.equal(whoami.seen_before.known, false);
+  });
+});
