@@ -19,7 +19,7 @@ export interface LogEntry {
   /** The route's path template (`/crawler/{slug}.json`), `(none)` for a path no route names. */
   route: string;
   status: number;
-  /** Bytes written for the response, headers included. */
+  /** Body bytes of the answer (0 for a 304 or a HEAD). */
   bytes: number;
   duration_ms: number;
   /** The crawler the User-Agent names, or null. */

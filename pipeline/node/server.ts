@@ -6,6 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { parse } from 'yaml';
 import { createApp } from '../http/handler.ts';
 import { toolDataFrom } from '../http/tool-data.ts';
+import type { ToolData } from '../tools/registry/types.ts';
 import type { SiteSettings } from '../records/types.ts';
 import { describeErrors, validatorFor } from '../schema/ajv.ts';
 import { addressOf, isClientGone, nodeListener, plainError } from './adapter.ts';
@@ -136,6 +137,7 @@ function capPerAddress(server: Server, limit: number): void {
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? (() => {});
+  let current: ToolData | null = null;
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const site = await readSite(options.root);
   const distDir = options.distDir ?? join(options.root, 'dist');
@@ -147,8 +149,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     onReload: log,
     compress: options.compress,
     // The tools' classifier and prefix index are built before a build is swapped in, so no
-    // request pays for them.
-    prepare: async (snapshot) => void (await toolDataFrom(snapshot)),
+    // request pays for them; the request log books with the same data, held here.
+    prepare: async (snapshot) => {
+      current = await toolDataFrom(snapshot);
+    },
   });
   const tools = options.tools?.threads === 0 ? inProcessRunner(() => toolDataFrom(store)) : toolPool(store, { log, ...options.tools });
   const requestLog = options.requestLog?.file
@@ -184,10 +188,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         requestLog === NO_LOG
           ? undefined
           : (answered) => {
-              // Booked after the answer is sent, from the tools' data of the current build.
-              void toolDataFrom(store)
-                .then((data) => requestLog.record(logEntry({ ...answered, route: routeTemplateOf(answered.target) }, data, hasher)))
-                .catch((error: unknown) => log(`log: ${(error as Error).message}`));
+              // Booked after the answer is sent, from the tools' data of the build being served.
+              try {
+                requestLog.record(logEntry({ ...answered, route: routeTemplateOf(answered.target) }, current, hasher));
+              } catch (error) {
+                log(`log: ${(error as Error).message}`);
+              }
             },
     }),
   );

@@ -4,7 +4,7 @@
 // line of explanation, and the server goes on serving.
 
 import Database from 'better-sqlite3';
-import { dayOf } from '../log/daily.ts';
+import { dailyKey, dayOf } from '../log/daily.ts';
 import type { DailyRow, HitsPage, LogEntry, LoggedHit, LogHealth, RequestLog, Verdict, Visitor } from '../log/types.ts';
 
 export interface SqliteLogOptions {
@@ -204,15 +204,30 @@ function prepare(db: Database.Database) {
      VALUES (@at, @method, @route, @status, @bytes, @duration_ms, @crawler, @category, @verdict, @address_hash, @user_agent)`,
   );
   const addDaily = db.prepare(
-    `INSERT INTO daily (day, route, status, crawler, category, verdict, requests, bytes) VALUES (?, ?, ?, ?, ?, ?, 1, ?)
-     ON CONFLICT (day, route, status, crawler, category, verdict) DO UPDATE SET requests = requests + 1, bytes = bytes + excluded.bytes`,
+    `INSERT INTO daily (day, route, status, crawler, category, verdict, requests, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (day, route, status, crawler, category, verdict) DO UPDATE SET requests = requests + excluded.requests, bytes = bytes + excluded.bytes`,
   );
   return {
     writeBatch: db.transaction((batch: readonly LogEntry[]) => {
+      // A batch is mostly the same few documents: one daily upsert per group, not per request.
+      const groups = new Map<string, DailyRow>();
       for (const entry of batch) {
         insertHit.run(entry);
-        addDaily.run(dayOf(entry.at), entry.route, entry.status, entry.crawler ?? '', entry.category ?? '', entry.verdict ?? '', entry.bytes);
+        const row = {
+          day: dayOf(entry.at),
+          route: entry.route,
+          status: entry.status,
+          crawler: entry.crawler,
+          category: entry.category,
+          verdict: entry.verdict,
+        };
+        const key = dailyKey(row);
+        const group = groups.get(key) ?? { ...row, requests: 0, bytes: 0 };
+        group.requests++;
+        group.bytes += entry.bytes;
+        groups.set(key, group);
       }
+      for (const g of groups.values()) addDaily.run(g.day, g.route, g.status, g.crawler ?? '', g.category ?? '', g.verdict ?? '', g.requests, g.bytes);
     }),
     pruneHits: db.prepare('DELETE FROM hits WHERE id IN (SELECT id FROM hits WHERE at < ? ORDER BY id LIMIT ?)'),
     pruneDaily: db.prepare('DELETE FROM daily WHERE day < ?'),

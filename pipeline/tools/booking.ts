@@ -3,7 +3,7 @@
 // index), so it costs a substring scan and a trie walk.
 
 import type { CrawlerView } from '../model/model.ts';
-import { classify, inputIssue } from './classify/index.ts';
+import { crawlerNamedBy } from './classify/index.ts';
 import type { ToolData } from './registry/types.ts';
 import { lookup } from './verify/index.ts';
 import type { Verdict } from '../log/types.ts';
@@ -20,11 +20,11 @@ const NOBODY: Booking = { crawler: null, category: null, verdict: null };
 const ADDRESS_CHECKS = new Set<CrawlerView['verification_method']>(['published-ranges', 'fixed-ips', 'asn']);
 
 export function bookRequest(data: ToolData | null, userAgent: string | null, address: string | null): Booking {
-  if (data === null || userAgent === null || inputIssue(userAgent) !== null) return NOBODY;
-  const answer = classify(data.classifier, userAgent);
-  if (!answer.matched) return NOBODY;
-  const crawler = data.bySlug.get(answer.crawler.slug);
-  const booked = { crawler: answer.crawler.slug, category: answer.crawler.category };
+  if (data === null || userAgent === null) return NOBODY;
+  const named = namedCrawler(data, userAgent);
+  if (named === null) return NOBODY;
+  const crawler = data.bySlug.get(named.slug);
+  const booked = { crawler: named.slug, category: named.category };
   if (crawler === undefined || address === null) return { ...booked, verdict: 'unverifiable' };
   return { ...booked, verdict: verdictOf(data, crawler, address) };
 }
@@ -37,4 +37,24 @@ function verdictOf(data: ToolData, crawler: CrawlerView, address: string): Verdi
   // Without our copy of the lists an address cannot be ruled out, only not confirmed.
   const checkable = crawler.verification.some((v) => ADDRESS_CHECKS.has(v.method) && (v.method !== 'asn' || v.sources.length > 0));
   return checkable ? 'not-genuine' : 'unverifiable';
+}
+
+// The same few User-Agents arrive again and again: each is classified once per published tree
+// (bounded, so that a flood of distinct headers costs no more memory than this).
+const REMEMBERED = 10_000;
+const named = new WeakMap<ToolData, Map<string, ReturnType<typeof crawlerNamedBy>>>();
+
+function namedCrawler(data: ToolData, userAgent: string): ReturnType<typeof crawlerNamedBy> {
+  let memo = named.get(data);
+  if (memo === undefined) {
+    memo = new Map();
+    named.set(data, memo);
+  }
+  let crawler = memo.get(userAgent);
+  if (crawler === undefined) {
+    crawler = crawlerNamedBy(data.classifier, userAgent);
+    if (memo.size >= REMEMBERED) memo.clear();
+    memo.set(userAgent, crawler);
+  }
+  return crawler;
 }

@@ -124,16 +124,31 @@ function rank(classifier: Classifier, candidates: Candidate[]): Candidate[] {
   return ranked;
 }
 
-/** Never throws; input the HTTP layer should have refused is answered as unmatched and unexamined. */
-export function classify(classifier: Classifier, userAgent: string): Classification {
-  const issue = inputIssue(userAgent);
-  if (issue !== null) return unexamined(issue);
-
+function candidatesIn(classifier: Classifier, userAgent: string): Candidate[] {
   const candidates: Candidate[] = [];
   for (const { pattern, start } of findAll(classifier.matcher, foldAscii(userAgent))) {
     const substring = classifier.substrings[pattern]!;
     for (const crawler of classifier.crawlersOf[pattern]!) candidates.push({ crawler, substring, start });
   }
+  return candidates;
+}
+
+/**
+ * The crawler a header names, by the same rules as classify(), without the answer around it:
+ * what the request log books every request with, so it skips the unmatched heuristic.
+ */
+export function crawlerNamedBy(classifier: Classifier, userAgent: string): ClassifiedCrawler | null {
+  if (inputIssue(userAgent) !== null) return null;
+  const candidates = candidatesIn(classifier, userAgent);
+  return candidates.length === 0 ? null : rank(classifier, candidates)[0]!.crawler;
+}
+
+/** Never throws; input the HTTP layer should have refused is answered as unmatched and unexamined. */
+export function classify(classifier: Classifier, userAgent: string): Classification {
+  const issue = inputIssue(userAgent);
+  if (issue !== null) return unexamined(issue);
+
+  const candidates = candidatesIn(classifier, userAgent);
   if (candidates.length === 0) return heuristicAnswer(userAgent, matchClient(classifier.clients, userAgent));
 
   const [best, ...others] = rank(classifier, candidates) as [Candidate, ...Candidate[]];
