@@ -74,7 +74,16 @@ describe('with a request log', () => {
       hits: { id: number }[];
     };
     assert.ok(next.hits.every((h) => h.id > page.next_cursor!));
-    for (const query of ['cursor=-1', 'cursor=abc', 'limit=0', 'limit=1001', 'limit=1.5']) {
+    for (const query of [
+      'cursor=-1',
+      'cursor=abc',
+      'limit=0',
+      'limit=1001',
+      'limit=1.5',
+      'cursor=99999999999999999999',
+      'limit=1&limit=2',
+      `key=${encodeURIComponent(KEY)}&key=x`,
+    ]) {
       const bad = await get(`/hits.json?${query}`, { authorization: `Bearer ${KEY}` });
       assert.equal(bad.status, 400, query);
     }

@@ -63,6 +63,18 @@ function integerParameter(url: URL, name: string, min: number, max: number, fall
 
 export async function hitsResponse(visits: Visits, request: Request, url: URL, baseUrl: string, headers: Record<string, string>): Promise<Response> {
   if (visits.exportKey === null) return unauthorised(headers, 'This server has no export key set (EXPORT_KEY), so nobody can read the raw log.');
+  for (const name of ['key', 'cursor', 'limit']) {
+    if (url.searchParams.getAll(name).length > 1) {
+      return errorResponse(
+        400,
+        { code: 'invalid_parameter', message: `${name} is given more than once; send it once.`, field: name, accepted: 'one value' },
+        {
+          ...headers,
+          'cache-control': 'no-store',
+        },
+      );
+    }
+  }
   const given = keyOf(request, url);
   if (given === null) return unauthorised(headers, 'No export key was sent.');
   if (!(await sameSecret(given, visits.exportKey))) return unauthorised(headers, 'The export key is wrong.');
