@@ -206,6 +206,8 @@ describe('crawler and network tools', () => {
       Object.values(all.tally).reduce((a, b) => a + b, 0),
       all.matched,
     );
+    // Given but empty is a mistake, not "every crawler whose substring contains nothing".
+    assertError(await get('/tools/verification-methods?crawler='), 400, 'crawler');
   });
   test('whoami: the User-Agent and loopback address of this very request; no invented history', async () => {
     const body = json<{ user_agent: string; address: string; recognised: { slug: string } | null; seen_before: { known: boolean } }>(

@@ -169,3 +169,9 @@ test('log: cursors are monotonic; a re-run on the same base replaces its batch; 
     [2, 3],
   );
 });
+
+test('a timestamp without a time zone is refused with the fix, not read as UTC', () => {
+  const result = parseChangesQuery(new URLSearchParams('since=2026-11-22T19:25:00'));
+  assert.equal(result.ok, false);
+  assert.match(result.ok ? '' : result.message, /has no time zone; add Z for UTC \(2026-11-22T19:25:00Z\)/);
+});

@@ -44,6 +44,8 @@ const LIMIT_FORM = `a whole number from 1 to ${MAX_LIMIT} (default ${DEFAULT_LIM
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
+const ZONELESS_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+
 /** Reads `since` and `limit`; anything else in the query is ignored (for example the `s` tag). */
 export function parseChangesQuery(params: URLSearchParams): QueryResult {
   for (const name of ['since', 'limit']) {
@@ -58,6 +60,14 @@ export function parseChangesQuery(params: URLSearchParams): QueryResult {
       const ms = Date.parse(ISO_DATE.test(rawSince) ? `${rawSince}T00:00:00Z` : rawSince);
       if (Number.isNaN(ms)) return { ok: false, field: 'since', message: `since=${JSON.stringify(rawSince)} is not a real date.`, accepted: SINCE_FORM };
       since = { kind: 'time', time: new Date(ms).toISOString(), ms };
+    } else if (ZONELESS_DATE_TIME.test(rawSince)) {
+      // A time without a zone means a different instant in every zone: ask rather than guess UTC.
+      return {
+        ok: false,
+        field: 'since',
+        message: `since=${JSON.stringify(rawSince)} has no time zone; add Z for UTC (${rawSince}Z) or an offset such as +02:00.`,
+        accepted: SINCE_FORM,
+      };
     } else {
       return { ok: false, field: 'since', message: `since=${JSON.stringify(rawSince)} is neither a cursor nor a timestamp.`, accepted: SINCE_FORM };
     }

@@ -73,6 +73,8 @@ function check(
       value = value[0]!;
     }
     if (param.required && value.trim() === '') return { ok: false, message: `${param.name} is empty.` };
+    // Given but empty is a mistake, not a wish for the default: say so instead of guessing.
+    if (!param.required && value.trim() === '') return { ok: false, message: `${param.name} is empty; give a value or leave the parameter out.` };
     if (param.maxBytes !== undefined && overBytes(value, param.maxBytes))
       return { ok: false, message: `${param.name} is larger than ${param.maxBytes} bytes.` };
     return { ok: true, value };
