@@ -144,6 +144,14 @@ describe('robots.txt tools', () => {
     assert.ok(finding, JSON.stringify(body));
     assert.match(finding.fix, /Disallow/);
   });
+  test('robots-lint: a byte-order mark is found whether the file comes as a GET parameter or a POST body', async () => {
+    const file = '\uFEFFUser-agent: *\nDisallow: /x\n';
+    const codes = (text: string) => json<{ findings: { code: string }[] }>(text).findings.map((f) => f.code);
+    const byGet = codes((await get(`/tools/robots-lint?robots_txt=${encodeURIComponent(file)}`)).text);
+    const byPost = codes((await raw(server.url, '/tools/robots-lint', { method: 'POST', body: file, headers: { 'content-type': 'text/plain' } })).text);
+    assert.ok(byGet.includes('bom'), byGet.join());
+    assert.deepEqual(byPost, byGet);
+  });
 });
 
 describe('crawler and network tools', () => {

@@ -84,7 +84,9 @@ export async function callTool(call: ToolCall): Promise<{ document: StoredDocume
           headers,
         ),
       };
-    toolParams[tool.postBody] = new TextDecoder().decode(body.bytes);
+    // ignoreBOM keeps a byte-order mark in the text, as a GET's parameter keeps it, so that the
+    // linter reports it either way.
+    toolParams[tool.postBody] = new TextDecoder('utf-8', { ignoreBOM: true }).decode(body.bytes);
   }
   const documentation = `${data.baseUrl}${path}.json`;
   const run: ToolRun = await runner.run({ tool: tool.name, params: toolParams, caller, source: 'query', form: 'json' });
