@@ -9,8 +9,8 @@ import { raw } from './support/http.ts';
 import { REPO, tempProject } from './support/project.ts';
 
 // kill -9 of `npm start` in the middle of a burst: the database stays intact, and every request
-// answered before the last batch was written is in it. Only the queued batch (at most 100 ms or
-// 512 requests) can be lost.
+// answered before the last batch was written is in it. Only what was still queued (about 70 ms
+// of requests, docs/API.md §4.3a) can be lost.
 
 test('kill -9 under load loses at most the unflushed batch and never corrupts the log', { timeout: 60_000 }, async () => {
   const project = await tempProject('mini');

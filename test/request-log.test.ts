@@ -18,13 +18,20 @@ describe('with a request log', () => {
   });
   after(() => served.dispose());
   const get = (path: string, headers: Record<string, string> = {}) => raw(served.server.url, path, { headers });
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 60));
+  // Rows reach the file on the log's thread a moment after the answer: read until they are there.
+  const settle = async (rows: number) => {
+    for (let tries = 0; tries < 100; tries++) {
+      const page = JSON.parse((await get('/hits.json?limit=1000', { authorization: `Bearer ${KEY}` })).text) as { hits: unknown[] };
+      if (page.hits.length >= rows) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
 
   test('requests are recorded once answered, by route template, never with the query or the address', async () => {
     await get('/data/agents.json');
     await get('/crawler/gptbot.json?secret=1', { 'user-agent': GPTBOT });
     await get('/no/such/path');
-    await settle();
+    await settle(3);
     const page = JSON.parse((await get('/hits.json?limit=1000', { authorization: `Bearer ${KEY}` })).text) as {
       hits: { route: string; status: number; crawler: string | null; verdict: string | null; address_hash: string; user_agent: string | null }[];
     };

@@ -38,6 +38,6 @@ export function memoryLog(options: { capacity?: number; retentionDays?: number }
     // Nothing is queued, so nothing is dropped: a full log forgets its oldest row instead.
     health: (): LogHealth => ({ state: 'ok', reason: null, written, dropped: 0, retention_days: retentionDays }),
     flush() {},
-    close() {},
+    close: async () => {},
   };
 }

@@ -88,7 +88,8 @@ export interface RequestLog {
   health(): LogHealth;
   /** Writes what is queued now. */
   flush(): void;
-  close(): void;
+  /** Writes what is queued and releases the store; resolves once it is written. */
+  close(): Promise<void>;
 }
 
 /** The log of a server started with --no-log: records nothing and says so. */
@@ -99,5 +100,5 @@ export const NO_LOG: RequestLog = {
   visitor: async () => null,
   health: () => ({ state: 'off', reason: 'The server was started with --no-log.', written: 0, dropped: 0, retention_days: 0 }),
   flush() {},
-  close() {},
+  close: async () => {},
 };

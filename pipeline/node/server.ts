@@ -15,7 +15,7 @@ import { recoverDist } from '../publish/recover-dist.ts';
 import { toolPool, type ToolPoolOptions } from './tool-pool.ts';
 import { inProcessRunner } from '../tools/registry/call.ts';
 import { createHash, randomBytes } from 'node:crypto';
-import { sqliteLog } from './sqlite-log.ts';
+import { threadedLog } from './threaded-log.ts';
 import { NO_LOG } from '../log/types.ts';
 import { dailySaltedHasher } from '../log/salt.ts';
 import { logEntry } from '../log/entry.ts';
@@ -156,7 +156,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
   const tools = options.tools?.threads === 0 ? inProcessRunner(() => toolDataFrom(store)) : toolPool(store, { log, ...options.tools });
   const requestLog = options.requestLog?.file
-    ? sqliteLog({ file: options.requestLog.file, retentionDays: options.requestLog.retentionDays, flushEveryMs: options.requestLog.flushEveryMs, log })
+    ? threadedLog({ file: options.requestLog.file, retentionDays: options.requestLog.retentionDays, flushEveryMs: options.requestLog.flushEveryMs, log })
     : NO_LOG;
   const hasher = dailySaltedHasher(
     () => randomBytes(32),
@@ -234,7 +234,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         server.close((error) => (error ? reject(error) : resolve()));
       });
       await tools.close();
-      requestLog.close();
+      await requestLog.close();
     },
   };
 }

@@ -171,7 +171,7 @@ export function sqliteLog(options: SqliteLogOptions): RequestLog {
       return { state: unavailable === null ? 'ok' : 'unavailable', reason: unavailable, written, dropped, retention_days: retentionDays };
     },
     flush,
-    close() {
+    async close() {
       flush();
       clearInterval(retention);
       try {
