@@ -1,24 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
+import { logEntry as entry, LOG_TIME } from '../../test/support/log-entry.ts';
 import { memoryLog } from './memory-log.ts';
 import { LISTED_CRAWLERS, statsDocument } from './stats.ts';
-import type { LogEntry } from './types.ts';
 
-const T = Date.UTC(2026, 10, 25, 12);
-const entry = (fields: Partial<LogEntry> = {}): LogEntry => ({
-  at: T,
-  method: 'GET',
-  route: '/data/agents.json',
-  status: 200,
-  bytes: 10,
-  duration_ms: 1,
-  crawler: null,
-  category: null,
-  verdict: null,
-  address_hash: 'h',
-  user_agent: null,
-  ...fields,
-});
+const T = LOG_TIME;
 
 test('the aggregate sums by day, route, status and category, and says what the addresses of crawler visits showed', async () => {
   const log = memoryLog();

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { logEntry as entry, LOG_TIME } from '../../test/support/log-entry.ts';
 import Database from 'better-sqlite3';
-import type { LogEntry } from '../log/types.ts';
 import { SCHEMA_VERSION, sqliteLog, VISITOR_COUNT_LIMIT } from './sqlite-log.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'request-log-'));
@@ -13,21 +13,7 @@ let files = 0;
 const fresh = () => join(dir, `log-${files++}.db`);
 
 const DAY = 86_400_000;
-const T = Date.UTC(2026, 10, 25, 12);
-const entry = (fields: Partial<LogEntry> = {}): LogEntry => ({
-  at: T,
-  method: 'GET',
-  route: '/data/agents.json',
-  status: 200,
-  bytes: 100,
-  duration_ms: 1.5,
-  crawler: null,
-  category: null,
-  verdict: null,
-  address_hash: 'aaaa',
-  user_agent: 'curl/8.5.0',
-  ...fields,
-});
+const T = LOG_TIME;
 
 test('a new file gets the schema and its version; rows written in a batch come back, daily sums and pages by cursor', async () => {
   const file = fresh();
@@ -47,7 +33,7 @@ test('a new file gets the schema and its version; rows written in a batch come b
       requests: 2,
       bytes: 100,
     },
-    { day: '2026-11-25', route: '/data/agents.json', status: 200, crawler: null, category: null, verdict: null, requests: 1, bytes: 100 },
+    { day: '2026-11-25', route: '/data/agents.json', status: 200, crawler: null, category: null, verdict: null, requests: 1, bytes: 10 },
   ]);
   const first = await log.hits(0, 2);
   assert.deepEqual(
@@ -85,7 +71,7 @@ test('a visitor: requests counted (queued ones too), first and last seen, the la
   log.record(entry({ at: T + 5, crawler: 'gptbot', verdict: 'genuine' }));
   log.flush();
   log.record(entry({ at: T + 9, crawler: 'claudebot', verdict: 'not-genuine' }));
-  assert.deepEqual(await log.visitor('aaaa'), { requests: 3, first_seen: T, last_seen: T + 9, crawler: 'claudebot', verdict: 'not-genuine' });
+  assert.deepEqual(await log.visitor('cafe'), { requests: 3, first_seen: T, last_seen: T + 9, crawler: 'claudebot', verdict: 'not-genuine' });
   assert.equal(await log.visitor('bbbb'), null);
   assert.ok(VISITOR_COUNT_LIMIT >= 1000);
   log.close();

@@ -3,26 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import type { LogEntry } from '../log/types.ts';
+import { logEntry as entry } from '../../test/support/log-entry.ts';
 import { threadedLog } from './threaded-log.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'threaded-log-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-const entry = (fields: Partial<LogEntry> = {}): LogEntry => ({
-  at: Date.now(),
-  method: 'GET',
-  route: '/data/agents.json',
-  status: 200,
-  bytes: 10,
-  duration_ms: 1,
-  crawler: null,
-  category: null,
-  verdict: null,
-  address_hash: 'cafe',
-  user_agent: null,
-  ...fields,
-});
 
 async function until(check: () => Promise<boolean>): Promise<void> {
   for (let i = 0; i < 200; i++) {

@@ -1,0 +1,21 @@
+// Test support: one request-log row with test defaults; a test says only what it is about.
+import type { LogEntry } from '../../pipeline/log/types.ts';
+
+export const LOG_TIME = Date.UTC(2026, 10, 25, 12);
+
+export function logEntry(fields: Partial<LogEntry> = {}): LogEntry {
+  return {
+    at: LOG_TIME,
+    method: 'GET',
+    route: '/data/agents.json',
+    status: 200,
+    bytes: 10,
+    duration_ms: 1,
+    crawler: null,
+    category: null,
+    verdict: null,
+    address_hash: 'cafe',
+    user_agent: null,
+    ...fields,
+  };
+}
