@@ -5,7 +5,7 @@ import { conditionalHeadersOf, PreparedDocument, type ConditionalHeaders, type D
 import { errorResponse } from './errors.ts';
 import { changesPage, parseChangesQuery, type PublishedLog } from '../changes/page.ts';
 import { API_PREFIX, resolvePath } from './paths.ts';
-import { MCP_SERVERS, toolByName } from '../tools/registry/index.ts';
+import { MCP_SERVERS, TOOLS, toolByName } from '../tools/registry/index.ts';
 import { callTool } from './tools-http.ts';
 import { toolDataFrom } from './tool-data.ts';
 import { inProcessRunner, type ToolRunner } from '../tools/registry/call.ts';
@@ -240,7 +240,10 @@ export function createApp(options: HandlerOptions): App {
         const data = await toolDataFrom(store);
         if (!data) return errorResponse(503, { code: 'not_ready', message: 'The published tree lacks the documents the tools read; rebuild dist/.' }, headers);
         const address = options.addressOf?.(request) ?? null;
-        const caller = { userAgent: request.headers.get('user-agent'), address, history: await historyOf(visits, address) };
+        // The log is asked only where a tool that reads the answer can be called: a round trip
+        // to its thread for every robots.txt audit would be work for nothing.
+        const history = toolsAt(how).some((name) => toolByName(name)?.readsCallerHistory) ? await historyOf(visits, address) : undefined;
+        const caller = { userAgent: request.headers.get('user-agent'), address, ...(history === undefined ? {} : { history }) };
         const context = { data, caller, runner };
         if (how.by === 'mcp') return withMissingHeaders(await handleMcp(request, mcpServer(how.server), context), headers);
         if (how.by === 'a2a') return withMissingHeaders(await handleA2a(request, context, site), headers);
@@ -284,6 +287,13 @@ export function createApp(options: HandlerOptions): App {
       return withSecurityHeaders(methodNotAllowed(method, allowedMethods(findRoute(path)), { ...CORS }));
     },
   };
+}
+
+/** The tools a dynamic route can call: its own, an MCP server's, or (A2A) every one. */
+function toolsAt(how: Extract<Answer, { by: 'tool' | 'mcp' | 'a2a' }>): readonly string[] {
+  if (how.by === 'tool') return [how.tool];
+  if (how.by === 'mcp') return mcpServer(how.server).tools;
+  return TOOLS.map((tool) => tool.name);
 }
 
 /** What the log knows of an address before this request (which is recorded once answered). */

@@ -73,8 +73,17 @@ test('a visitor: requests counted (queued ones too), first and last seen, the la
   log.record(entry({ at: T + 9, crawler: 'claudebot', verdict: 'not-genuine' }));
   assert.deepEqual(await log.visitor('cafe'), { requests: 3, first_seen: T, last_seen: T + 9, crawler: 'claudebot', verdict: 'not-genuine' });
   assert.equal(await log.visitor('bbbb'), null);
-  assert.ok(VISITOR_COUNT_LIMIT >= 1000);
-  log.close();
+  await log.close();
+});
+
+test("a visitor's requests are counted up to the limit, however many there are", async () => {
+  const log = sqliteLog({ file: fresh(), queueLimit: VISITOR_COUNT_LIMIT + 100, now: () => T });
+  for (let i = 0; i < VISITOR_COUNT_LIMIT + 5; i++) log.record(entry({ at: T + i }));
+  log.flush();
+  const visitor = await log.visitor('cafe');
+  assert.equal(visitor?.requests, VISITOR_COUNT_LIMIT);
+  assert.equal(visitor?.last_seen, T + VISITOR_COUNT_LIMIT + 4);
+  await log.close();
 });
 
 test('a full queue drops and counts instead of waiting', () => {

@@ -16,7 +16,7 @@ name: string
 operator: string
 category: Category
 /**
- * Exact token the operator tells site owners to put in User-agent lines; null when the operator documents none because robots.txt does not apply (robots_token_note then says so).
+ * Exact token the operator tells site owners to put in User-agent lines, or for a silent operator the token sources show sites writing; null when none is documented (robots.txt does not apply, as for Google's user-triggered fetchers, or no source shows one), robots_token_note then says which.
  */
 robots_token: (string | null)
 /**

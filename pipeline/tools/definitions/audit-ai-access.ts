@@ -56,7 +56,7 @@ export const auditTool = defineTool({
       not_controlled_by_robots_txt: {
         type: 'array',
         description:
-          'AI crawlers whose operator documents no robots.txt token because robots.txt does not apply to them (fetches a person starts), with what the operator says.',
+          "AI crawlers with no documented robots.txt token, which the file cannot name: either the operator says robots.txt does not apply (fetches a person starts) or it documents no token at all; each with its record's note.",
         items: { type: 'object', required: ['slug', 'name', 'operator', 'note'] },
       },
       tokenless_names: {

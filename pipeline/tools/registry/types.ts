@@ -108,6 +108,8 @@ export interface ToolDefinition<Output = unknown, Params extends readonly ParamS
   postBody?: string;
   /** True when the tool answers for real with no parameters (example, whoami). */
   runsWithoutParams?: boolean;
+  /** True when the tool reads `caller.history`: only then does the transport ask the request log (whoami). */
+  readsCallerHistory?: boolean;
   outputSchema: Record<string, unknown>;
   examples: { description: string; input: ToolInput }[];
   run(input: InputOf<Params>, context: ToolContext): Output;

@@ -58,7 +58,7 @@ function stepsFor(crawler: Crawler, entry: VerificationView, ip: string): { step
     }
     case 'fixed-ips':
       return only(
-        `Check ${ip} against the ${plural(entry.addresses.length, 'address')} ${operator} lists on its page for ${name} (${entry.addresses.join(', ')}); verify-crawler does this.`,
+        `Check ${ip} against the ${entry.addresses.length} ${entry.addresses.length === 1 ? 'address' : 'addresses'} ${operator} lists on its page for ${name} (${entry.addresses.join(', ')}); verify-crawler does this.`,
       );
     case 'reverse-dns':
       return reverseDnsSteps(entry.hostnames, ip);
@@ -90,10 +90,6 @@ function reverseDnsSteps(hostnames: readonly string[], ip: string): { steps: str
     ],
     commands: [`host ${ip}`, 'host <hostname>'],
   };
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 'es'}`;
 }
 
 function orList(items: readonly string[]): string {

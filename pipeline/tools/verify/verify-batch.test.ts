@@ -253,6 +253,13 @@ describe('verifyBatch: addresses listed on a page, and an operator network behin
     assert.match(outside.explanation, /outside .*own network/);
   });
 
+  it('an asn verdict says when our copy of the network list failed its refresh', () => {
+    const stale = buildPrefixIndex([{ ...network, mirror: { ...network.mirror, state: 'failed' } }, ...listedSources(both)]);
+    const outside = checked(verifyBatch(stale, both, ['192.0.2.1'], 'NetBot').results[0]);
+    assert.match(outside.caveat ?? '', /The verdict may be wrong: list netco-network failed its last refresh/);
+    assert.equal(verdict('192.0.2.1', 'NetBot').caveat, null);
+  });
+
   it('a network list never makes another claim genuine', () => {
     assert.equal(verdict('203.0.113.9', 'ListBot').verdict, 'other-operator');
   });

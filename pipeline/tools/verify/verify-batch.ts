@@ -278,30 +278,26 @@ function unmatchedExplanation(address: string, claimed: ClaimedCrawler): string 
   }
 }
 
-/** Whether our copies of the claimed crawler's lists can be trusted to rule it out. */
+/**
+ * Whether our copies of the lists a verdict leans on can be trusted to rule the claim out: the
+ * crawler's own lists (published-ranges), or its operator's network list (asn).
+ */
 function staleness(index: PrefixIndex, claimed: ClaimedCrawler): string | null {
-  if (claimed.verification_method !== 'published-ranges') return networkStaleness(index, claimed);
-  const problems = claimed.ip_sources.flatMap((id) => {
+  const ids =
+    claimed.verification_method === 'published-ranges'
+      ? claimed.ip_sources
+      : claimed.verification_method === 'asn'
+        ? claimed.verification.flatMap((entry) => (entry.method === 'asn' ? entry.sources : []))
+        : null;
+  if (ids === null) return null;
+  const problems = ids.flatMap((id) => {
     const source = index.sources.find((s) => s.id === id);
     if (source === undefined || source.ipv4_count + source.ipv6_count === 0) return [`this service holds no copy of list ${id}`];
     if (source.state !== null && source.state !== 'ok')
       return [`list ${id} failed its last refresh (the last good copy${source.last_success ? ` from ${source.last_success}` : ''} was used)`];
     return [];
   });
-  if (claimed.ip_sources.length === 0) problems.push(`no list of ${claimed.name}'s prefixes is mirrored here`);
-  return problems.length === 0 ? null : `The verdict may be wrong: ${problems.join('; ')}.`;
-}
-
-/** An asn verdict leans on our copy of the operator's network list as a published-ranges one leans on its lists. */
-function networkStaleness(index: PrefixIndex, claimed: ClaimedCrawler): string | null {
-  if (claimed.verification_method !== 'asn') return null;
-  const ids = claimed.verification.flatMap((entry) => (entry.method === 'asn' ? entry.sources : []));
-  const problems = ids.flatMap((id) => {
-    const source = index.sources.find((s) => s.id === id);
-    if (source === undefined || source.ipv4_count + source.ipv6_count === 0) return [`this service holds no copy of list ${id}`];
-    if (source.state !== null && source.state !== 'ok') return [`list ${id} failed its last refresh`];
-    return [];
-  });
+  if (claimed.verification_method === 'published-ranges' && ids.length === 0) problems.push(`no list of ${claimed.name}'s prefixes is mirrored here`);
   return problems.length === 0 ? null : `The verdict may be wrong: ${problems.join('; ')}.`;
 }
 
