@@ -3,6 +3,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { join } from 'node:path';
 import { startServer } from './pipeline/node/server.ts';
+import { DEFAULT_RETENTION_DAYS } from './pipeline/log/types.ts';
 
 function port(value: string): number {
   const n = Number(value);
@@ -17,7 +18,7 @@ const options = new Command('serve')
   .option('--root <dir>', 'project folder holding records/ and dist/', process.cwd())
   .option('--log-db <path>', 'the request log, a SQLite file (env LOG_DB; default <root>/state/requests.db)', process.env['LOG_DB'])
   .option('--no-log', 'keep no request log (/stats.json then says so, /hits.json has nothing)')
-  .option('--log-retention-days <n>', 'days of requests the log keeps', days, days(process.env['LOG_RETENTION_DAYS'] ?? '30'))
+  .option('--log-retention-days <n>', 'days of requests the log keeps', days, days(process.env['LOG_RETENTION_DAYS'] ?? String(DEFAULT_RETENTION_DAYS)))
   .parse(process.argv)
   .opts<{ port: number; host: string; root: string; logDb?: string; log: boolean; logRetentionDays: number }>();
 

@@ -27,6 +27,15 @@ export interface Route {
   answer: Answer;
   /** Other paths answered the same way (a folder URL for its index, `/` for the home page). */
   aliases?: readonly string[];
+  /**
+   * The address to name in `Link: rel=canonical` when the document is reached by any other of
+   * its paths (the reference is stored as /reference.html and published as /reference).
+   */
+  canonical?: string;
+  /** The route whose JSON form answers a request that prefers application/json (`Accept`). */
+  jsonForm?: string;
+  /** Which part of the reference, llms.txt and the home page lists the path under. */
+  group: RouteGroup;
   /** Query parameters of a dynamic path (tools describe theirs in the tool registry). */
   query?: readonly { name: string; description: string; schema: Record<string, unknown> }[];
   /** The output schema (schemas/outputs/<name>.schema.json) every JSON answer of this path satisfies. */
@@ -47,6 +56,17 @@ export type Answer =
   | { by: 'mcp'; server: string }
   | { by: 'a2a' };
 
+export const ROUTE_GROUPS = {
+  data: 'Crawler data',
+  policies: 'robots.txt policies',
+  'ip-ranges': 'IP ranges',
+  freshness: 'Freshness, changes and the request log',
+  tools: 'Keyless tools',
+  protocols: 'MCP and A2A',
+  docs: 'Documentation and discovery',
+} as const;
+export type RouteGroup = keyof typeof ROUTE_GROUPS;
+
 export function isDynamic(route: Route): boolean {
   return route.answer.by !== 'document';
 }
@@ -61,6 +81,7 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.md': 'text/markdown; charset=utf-8',
   '.xml': 'application/xml',
   '.yaml': 'application/yaml',
+  '.yml': 'application/yaml',
   '.css': 'text/css; charset=utf-8',
 };
 
@@ -68,6 +89,12 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 const PATH_TYPES: Readonly<Record<string, string>> = {
   '/feed.json': 'application/feed+json',
   '/feed.xml': 'application/rss+xml',
+  '/sitemap.xml': 'application/xml',
+  '/.well-known/api-catalog': 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+  '/.well-known/host-meta': 'application/xrd+xml; charset=utf-8',
+  '/.well-known/api-onboarding': 'application/json',
+  '/register': 'application/json',
+  '/api/versions': 'application/json',
 };
 
 export function contentTypeOf(path: string): string {
@@ -77,7 +104,9 @@ export function contentTypeOf(path: string): string {
   return CONTENT_TYPES[extension] ?? 'application/octet-stream';
 }
 
-const doc = (key: string, path: string, returns: string, parameter?: PathParameter, schema?: string, aliases?: readonly string[]): Route => ({
+type Ungrouped = Omit<Route, 'group'>;
+
+const doc = (key: string, path: string, returns: string, parameter?: PathParameter, schema?: string, more: Partial<Ungrouped> = {}): Ungrouped => ({
   key,
   path,
   returns,
@@ -87,8 +116,10 @@ const doc = (key: string, path: string, returns: string, parameter?: PathParamet
   methods: READ,
   statuses: parameter ? [200, 304, 404] : [200, 304],
   answer: { by: 'document' },
-  ...(aliases ? { aliases } : {}),
+  ...more,
 });
+
+const inGroup = (group: RouteGroup, list: readonly Ungrouped[]): Route[] => list.map((route) => ({ ...route, group }));
 
 const CRAWLER: PathParameter = { name: 'slug', values_from: '/data/agents.json: crawlers[].slug' };
 const OPERATOR: PathParameter = { name: 'slug', values_from: '/data/agents.json: crawlers[].operator_slug' };
@@ -108,133 +139,204 @@ export function routes(): readonly Route[] {
 let table: readonly Route[] | null = null;
 
 const buildRoutes = (): readonly Route[] => [
-  doc('home', '/index.html', 'Home page: what the index is and how to use it', undefined, undefined, ['/']),
-  doc('agents', '/data/agents.json', 'Crawler list: every crawler record, categories, policies, endpoint map', undefined, 'agents'),
-  doc('agents_csv', '/data/agents.csv', 'Crawler table as CSV (RFC 4180, header row)'),
-  doc('ua_regex', '/data/ua-regex.json', 'Pre-escaped user-agent regex alternations: all, ai_only, by_category', undefined, 'ua-regex'),
-  doc('crawler', '/crawler/{slug}.json', 'One crawler record', CRAWLER, 'crawler'),
-  doc('crawler_html', '/crawler/{slug}.html', 'One crawler record as a page for people', CRAWLER),
-  doc('crawler_markdown', '/crawler/{slug}.md', 'One crawler record as Markdown for models', CRAWLER),
-  doc('operator', '/operator/{slug}.json', 'An operator and its crawlers', OPERATOR, 'operator'),
-  doc('category', '/category/{slug}.json', 'A category and its crawlers', CATEGORY, 'category'),
-  doc('policy', '/policy/{policy}.json', 'A robots.txt policy: rule, rationale, caveats, crawlers it names', POLICY, 'policy'),
-  doc('robots', '/robots/{policy}.txt', 'A robots.txt fragment ready to append', POLICY),
-  doc('ip_sources', '/data/ip-sources.json', 'Which operators publish IP prefix lists, where, and the state of our mirror of each', undefined, 'ip-sources'),
-  doc('ip_ranges_all', '/ip-ranges/all.json', 'Every mirrored prefix, grouped by source, with stale sources named', undefined, 'ip-ranges-all'),
-  doc('ip_ranges_text', '/ip-ranges/all.txt', 'Every mirrored prefix, one CIDR per line, # comment lines between sources'),
-  doc('ip_ranges', '/ip-ranges/{source}.json', 'One operator list: ipv4, ipv6, counts, provenance, state', SOURCE, 'ip-ranges'),
-  doc('status', '/status.json', 'Upstream status: per-source state, last attempt, last success, last change, error', undefined, 'status'),
-  {
-    key: 'changes',
-    path: '/changes.json',
-    schema: 'changes',
-    query: [
-      {
-        name: 'since',
-        description:
-          'A cursor from an earlier response, or an ISO 8601 timestamp with a time zone (or a date). Omitted: from the oldest retained event. Anything else is a 400.',
-        schema: { type: 'string', examples: ['42', '2026-11-22T06:00:00Z'] },
-      },
-      { name: 'limit', description: 'Events per page.', schema: { type: 'integer', minimum: 1, maximum: 400, default: 100 } },
-    ],
-    type: 'application/json',
-    returns: 'Change feed page: events after a cursor or time, oldest first (since, limit)',
-    methods: READ,
-    statuses: [200, 304, 400],
-    answer: { by: 'changes' },
-  },
-  doc('changes_log', '/changes/log.json', 'Every retained change event (what /changes.json pages through)', undefined, 'changes-log'),
-  doc('feed_json', '/feed.json', 'JSON Feed 1.1 of the newest changes', undefined, 'feed'),
-  doc('feed_rss', '/feed.xml', 'RSS 2.0 feed of the newest changes'),
-  doc(
-    'clients',
-    '/data/clients.json',
-    'HTTP clients that are not crawlers (monitors, libraries, tools) that classify-ua names when no crawler matches',
-    undefined,
-    'clients',
-  ),
-  {
-    key: 'stats',
-    path: '/stats.json',
-    schema: 'stats',
-    type: 'application/json',
-    returns:
-      "Public aggregate of the service's own request log: by day, route, status, crawler and category, and what the addresses of requests naming a crawler showed",
-    methods: READ,
-    statuses: [200, 304],
-    answer: { by: 'stats' },
-  },
-  {
-    key: 'hits',
-    path: '/hits.json',
-    schema: 'hits',
-    query: [
-      { name: 'key', description: 'The export key (EXPORT_KEY of the server); or send it as Authorization: Bearer <key>.', schema: { type: 'string' } },
-      {
-        name: 'cursor',
-        description: 'The id after which to read; the next_cursor of the previous page. Omitted: from the oldest row.',
-        schema: { type: 'integer', minimum: 0, default: 0 },
-      },
-      { name: 'limit', description: 'Rows per page.', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } },
-    ],
-    type: 'application/json',
-    returns: "The raw request log, oldest first, paged by cursor; needs the export key (the service's only 401)",
-    methods: READ,
-    statuses: [200, 400, 401],
-    answer: { by: 'hits' },
-  },
-  doc('coverage', '/data/coverage.json', 'Counts per category, robots.txt stance and verification method; crawlers named per policy', undefined, 'coverage'),
-  doc('tools', '/tools/index.json', 'Index of the keyless tools and MCP servers (also at /tools/)', undefined, 'tool-index', ['/tools', '/tools/']),
-  ...TOOLS.flatMap((tool): Route[] =>
-    tool.path === null
-      ? []
-      : [
-          {
-            key: toolRouteKey(tool.name, 'endpoint'),
-            path: `/tools/${tool.path}`,
-            type: 'application/json',
-            returns: `${tool.title} (tool ${tool.name}); no parameters: its specification`,
-            methods: tool.postBody ? ['GET', 'HEAD', 'POST', 'OPTIONS'] : READ,
-            statuses: tool.postBody ? [200, 304, 400, 405, 413, 503] : [200, 304, 400, 405, 503],
-            answer: { by: 'tool', tool: tool.name },
-          },
-          doc(toolRouteKey(tool.name, 'spec'), `/tools/${tool.path}.json`, `Machine specification of ${tool.name}`, undefined, 'tool-spec'),
-          doc(toolRouteKey(tool.name, 'form'), `/tools/${tool.path}.html`, `A form page for ${tool.name}`),
-        ],
-  ),
-  ...MCP_SERVERS.map(
-    (server): Route => ({
-      key: server.path.slice(1).replace(/\//g, '_'),
-      path: server.path,
+  ...inGroup('docs', [doc('home', '/index.html', 'Home page: what the index is and how to use it', undefined, undefined, { aliases: ['/'] })]),
+  ...inGroup('data', [
+    doc('agents', '/data/agents.json', 'Crawler list: every crawler record, categories, policies, endpoint map', undefined, 'agents'),
+    doc('agents_csv', '/data/agents.csv', 'Crawler table as CSV (RFC 4180, header row)'),
+    doc('ua_regex', '/data/ua-regex.json', 'Pre-escaped user-agent regex alternations: all, ai_only, by_category', undefined, 'ua-regex'),
+    doc('crawler', '/crawler/{slug}.json', 'One crawler record', CRAWLER, 'crawler'),
+    doc('crawler_html', '/crawler/{slug}.html', 'One crawler record as a page for people', CRAWLER),
+    doc('crawler_markdown', '/crawler/{slug}.md', 'One crawler record as Markdown for models', CRAWLER),
+    doc('operator', '/operator/{slug}.json', 'An operator and its crawlers', OPERATOR, 'operator'),
+    doc('category', '/category/{slug}.json', 'A category and its crawlers', CATEGORY, 'category'),
+  ]),
+  ...inGroup('policies', [
+    doc('policy', '/policy/{policy}.json', 'A robots.txt policy: rule, rationale, caveats, crawlers it names', POLICY, 'policy'),
+    doc('robots', '/robots/{policy}.txt', 'A robots.txt fragment ready to append', POLICY),
+  ]),
+  ...inGroup('ip-ranges', [
+    doc('ip_sources', '/data/ip-sources.json', 'Which operators publish IP prefix lists, where, and the state of our mirror of each', undefined, 'ip-sources'),
+    doc('ip_ranges_all', '/ip-ranges/all.json', 'Every mirrored prefix, grouped by source, with stale sources named', undefined, 'ip-ranges-all'),
+    doc('ip_ranges_text', '/ip-ranges/all.txt', 'Every mirrored prefix, one CIDR per line, # comment lines between sources'),
+    doc('ip_ranges', '/ip-ranges/{source}.json', 'One operator list: ipv4, ipv6, counts, provenance, state', SOURCE, 'ip-ranges'),
+  ]),
+  ...inGroup('freshness', [
+    doc('status', '/status.json', 'Upstream status: per-source state, last attempt, last success, last change, error', undefined, 'status'),
+    {
+      key: 'changes',
+      path: '/changes.json',
+      schema: 'changes',
+      query: [
+        {
+          name: 'since',
+          description:
+            'A cursor from an earlier response, or an ISO 8601 timestamp with a time zone (or a date). Omitted: from the oldest retained event. Anything else is a 400.',
+          schema: { type: 'string', examples: ['42', '2026-11-22T06:00:00Z'] },
+        },
+        { name: 'limit', description: 'Events per page.', schema: { type: 'integer', minimum: 1, maximum: 400, default: 100 } },
+      ],
       type: 'application/json',
-      returns: `MCP server (JSON-RPC 2.0, Streamable HTTP): ${server.tools.join(', ')}`,
-      methods: ['POST'],
-      statuses: [200, 400, 405, 413],
-      answer: { by: 'mcp', server: server.path },
+      returns: 'Change feed page: events after a cursor or time, oldest first (since, limit)',
+      methods: READ,
+      statuses: [200, 304, 400],
+      answer: { by: 'changes' },
+    },
+    doc('changes_log', '/changes/log.json', 'Every retained change event (what /changes.json pages through)', undefined, 'changes-log'),
+    doc('feed_json', '/feed.json', 'JSON Feed 1.1 of the newest changes', undefined, 'feed'),
+    doc('feed_rss', '/feed.xml', 'RSS 2.0 feed of the newest changes'),
+  ]),
+  ...inGroup('data', [
+    doc(
+      'clients',
+      '/data/clients.json',
+      'HTTP clients that are not crawlers (monitors, libraries, tools) that classify-ua names when no crawler matches',
+      undefined,
+      'clients',
+    ),
+  ]),
+  ...inGroup('freshness', [
+    {
+      key: 'stats',
+      path: '/stats.json',
+      schema: 'stats',
+      type: 'application/json',
+      returns:
+        "Public aggregate of the service's own request log: by day, route, status, crawler and category, and what the addresses of requests naming a crawler showed",
+      methods: READ,
+      statuses: [200, 304],
+      answer: { by: 'stats' },
+    },
+    {
+      key: 'hits',
+      path: '/hits.json',
+      schema: 'hits',
+      query: [
+        { name: 'key', description: 'The export key (EXPORT_KEY of the server); or send it as Authorization: Bearer <key>.', schema: { type: 'string' } },
+        {
+          name: 'cursor',
+          description: 'The id after which to read; the next_cursor of the previous page. Omitted: from the oldest row.',
+          schema: { type: 'integer', minimum: 0, default: 0 },
+        },
+        { name: 'limit', description: 'Rows per page.', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } },
+      ],
+      type: 'application/json',
+      returns: "The raw request log, oldest first, paged by cursor; needs the export key (the service's only 401)",
+      methods: READ,
+      statuses: [200, 400, 401],
+      answer: { by: 'hits' },
+    },
+  ]),
+  ...inGroup('data', [
+    doc('coverage', '/data/coverage.json', 'Counts per category, robots.txt stance and verification method; crawlers named per policy', undefined, 'coverage'),
+  ]),
+  ...inGroup('tools', [
+    doc('tools', '/tools/index.json', 'Index of the keyless tools and MCP servers (also at /tools/)', undefined, 'tool-index', {
+      aliases: ['/tools', '/tools/'],
     }),
-  ),
-  {
-    key: 'a2a',
-    path: '/a2a',
-    type: 'application/json',
-    returns: 'Agent-to-agent endpoint (JSON-RPC 2.0, message/send)',
-    methods: ['POST'],
-    statuses: [200, 405, 413],
-    answer: { by: 'a2a' },
-  },
-  doc('agent_card', '/.well-known/agent-card.json', 'A2A agent card describing /a2a and its skills', undefined, 'agent-card'),
-  doc('openapi', '/openapi.json', 'OpenAPI 3.1 description of every path, generated from this table', undefined, 'openapi'),
-  doc('documents', '/documents.json', 'Document ledger: path, bytes, ETag and Last-Modified of every document', undefined, 'documents'),
-  doc('documents_txt', '/documents.txt', 'Document ledger as tab-separated text'),
-  {
-    key: 'api_root',
-    path: '/api/v1',
-    type: 'application/json',
-    returns: 'Root document of the v1 API: access, license, endpoints',
-    methods: READ,
-    statuses: [200, 304],
-    answer: { by: 'api-root' },
-  },
+    ...TOOLS.flatMap((tool): Ungrouped[] =>
+      tool.path === null
+        ? []
+        : [
+            {
+              key: toolRouteKey(tool.name, 'endpoint'),
+              path: `/tools/${tool.path}`,
+              type: 'application/json',
+              returns: `${tool.title} (tool ${tool.name}); no parameters: its specification`,
+              methods: tool.postBody ? ['GET', 'HEAD', 'POST', 'OPTIONS'] : READ,
+              statuses: tool.postBody ? [200, 304, 400, 405, 413, 503] : [200, 304, 400, 405, 503],
+              answer: { by: 'tool', tool: tool.name },
+            },
+            doc(toolRouteKey(tool.name, 'spec'), `/tools/${tool.path}.json`, `Machine specification of ${tool.name}`, undefined, 'tool-spec'),
+            doc(toolRouteKey(tool.name, 'form'), `/tools/${tool.path}.html`, `A form page for ${tool.name}`),
+          ],
+    ),
+  ]),
+  ...inGroup('protocols', [
+    ...MCP_SERVERS.map(
+      (server): Ungrouped => ({
+        key: server.path.slice(1).replace(/\//g, '_'),
+        path: server.path,
+        type: 'application/json',
+        returns: `MCP server (JSON-RPC 2.0, Streamable HTTP): ${server.tools.join(', ')}`,
+        methods: ['POST'],
+        statuses: [200, 400, 405, 413],
+        answer: { by: 'mcp', server: server.path },
+      }),
+    ),
+    {
+      key: 'a2a',
+      path: '/a2a',
+      type: 'application/json',
+      returns: 'Agent-to-agent endpoint (JSON-RPC 2.0, message/send)',
+      methods: ['POST'],
+      statuses: [200, 405, 413],
+      answer: { by: 'a2a' },
+    },
+    doc('agent_card', '/.well-known/agent-card.json', 'A2A agent card describing /a2a and its skills', undefined, 'agent-card'),
+  ]),
+  ...inGroup('docs', [
+    doc('openapi', '/openapi.json', 'OpenAPI 3.1 description of every path, generated from this table', undefined, 'openapi'),
+    doc('documents', '/documents.json', 'Document ledger: path, bytes, ETag and Last-Modified of every document', undefined, 'documents'),
+    doc('documents_txt', '/documents.txt', 'Document ledger as tab-separated text'),
+    {
+      key: 'api_root',
+      path: '/api/v1',
+      type: 'application/json',
+      returns: 'Root document of the v1 API: access, license, endpoints',
+      methods: READ,
+      statuses: [200, 304],
+      answer: { by: 'api-root' },
+    },
+    doc(
+      'reference',
+      '/reference.html',
+      'The API reference for people: every path, tool, MCP server and document, generated from this table (JSON with Accept: application/json)',
+      undefined,
+      undefined,
+      { aliases: ['/reference', '/docs', '/documentation', '/api', '/api/docs', '/api.html'], canonical: '/reference', jsonForm: 'reference_json' },
+    ),
+    doc('reference_json', '/reference.json', 'The same reference as JSON (also at /api.json)', undefined, 'reference', {
+      aliases: ['/api.json'],
+      canonical: '/reference.json',
+    }),
+    doc('reference_markdown', '/api.md', 'The same reference as Markdown'),
+    doc('openapi_yaml', '/openapi.yaml', 'The OpenAPI 3.1 description as YAML: the same object as /openapi.json'),
+    doc(
+      'swagger',
+      '/swagger.json',
+      'Swagger 2.0 conversion of the OpenAPI description; published only while the conversion keeps every path, parameter, status and schema keyword',
+      undefined,
+      'swagger',
+    ),
+    doc(
+      'api_versions',
+      '/api/versions',
+      'The API versions: v1 is the only one; an incompatible change would be announced here first',
+      undefined,
+      'api-versions',
+    ),
+    doc('llms', '/llms.txt', 'An llms.txt index (llmstxt.org): what the service is and the documents a model should read'),
+    doc('llms_full', '/llms-full.txt', 'The llms.txt index with the whole API reference inline'),
+    doc('apis_json', '/apis.json', 'APIs.json (apisjson.org 0.19) description of the service', undefined, 'apis-json'),
+    doc('apis_yaml', '/apis.yml', 'The same APIs.json description as YAML', undefined, undefined, { aliases: ['/apis.yaml', '/.well-known/apis.yaml'] }),
+    doc('api_catalog', '/.well-known/api-catalog', 'API catalog (RFC 9727): a linkset naming the API and its descriptions', undefined, 'api-catalog'),
+    doc('host_meta', '/.well-known/host-meta', 'Host metadata (RFC 6415) as XRD: links to the API, its description and documentation'),
+    doc('host_meta_json', '/.well-known/host-meta.json', 'The same host metadata as JRD', undefined, 'host-meta'),
+    doc(
+      'api_onboarding',
+      '/.well-known/api-onboarding',
+      'How to start using the API: no key, no account; the first calls to make',
+      undefined,
+      'api-onboarding',
+    ),
+    doc('sitemap', '/sitemap.xml', 'Sitemap (sitemaps.org 0.9) of every page and document'),
+    doc('site_index', '/index.json', 'The home page as JSON: what the index holds and where each part is', undefined, 'site-index'),
+    doc('security_txt', '/.well-known/security.txt', 'Security contact (RFC 9116), renewed by every build before it expires'),
+    doc('security', '/security.json', 'Security policy: how to report a vulnerability, what the service stores and exposes', undefined, 'security'),
+    doc('terms', '/terms.json', 'Terms of use: the data is CC0, there is no key, no rate limit and no warranty', undefined, 'terms'),
+    doc('privacy', '/privacy.json', 'What the request log keeps, for how long, and who can read it', undefined, 'privacy'),
+    doc('register', '/register', 'There is nothing to register: no key, no account, no sign-up', undefined, 'register'),
+  ]),
 ];
 
 let indexes: { byKey: Map<string, Route>; byAlias: Map<string, Route> } | null = null;

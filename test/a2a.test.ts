@@ -82,10 +82,14 @@ describe('agent card', () => {
   });
 
   test('the schema refuses a card that breaks it', () => {
-    const card = agentCard({ name: 'X', base_url: BASE, repository: 'https://example.org', license: 'CC0-1.0', contact: 'https://example.org' }) as Record<
-      string,
-      unknown
-    >;
+    const card = agentCard({
+      name: 'X',
+      base_url: BASE,
+      repository: 'https://example.org',
+      license: 'CC0-1.0',
+      contact: 'https://example.org',
+      security_contact: 'https://example.org',
+    }) as Record<string, unknown>;
     assert.ok(validateCard(card));
     for (const broken of [
       { ...card, url: `${BASE}/mcp` },

@@ -45,6 +45,7 @@ function viaDirect(path: string, headers: Record<string, string>, method = 'GET'
     ifNoneMatch: headers['if-none-match'] ?? null,
     ifModifiedSince: headers['if-modified-since'] ?? null,
     acceptEncoding: headers['accept-encoding'] ?? null,
+    accept: headers['accept'] ?? null,
   });
   assert.ok(answer, `${path} is answered directly`);
   return { status: answer.status, headers: { ...answer.headers }, body: Buffer.from(answer.body ?? new Uint8Array()) };
@@ -67,6 +68,8 @@ describe('the direct document answer equals fetch()', () => {
         { 'if-none-match': '"other"' },
         { 'if-modified-since': 'Fri, 01 Jan 2027 00:00:00 GMT' },
         { 'if-modified-since': 'nonsense' },
+        { accept: 'application/json' },
+        { accept: 'text/html, application/json;q=0.9', 'accept-encoding': 'gzip' },
       ];
       for (const headers of variants) {
         for (const method of ['GET', 'HEAD']) {
@@ -79,7 +82,7 @@ describe('the direct document answer equals fetch()', () => {
   });
 
   test('paths the direct answer leaves to fetch(): dynamic, encoded, refused, unknown', () => {
-    const none = { method: 'GET', ifNoneMatch: null, ifModifiedSince: null, acceptEncoding: null };
+    const none = { method: 'GET', ifNoneMatch: null, ifModifiedSince: null, acceptEncoding: null, accept: null };
     for (const path of ['/changes.json', '/api/v1', '/tools/classify-ua?ua=x', '/crawler/gpt%62ot.json', '/nope', '//', '/a/../data/agents.json']) {
       assert.equal(app.answerDocument(path, none), null, path);
     }

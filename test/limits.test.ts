@@ -307,6 +307,7 @@ describe(`every answer is capped at ${MAX_ANSWER_BYTES} bytes`, () => {
       repository: 'https://example.com/repo',
       license: 'CC0-1.0',
       contact: 'test@example.com',
+      security_contact: 'test@example.com',
     };
     const body = {
       jsonrpc: '2.0',

@@ -28,22 +28,39 @@ test('dist/openapi.json is valid against the official OpenAPI 3.1 schema', () =>
   assert.match(document.info.version, /^\d{4}-\d{2}-\d{2}$/, 'a dated version');
 });
 
-test('every route of the route table is described, and every schema reference resolves to a schema that compiles', () => {
+test('every route of the route table is described, and every schema reference resolves inside the document to a schema that compiles', () => {
   assert.deepEqual(
     Object.keys(document.paths).sort(),
     routes()
       .map((r) => r.path)
       .sort(),
   );
+  const refs = [...new Set(JSON.stringify(document).match(/"\$ref":"[^"]*"/g) ?? [])].map((r) => r.slice(8, -1));
+  assert.ok(refs.length > 10);
+  assert.deepEqual(
+    refs.filter((r) => !r.startsWith('#/components/schemas/')),
+    [],
+    'every $ref is local to the document (no $id, no relative file)',
+  );
+  assert.equal(JSON.stringify(document.components).includes('"$id"'), false, 'no component moves the base URI');
+  // The document as one resource, so each local ref resolves as an OpenAPI tool resolves it.
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
-  for (const schema of Object.values(document.components.schemas)) ajv.addSchema(schema as object);
-  const refs = JSON.stringify(document.paths).match(/#\/components\/schemas\/[a-z-]+/g) ?? [];
-  assert.ok(refs.length > 10);
-  for (const ref of new Set(refs)) {
-    const name = ref.split('/').at(-1)!;
-    const schema = document.components.schemas[name] as { $id: string } | undefined;
-    assert.ok(schema, `${ref} is in components`);
-    assert.ok(ajv.getSchema(schema.$id), `${name} compiles`);
+  ajv.addSchema({ $id: 'https://openapi.test/document.json', components: document.components });
+  for (const ref of refs) assert.ok(ajv.compile({ $ref: `https://openapi.test/document.json${ref}` }), `${ref} compiles`);
+});
+
+test('every JSON document in dist/ satisfies its schema as bundled into the OpenAPI document', () => {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema({ $id: 'https://openapi.test/document.json', components: document.components });
+  let checked = 0;
+  for (const route of routes()) {
+    if (route.schema === undefined || route.parameter || route.answer.by !== 'document') continue;
+    const validate = ajv.compile({ $ref: `https://openapi.test/document.json#/components/schemas/${route.schema}` });
+    const body = JSON.parse(readFileSync(join(REPO, 'dist', route.path), 'utf8')) as unknown;
+    assert.ok(validate(body), `${route.path}: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
+    checked++;
   }
+  assert.ok(checked > 20, `checked ${checked}`);
 });

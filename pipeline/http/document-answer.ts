@@ -18,6 +18,8 @@ export interface ConditionalHeaders {
   ifNoneMatch: string | null;
   ifModifiedSince: string | null;
   acceptEncoding: string | null;
+  /** Read only by a document with a JSON form (the reference). */
+  accept: string | null;
 }
 
 const OMITTED_FROM_304 = new Set(['content-type', 'content-length', 'content-encoding', 'last-modified', 'link', 'access-control-expose-headers']);
@@ -53,7 +55,7 @@ export class PreparedDocument {
       'content-type': document.type,
       'last-modified': new Date(document.lastModified).toUTCString(),
       'cache-control': headers['cache-control'] ?? 'public, max-age=300, must-revalidate',
-      vary: 'Accept-Encoding',
+      vary: headers['vary'] ?? 'Accept-Encoding',
     };
   }
 
@@ -125,5 +127,6 @@ export function conditionalHeadersOf(request: Request): ConditionalHeaders {
     ifNoneMatch: request.headers.get('if-none-match'),
     ifModifiedSince: request.headers.get('if-modified-since'),
     acceptEncoding: request.headers.get('accept-encoding'),
+    accept: request.headers.get('accept'),
   };
 }

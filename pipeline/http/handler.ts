@@ -1,5 +1,17 @@
 import type { SiteSettings } from '../records/types.ts';
-import { type Answer, canonicalPath, contentTypeOf, findRoute, href, isDynamic as isDynamicRoute, matchRoute, type Method, type Route } from '../routes.ts';
+import {
+  type Answer,
+  canonicalPath,
+  contentTypeOf,
+  findRoute,
+  href,
+  isDynamic as isDynamicRoute,
+  matchRoute,
+  type Method,
+  type Route,
+  routeOf,
+} from '../routes.ts';
+import { prefersJson } from './negotiate.ts';
 import { apiRootDocument } from './api-root.ts';
 import { conditionalHeadersOf, PreparedDocument, type ConditionalHeaders, type DocumentAnswer } from './document-answer.ts';
 import { errorResponse } from './errors.ts';
@@ -73,13 +85,31 @@ export interface HandlerOptions {
 const READ_METHODS: readonly Method[] = ['GET', 'HEAD', 'OPTIONS'];
 const STORED: Answer = { by: 'document' };
 
+/** Which variant of a stored document's headers an answer needs. */
+interface DocumentForm {
+  canonical: string | null;
+  /** Set for a negotiated route: the stored path that was chosen. */
+  negotiated: string | undefined;
+}
+
+/**
+ * Which stored document answers: the path's own, or for a page with a JSON form (the
+ * reference) that form when the client prefers JSON; and the header variant that goes with it.
+ */
+function negotiate(route: Route | undefined, path: string, canonical: string | null, accept: string | null): { served: string; form: DocumentForm } {
+  if (route?.jsonForm === undefined) return { served: path, form: { canonical, negotiated: undefined } };
+  const served = prefersJson(accept) ? routeOf(route.jsonForm).path : path;
+  return { served, form: { canonical, negotiated: served } };
+}
+
 /** What the dispatcher needs of a request once its path is resolved. */
 interface Asked {
   request: Request;
   url: URL;
   /** The stored path (an alias resolved). */
   path: string;
-  prefixed: boolean;
+  /** The canonical address to name in the Link header, null when the request used it. */
+  canonical: string | null;
   cursor: number;
   headers: Record<string, string>;
 }
@@ -117,15 +147,27 @@ function siblingOf(path: string): { path: string; type: string } {
   return { path: href('documents'), type: 'application/json' };
 }
 
-function linkHeader(site: SiteSettings, path: string, prefixed: boolean, cursor: number): string {
+/**
+ * The address to name in `Link: rel=canonical`, or null when the request used it: the
+ * unprefixed path for a request under /api/v1, the published address of a document reached by
+ * one of its other names (/docs for /reference).
+ */
+function canonicalAddress(route: Route | undefined, requested: string, stored: string, prefixed: boolean): string | null {
+  if (route?.canonical !== undefined) return requested === route.canonical && !prefixed ? null : route.canonical;
+  return prefixed ? stored : null;
+}
+
+function linkHeader(site: SiteSettings, path: string, canonical: string | null, cursor: number): string {
   const sibling = siblingOf(path);
   const links = [
     // "What changed after the state this answer reflects": the feed from the current head.
     `<${site.base_url}/changes.json?since=${cursor}>; rel="related"; type="application/json"`,
     `<${site.base_url}${sibling.path}>; rel="alternate"; type="${sibling.type}"`,
     `<${site.base_url}/openapi.json>; rel="service-desc"; type="application/openapi+json"`,
+    // RFC 9727 3: the catalogue of the publisher's APIs, named from every answer (HEAD included).
+    `<${site.base_url}${href('api_catalog')}>; rel="api-catalog"; type="application/linkset+json"`,
   ];
-  if (prefixed) links.unshift(`<${site.base_url}${path}>; rel="canonical"`);
+  if (canonical !== null) links.unshift(`<${site.base_url}${canonical}>; rel="canonical"`);
   return links.join(', ');
 }
 
@@ -152,17 +194,25 @@ export function createApp(options: HandlerOptions): App {
   const visits: Visits = options.visits ?? { log: NO_LOG, hashAddress: () => '', exportKey: null };
   const stats = statsCache(visits);
 
-  // Headers of a stored document depend on its bytes, the path form and the feed's head; they
-  // are computed once per document object (one per snapshot) and head, not per request.
-  const prepared = new WeakMap<StoredDocument, { cursor: number; forms: [PreparedDocument | null, PreparedDocument | null] }>();
-  function preparedFor(document: StoredDocument, path: string, prefixed: boolean, cursor: number): PreparedDocument {
+  // Headers of a stored document depend on its bytes, the address it was asked by (its Link
+  // rel=canonical), whether it was negotiated, and the feed's head; they are computed once per
+  // document object (one per snapshot), head and form (a handful per route), not per request.
+  const prepared = new WeakMap<StoredDocument, { cursor: number; forms: Map<string, PreparedDocument> }>();
+  function preparedFor(document: StoredDocument, path: string, form: DocumentForm, cursor: number): PreparedDocument {
     let entry = prepared.get(document);
     if (entry?.cursor !== cursor) {
-      entry = { cursor, forms: [null, null] };
+      entry = { cursor, forms: new Map() };
       prepared.set(document, entry);
     }
-    const index = prefixed ? 1 : 0;
-    return (entry.forms[index] ??= new PreparedDocument(document, { ...CORS, link: linkHeader(site, path, prefixed, cursor) }));
+    const key = `${form.canonical ?? ''} ${form.negotiated ?? ''}`;
+    let answer = entry.forms.get(key);
+    if (answer === undefined) {
+      const negotiation =
+        form.negotiated === undefined ? {} : { vary: 'Accept, Accept-Encoding', ...(form.negotiated === path ? {} : { 'content-location': form.negotiated }) };
+      answer = new PreparedDocument(document, { ...CORS, link: linkHeader(site, path, form.canonical, cursor), ...negotiation });
+      entry.forms.set(key, answer);
+    }
+    return answer;
   }
 
   const cursorFrom = (log: StoredDocument | null) => publishedLogFrom(log)?.head ?? 0;
@@ -176,12 +226,13 @@ export function createApp(options: HandlerOptions): App {
       return errorResponse(
         404,
         { code: 'not_found', message: `No document at this path (${resolved.reason}). Paths are listed at ${site.base_url}/api/v1.` },
-        { ...base, link: linkHeader(site, href('home'), false, cursor) },
+        { ...base, link: linkHeader(site, href('home'), null, cursor) },
       );
     }
     const path = canonicalPath(resolved.path);
     const route = findRoute(path);
-    const headers: Record<string, string> = { ...base, link: linkHeader(site, path, resolved.prefixed, cursor) };
+    const canonical = canonicalAddress(route, resolved.path, path, resolved.prefixed);
+    const headers: Record<string, string> = { ...base, link: linkHeader(site, path, canonical, cursor) };
     const allow = allowedMethods(route);
 
     if (request.method === 'OPTIONS') {
@@ -200,7 +251,7 @@ export function createApp(options: HandlerOptions): App {
     }
     if (!allow.includes(request.method as Method)) return methodNotAllowed(request.method, allow, headers);
     // A stored file outside the table (the style sheet) is answered like any document.
-    return answer(route?.answer ?? STORED, route, { request, url, path, prefixed: resolved.prefixed, cursor, headers });
+    return answer(route?.answer ?? STORED, route, { request, url, path, canonical, cursor, headers });
   }
 
   /** The dispatcher: one case per way the route table says a path is answered. */
@@ -208,9 +259,10 @@ export function createApp(options: HandlerOptions): App {
     const { request, url, path, headers } = asked;
     switch (how.by) {
       case 'document': {
-        const document = await store.get(path);
+        const choice = negotiate(route, path, asked.canonical, request.headers.get('accept'));
+        const document = await store.get(choice.served);
         if (!document) return notFound(site, path, route, headers);
-        return toResponse(preparedFor(document, path, asked.prefixed, asked.cursor).answer(conditionalHeadersOf(request)));
+        return toResponse(preparedFor(document, path, choice.form, asked.cursor).answer(conditionalHeadersOf(request)));
       }
       case 'api-root': {
         const generatedAt = await store.generatedAt();
@@ -275,10 +327,13 @@ export function createApp(options: HandlerOptions): App {
       const resolved = resolvePath(rawPath);
       if (!resolved.ok) return null;
       const path = canonicalPath(resolved.path);
-      const document = store.peek?.(path);
-      if (!document || isDynamic(path)) return null;
+      if (isDynamic(path)) return null;
+      const route = findRoute(path);
+      const choice = negotiate(route, path, canonicalAddress(route, resolved.path, path, resolved.prefixed), request.accept);
+      const document = store.peek?.(choice.served);
+      if (!document) return null;
       const cursor = cursorFrom(store.peek?.(LOG_PATH) ?? null);
-      return preparedFor(document, path, resolved.prefixed, cursor).answer(request);
+      return preparedFor(document, path, choice.form, cursor).answer(request);
     },
 
     refuseMethod(method, pathAndQuery) {

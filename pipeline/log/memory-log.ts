@@ -2,11 +2,11 @@
 // isolate) and for tests. The same answers as the SQLite log, from the same daily rows.
 
 import { dayOf, dailyKey } from './daily.ts';
-import type { DailyRow, HitsPage, LogEntry, LoggedHit, LogHealth, RequestLog, Visitor } from './types.ts';
+import { DEFAULT_RETENTION_DAYS, type DailyRow, type HitsPage, type LogEntry, type LoggedHit, type LogHealth, type RequestLog, type Visitor } from './types.ts';
 
 export function memoryLog(options: { capacity?: number; retentionDays?: number } = {}): RequestLog {
   const capacity = options.capacity ?? 50_000;
-  const retentionDays = options.retentionDays ?? 30;
+  const retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;
   const hits: LoggedHit[] = [];
   const daily = new Map<string, DailyRow>();
   let nextId = 1;

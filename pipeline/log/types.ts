@@ -34,6 +34,9 @@ export interface LogEntry {
 
 export const USER_AGENT_LIMIT = 256;
 
+/** Days of requests a log keeps unless the server is told otherwise (--log-retention-days). */
+export const DEFAULT_RETENTION_DAYS = 30;
+
 /** Requests of one day that share every other column: what /stats.json is computed from. */
 export interface DailyRow {
   day: string;

@@ -189,6 +189,7 @@ export function nodeListener(app: App, options: ListenerOptions) {
         ifNoneMatch: req.headers['if-none-match'] ?? null,
         ifModifiedSince: req.headers['if-modified-since'] ?? null,
         acceptEncoding: req.headers['accept-encoding'] ?? null,
+        accept: req.headers['accept'] ?? null,
       });
       if (answer) {
         res.writeHead(answer.status, answer.headers);

@@ -5,7 +5,17 @@
 
 import Database from 'better-sqlite3';
 import { dailyKey, dayOf } from '../log/daily.ts';
-import type { DailyRow, HitsPage, LogEntry, LoggedHit, LogHealth, RequestLog, Verdict, Visitor } from '../log/types.ts';
+import {
+  DEFAULT_RETENTION_DAYS,
+  type DailyRow,
+  type HitsPage,
+  type LogEntry,
+  type LoggedHit,
+  type LogHealth,
+  type RequestLog,
+  type Verdict,
+  type Visitor,
+} from '../log/types.ts';
 
 export interface SqliteLogOptions {
   file: string;
@@ -61,7 +71,7 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 type HitRow = Omit<LoggedHit, 'verdict'> & { verdict: string | null };
 
 export function sqliteLog(options: SqliteLogOptions): RequestLog {
-  const retentionDays = options.retentionDays ?? 30;
+  const retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;
   const flushEveryMs = options.flushEveryMs ?? 100;
   const queueLimit = options.queueLimit ?? 10_000;
   const say = options.log ?? (() => {});

@@ -91,7 +91,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const previousText = await readTextIfExists(join(previousDir, LEDGER_JSON));
   const { entries: previous, warning } = parsePreviousLedger(previousText);
   if (warning) log(`warning: ${warning}`);
-  const stamped = stampFiles(renderAll(model), previous, now);
+  const stamped = stampFiles(renderAll(model, now), previous, now);
   const ledger = buildLedger(stamped, now);
   const encoder = new TextEncoder();
   const ledgerFiles = [

@@ -349,4 +349,8 @@ base_url: string
 repository: string
 license: "CC0-1.0"
 contact: string
+/**
+ * Where to report a vulnerability privately: the Contact of /.well-known/security.txt (RFC 9116) and /security.json.
+ */
+security_contact: string
 }

@@ -14,6 +14,7 @@ const SITE: SiteSettings = {
   repository: 'https://github.com/example/crawler-index',
   license: 'CC0-1.0',
   contact: 'https://github.com/example/crawler-index/issues',
+  security_contact: 'https://github.com/example/crawler-index/issues',
 };
 const GENERATED_AT = '2025-03-04T06:00:00Z';
 

@@ -15,6 +15,9 @@ import { agentCard } from './agent-card.ts';
 import { renderOpenApi } from './openapi.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import { href } from '../routes.ts';
+import { renderReference } from './reference.ts';
+import { renderDiscovery } from './discovery.ts';
+import { renderServiceTerms } from './service-terms.ts';
 
 /** The feeds carry a build date, so they are rendered with the ledger's stamp like other dated files. */
 function renderFeedFiles(model: Model): RenderedFile[] {
@@ -48,6 +51,11 @@ const RENDERERS: ReadonlyArray<(model: Model) => RenderedFile[]> = [
   (model) => [{ path: '/.well-known/agent-card.json', kind: 'agent-card', body: canonicalJson(agentCard(model.site)) }],
 ];
 
-export function renderAll(model: Model): RenderedFile[] {
-  return RENDERERS.flatMap((render) => render(model));
+/**
+ * `now` is the build's time: only security.txt reads it, to renew its Expires when it falls
+ * due (render/service-terms.ts). The sitemap lists the pages the other renderers made.
+ */
+export function renderAll(model: Model, now: string): RenderedFile[] {
+  const files = [...RENDERERS.flatMap((render) => render(model)), ...renderReference(model), ...renderServiceTerms(model, now)];
+  return [...files, ...renderDiscovery(model, files)];
 }

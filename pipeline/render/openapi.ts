@@ -5,15 +5,28 @@ import { ATTRIBUTION_PARAM, inputSchema } from '../tools/registry/input.ts';
 import type { ToolDefinition } from '../tools/registry/types.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
+import { statusMeaning } from '../http/error-catalog.ts';
+import { bundleSchemas } from './schema-bundle.ts';
+import { toSwagger2 } from './swagger.ts';
+import { stringify } from 'yaml';
 
-const STATUS_TEXT: Record<number, string> = {
-  200: 'The document',
-  304: 'Not modified: the validator you sent still matches; no body',
-  400: 'Invalid input; the body names the field and the accepted form',
-  404: 'No such document',
-  405: 'Method not accepted; see the Allow header',
-  413: 'Request body too large',
-  503: 'The call was not run (past its deadline, the server busy, or its data not loaded); send it again after Retry-After',
+// The JSON-RPC 2.0 envelopes MCP and A2A speak; what goes inside params and result is each
+// protocol's own (the MCP and A2A specifications), not restated here.
+const JSON_RPC_ID = { type: ['string', 'integer', 'null'], description: 'The request id, echoed in the answer' };
+const JSON_RPC_REQUEST = {
+  type: 'object',
+  required: ['jsonrpc', 'method'],
+  properties: { jsonrpc: { const: '2.0' }, id: JSON_RPC_ID, method: { type: 'string' }, params: { type: 'object' } },
+};
+const JSON_RPC_RESPONSE = {
+  type: 'object',
+  required: ['jsonrpc'],
+  properties: {
+    jsonrpc: { const: '2.0' },
+    id: JSON_RPC_ID,
+    result: { type: 'object' },
+    error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} } },
+  },
 };
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -30,16 +43,30 @@ function responseBody(route: Route, tool: ToolDefinition | undefined): Record<st
   return { [route.type.split(';')[0]!]: { schema } };
 }
 
+/**
+ * Refusals every path can give before routing: the server reads the request head first, so
+ * each operation lists them beside its own statuses.
+ */
+const TRANSPORT_REFUSALS: readonly number[] = [408, 431];
+
+// Written out in each operation rather than as $refs to components/responses: some validators
+// read a Reference Object's $ref as an absolute URI and refuse the local form.
+const transportResponses = () =>
+  Object.fromEntries(TRANSPORT_REFUSALS.map((status) => [String(status), { description: statusMeaning(status), content: errorContent }]));
+
 function responses(route: Route, tool: ToolDefinition | undefined) {
-  return Object.fromEntries(
-    route.statuses.map((status) => [
-      String(status),
-      {
-        description: STATUS_TEXT[status] ?? 'See the reference',
-        ...(status === 200 ? { content: responseBody(route, tool) } : status >= 400 ? { content: errorContent } : {}),
-      },
-    ]),
-  );
+  return {
+    ...Object.fromEntries(
+      route.statuses.map((status) => [
+        String(status),
+        {
+          description: statusMeaning(status),
+          ...(status === 200 ? { content: responseBody(route, tool) } : status >= 400 ? { content: errorContent } : {}),
+        },
+      ]),
+    ),
+    ...transportResponses(),
+  };
 }
 
 function parameters(route: Route, tool: ToolDefinition | undefined) {
@@ -78,7 +105,7 @@ function operations(route: Route) {
             route.answer.by === 'mcp'
               ? 'A JSON-RPC 2.0 request (MCP Streamable HTTP; send accept: application/json, text/event-stream)'
               : 'A JSON-RPC 2.0 request (A2A message/send)',
-          content: { 'application/json': { schema: { type: 'object', required: ['jsonrpc', 'method'] } } },
+          content: { 'application/json': { schema: JSON_RPC_REQUEST } },
         };
     ops['post'] = {
       ...base,
@@ -92,25 +119,19 @@ function operations(route: Route) {
 
 /** The statuses an MCP or A2A route lists: JSON-RPC bodies for 200 and 400, the error shape for the transport's refusals. */
 function rpcResponses(route: Route) {
-  const rpc = { 'application/json': { schema: { type: 'object', required: ['jsonrpc'] } } };
+  const rpc = { 'application/json': { schema: JSON_RPC_RESPONSE } };
   const described: Record<number, Record<string, unknown>> = {
     200: { description: 'A JSON-RPC 2.0 response: a result, or an error object for a request it could read', content: rpc },
     400: { description: 'A JSON-RPC 2.0 error for a request it could not read: unparseable JSON, a batch, a malformed envelope', content: rpc },
   };
-  return Object.fromEntries(
-    route.statuses.map((status) => [String(status), described[status] ?? { description: STATUS_TEXT[status] ?? 'See the reference', content: errorContent }]),
-  );
+  return {
+    ...Object.fromEntries(route.statuses.map((status) => [String(status), described[status] ?? { description: statusMeaning(status), content: errorContent }])),
+    ...transportResponses(),
+  };
 }
 
 /** OpenAPI 3.1, generated from the route table, the tool registry and the output schemas. */
 function openApiDocument(model: Model, stamp: string) {
-  const components: Record<string, unknown> = {};
-  // Output schemas under their own names; the record schemas they reference ride along as
-  // record.<name>, so every $ref (by $id) resolves inside this one document.
-  for (const [file, schema] of [...model.schemas].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const name = file.replace(/\.schema\.json$/, '');
-    components[name.startsWith('outputs/') ? name.slice('outputs/'.length) : name.replace(/^records\//, 'record.')] = schema;
-  }
   return {
     openapi: '3.1.0',
     info: {
@@ -122,11 +143,29 @@ function openApiDocument(model: Model, stamp: string) {
       license: { name: 'CC0-1.0', identifier: 'CC0-1.0' },
     },
     servers: [{ url: model.site.base_url }, { url: `${model.site.base_url}/api/v1` }],
+    // Nothing needs a key; /hits.json checks its export key itself and says so in its description.
+    security: [],
     paths: Object.fromEntries(routes().map((route) => [route.path, operations(route)])),
-    components: { schemas: components },
+    components: {
+      // Output schemas under their own names, the record schemas they use as record.<name>,
+      // every $defs entry as a component of its own: all refs are local to this document.
+      schemas: bundleSchemas(model.schemas),
+    },
   };
 }
 
 export function renderOpenApi(model: Model): RenderedFile[] {
-  return [{ path: href('openapi'), kind: 'openapi', body: (stamp) => canonicalJson(openApiDocument(model, stamp)) }];
+  const files: RenderedFile[] = [
+    { path: href('openapi'), kind: 'openapi', body: (stamp) => canonicalJson(openApiDocument(model, stamp)) },
+    { path: href('openapi_yaml'), kind: 'openapi', body: (stamp) => stringify(openApiDocument(model, stamp), { lineWidth: 0, aliasDuplicateObjects: false }) },
+  ];
+  // Published only while faithful (SPEC 4.3); the losses are the build's to report, not a reason to fail it.
+  const probe = toSwagger2(openApiDocument(model, '1970-01-01'));
+  if (probe.document !== null)
+    files.push({
+      path: href('swagger'),
+      kind: 'openapi',
+      body: (stamp) => canonicalJson(toSwagger2(openApiDocument(model, stamp)).document),
+    });
+  return files;
 }

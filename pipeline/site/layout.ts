@@ -24,6 +24,8 @@ dl{display:grid;grid-template-columns:minmax(10rem,max-content) 1fr;gap:.35rem 1
 dt{font-weight:600}dd{margin:0;min-width:0;overflow-wrap:anywhere}
 @media (max-width:600px){dl{grid-template-columns:1fr;gap:.1rem}dd{margin-bottom:.5rem}}
 .muted{color:var(--muted)}
+.wide{overflow-x:auto;max-width:100%}
+p code,li code{overflow-wrap:anywhere}
 .evidence{border:1px solid currentColor;border-radius:3px;padding:0 .3em}.evidence-third-party,.evidence-observed{color:#8a4b00}
 footer{border-top:1px solid var(--line);color:var(--muted);font-size:.9rem}
 `;
@@ -61,10 +63,28 @@ export interface PageOptions {
   siteName: string;
   baseUrl: string;
   repository: string;
+  /**
+   * `relative` (the default) suits a page with one address; a page answered at several depths
+   * (/reference, /api/docs) links from the site's root instead.
+   */
+  links?: 'relative' | 'root';
+}
+
+/** Links inside the site written from the root (`/data/agents.json`), canonical and alternate links left absolute. */
+function rootRelativeLinks(page: string, baseUrl: string): string {
+  return page.replace(
+    new RegExp(`(<(?:a|form)\\b[^>]*?\\s(?:href|action)=")${escapeRegex(baseUrl)}(/[^"]*)"`, 'g'),
+    (_m, head: string, target: string) => `${head}${target}"`,
+  );
 }
 
 export function page(options: PageOptions): string {
-  return relativizeLinks(
+  const localise =
+    options.links === 'root'
+      ? (text: string) => rootRelativeLinks(text, options.baseUrl)
+      : (text: string) => relativizeLinks(text, options.baseUrl, options.path);
+  const styleSheet = options.links === 'root' ? '/site.css' : relativePath(options.path, '/site.css');
+  return localise(
     html`<!doctype html>
 <html lang="en">
 <head>
@@ -76,11 +96,11 @@ export function page(options: PageOptions): string {
 ${(options.alternates ?? []).map(
   (alt) => html`<link rel="alternate" type="${alt.type}" href="${alt.href}">
 `,
-)}<link rel="stylesheet" href="${relativePath(options.path, '/site.css')}">
+)}<link rel="stylesheet" href="${styleSheet}">
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
-<header><nav aria-label="Site"><a href="${options.baseUrl}/index.html"><strong>${options.siteName}</strong></a><a href="${options.baseUrl}/data/agents.json">Data</a><a href="${options.baseUrl}/documents.json">Ledger</a><a href="${options.repository}">Source</a></nav></header>
+<header><nav aria-label="Site"><a href="${options.baseUrl}/index.html"><strong>${options.siteName}</strong></a><a href="${options.baseUrl}/data/agents.json">Data</a><a href="${options.baseUrl}/documents.json">Ledger</a><a href="${options.baseUrl}/reference">API</a><a href="${options.repository}">Source</a></nav></header>
 <main id="main">
 ${options.body}
 </main>
@@ -88,7 +108,5 @@ ${options.body}
 </body>
 </html>
 `.text,
-    options.baseUrl,
-    options.path,
   );
 }

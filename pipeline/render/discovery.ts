@@ -1,0 +1,221 @@
+import { stringify } from 'yaml';
+import type { Model } from '../model/model.ts';
+import type { SiteSettings } from '../records/types.ts';
+import { contentTypeOf, href, ROUTE_GROUPS, type Route, type RouteGroup, routes } from '../routes.ts';
+import { API_PREFIX } from '../http/paths.ts';
+import { canonicalJson } from '../util/canonical-json.ts';
+import { escapeHtml } from '../site/html.ts';
+import type { RenderedFile } from './output.ts';
+import { apiReference, REFERENCE_PATH, referenceMarkdown } from './reference.ts';
+
+// The documents by which programs find the API (SPEC 4.3): catalogues, host metadata, the
+// sitemap, llms.txt. Each is generated from the route table, so a path added there appears in
+// every one of them.
+
+const absolute = (site: SiteSettings, path: string) => site.base_url + path;
+
+/** The address a route is published at: its canonical form where it has one. */
+const publicPath = (route: Route) => route.canonical ?? route.path;
+
+/** GET paths with no parameter that answer 200 to anyone: what catalogues and the sitemap may list. */
+function openDocuments(): Route[] {
+  return routes().filter((r) => r.methods.includes('GET') && !r.parameter && !r.statuses.includes(401));
+}
+
+/** The links every host-level description carries (host-meta, its JSON form, the API catalogue). */
+function serviceLinks(site: SiteSettings) {
+  return [
+    { rel: 'api-catalog', type: 'application/linkset+json', href: absolute(site, href('api_catalog')) },
+    { rel: 'service-desc', type: 'application/openapi+json', href: absolute(site, href('openapi')) },
+    { rel: 'service-desc', type: 'application/openapi+yaml', href: absolute(site, href('openapi_yaml')) },
+    { rel: 'service-doc', type: 'text/html', href: absolute(site, REFERENCE_PATH) },
+    { rel: 'service-meta', type: 'application/json', href: absolute(site, href('apis_json')) },
+    { rel: 'status', type: 'application/json', href: absolute(site, href('status')) },
+    { rel: 'describedby', type: 'text/plain', href: absolute(site, href('llms')) },
+  ];
+}
+
+/** RFC 9727: one linkset entry anchored at the API's root, with its descriptions, documentation and status. */
+function apiCatalog(site: SiteSettings) {
+  const byRel = (rel: string) =>
+    serviceLinks(site)
+      .filter((l) => l.rel === rel)
+      .map(({ href: target, type }) => ({ href: target, type }));
+  return {
+    linkset: [
+      {
+        anchor: absolute(site, API_PREFIX),
+        'service-desc': byRel('service-desc'),
+        'service-doc': byRel('service-doc'),
+        'service-meta': byRel('service-meta'),
+        status: byRel('status'),
+      },
+    ],
+  };
+}
+
+/** RFC 6415 host metadata: the XRD document and its JRD twin carry the same links. */
+function hostMetaXrd(site: SiteSettings): string {
+  const links = serviceLinks(site).map((l) => `  <Link rel="${escapeHtml(l.rel)}" type="${escapeHtml(l.type)}" href="${escapeHtml(l.href)}"/>`);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<XRD xmlns="http://docs.oasis-open.org/ns/xri/xrd-1.0">',
+    `  <Subject>${escapeHtml(site.base_url)}</Subject>`,
+    ...links,
+    '</XRD>',
+    '',
+  ].join('\n');
+}
+
+function hostMetaJrd(site: SiteSettings) {
+  return { subject: site.base_url, links: serviceLinks(site) };
+}
+
+/** APIs.json 0.19 (apisjson.org): the service, its one API and where it is described. */
+function apisJson(site: SiteSettings, stamp: string) {
+  return {
+    aid: new URL(site.base_url).host,
+    name: site.name,
+    description: apiReference(site).summary,
+    url: absolute(site, href('apis_json')),
+    specificationVersion: '0.19',
+    modified: stamp.slice(0, 10),
+    tags: ['web crawlers', 'robots.txt', 'bot verification', 'ip ranges', 'open data'],
+    apis: [
+      {
+        aid: `${new URL(site.base_url).host}:v1`,
+        name: `${site.name} API`,
+        description: 'Keyless read-only documents and tools; every path is also served under /api/v1.',
+        humanURL: absolute(site, REFERENCE_PATH),
+        baseURL: absolute(site, API_PREFIX),
+        tags: ['keyless', 'read-only', 'cc0'],
+        properties: [
+          { type: 'OpenAPI', url: absolute(site, href('openapi')) },
+          { type: 'OpenAPI', url: absolute(site, href('openapi_yaml')) },
+          { type: 'Documentation', url: absolute(site, REFERENCE_PATH) },
+          { type: 'x-llms-txt', url: absolute(site, href('llms')) },
+          { type: 'x-agent-card', url: absolute(site, href('agent_card')) },
+          { type: 'x-change-feed', url: absolute(site, href('changes')) },
+          { type: 'TermsOfService', url: absolute(site, href('terms')) },
+          { type: 'x-privacy', url: absolute(site, href('privacy')) },
+        ],
+        contact: [{ FN: site.name, url: site.contact }],
+      },
+    ],
+    maintainers: [{ FN: site.name, url: site.repository }],
+  };
+}
+
+/** llms.txt (llmstxt.org): a title, a one-line summary, then one section of links per route group. */
+function llmsText(site: SiteSettings): string {
+  const out = [
+    `# ${site.name}`,
+    '',
+    `> ${apiReference(site).summary}`,
+    '',
+    'No key, account or sign-up; CORS is open; every document has a strong ETag. Data is CC0-1.0. Each crawler has a page, a JSON record and a Markdown record.',
+  ];
+  for (const group of Object.keys(ROUTE_GROUPS) as RouteGroup[]) {
+    const members = routes().filter((r) => r.group === group && r.methods.includes('GET'));
+    if (members.length === 0) continue;
+    out.push('', `## ${ROUTE_GROUPS[group]}`, '');
+    // A template is not an address: it is named, not linked.
+    for (const route of members)
+      out.push(
+        route.parameter
+          ? `- \`${absolute(site, route.path)}\`: ${route.returns}; {${route.parameter.name}} from ${route.parameter.values_from}`
+          : `- [${publicPath(route)}](${absolute(site, publicPath(route))}): ${route.returns}`,
+      );
+  }
+  out.push(
+    '',
+    '## Optional',
+    '',
+    `- [The whole reference inline](${absolute(site, href('llms_full'))}): this index with every path, tool parameter and error code`,
+  );
+  return `${out.join('\n')}\n`;
+}
+
+function llmsFullText(site: SiteSettings): string {
+  return `${llmsText(site)}\n---\n\n${referenceMarkdown(apiReference(site))}`;
+}
+
+/** The home page's content for programs: counts and where every part is. */
+function siteIndex(model: Model) {
+  const { site } = model;
+  return {
+    name: site.name,
+    description: apiReference(site).summary,
+    home: absolute(site, '/'),
+    reference: absolute(site, REFERENCE_PATH),
+    license: site.license,
+    repository: site.repository,
+    counts: { crawlers: model.crawlers.length, operators: model.operators.length, policies: model.policies.length, ip_sources: model.sources.length },
+    policies: model.policies.map((p) => ({
+      id: p.id,
+      title: p.title,
+      robots_txt: absolute(site, href('robots', p.id)),
+      json: absolute(site, href('policy', p.id)),
+    })),
+    documents: openDocuments().map((r) => ({ key: r.key, url: absolute(site, publicPath(r)), type: r.type, returns: r.returns })),
+    templates: routes()
+      .filter((r) => r.parameter && r.methods.includes('GET'))
+      .map((r) => ({ key: r.key, url: absolute(site, r.path), values_from: r.parameter!.values_from })),
+  };
+}
+
+function apiVersions(site: SiteSettings) {
+  return {
+    current: 'v1',
+    versions: [
+      {
+        version: 'v1',
+        status: 'current',
+        root: absolute(site, API_PREFIX),
+        base_url: absolute(site, API_PREFIX),
+        unprefixed_base_url: site.base_url,
+        openapi: absolute(site, href('openapi')),
+        sunset: null,
+      },
+    ],
+    planned: [],
+    policy:
+      'v1 names the shape of the API and is the only version. Data changes every six hours without a new version; fields may be added. A v2 would exist only for an incompatible change, and would be listed here, with dates, before anything in v1 changed.',
+  };
+}
+
+const XML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+const xml = (text: string) => text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
+
+/**
+ * sitemaps.org 0.9: every page the build rendered and every open document, each at the
+ * address it is published at. Nothing that needs a key or a POST.
+ */
+function sitemap(site: SiteSettings, rendered: readonly RenderedFile[]): string {
+  const pages = rendered.filter((f) => contentTypeOf(f.path).startsWith('text/html')).map((f) => (f.path === href('reference') ? REFERENCE_PATH : f.path));
+  const paths = [...new Set([...openDocuments().map(publicPath), ...pages])].map((p) => (p === href('home') ? '/' : p)).sort();
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+    ...[...new Set(paths)].map((p) => `  <url><loc>${xml(absolute(site, p))}</loc></url>`),
+    '</urlset>',
+    '',
+  ].join('\n');
+}
+
+/** Every discovery document; the sitemap is given the files the other renderers made. */
+export function renderDiscovery(model: Model, rendered: readonly RenderedFile[]): RenderedFile[] {
+  const { site } = model;
+  return [
+    { path: href('llms'), kind: 'discovery', body: llmsText(site) },
+    { path: href('llms_full'), kind: 'discovery', body: llmsFullText(site) },
+    { path: href('apis_json'), kind: 'discovery', body: (stamp) => canonicalJson(apisJson(site, stamp)) },
+    { path: href('apis_yaml'), kind: 'discovery', body: (stamp) => stringify(apisJson(site, stamp), { lineWidth: 0 }) },
+    { path: href('api_catalog'), kind: 'discovery', body: canonicalJson(apiCatalog(site)) },
+    { path: href('host_meta'), kind: 'discovery', body: hostMetaXrd(site) },
+    { path: href('host_meta_json'), kind: 'discovery', body: canonicalJson(hostMetaJrd(site)) },
+    { path: href('site_index'), kind: 'discovery', body: canonicalJson(siteIndex(model)) },
+    { path: href('api_versions'), kind: 'discovery', body: canonicalJson(apiVersions(site)) },
+    { path: href('sitemap'), kind: 'discovery', body: sitemap(site, rendered) },
+  ];
+}
