@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { Role, type Message, type Part } from '@a2a-js/sdk';
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
@@ -244,6 +245,14 @@ describe('raw JSON-RPC on /a2a', () => {
       result.parts.map((p) => p.kind),
       ['text', 'data'],
     );
+  });
+
+  test('every answer, result or error, carries the strong ETag of its own bytes', async () => {
+    for (const body of [send({ message: { kind: 'message', role: 'user', messageId: 'e1', parts: [{ kind: 'text', text: 'GPTBot/1.2' }] } }), '{']) {
+      const response = await fetch(`${server.url}/a2a`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      assert.equal(response.headers.get('etag'), `"${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}"`, body);
+    }
   });
 
   test('parse errors → -32700 with HTTP 200', async () => {

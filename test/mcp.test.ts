@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -194,6 +195,14 @@ describe('raw JSON-RPC on /mcp', () => {
       (answer.body!.result as { tools: { name: string }[] }).tools.map((t) => t.name),
       ['classify_user_agent', 'whoami', 'example'],
     );
+  });
+
+  test('every JSON-RPC answer, result or error, carries the strong ETag of its own bytes', async () => {
+    for (const body of [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), '{', JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'nope' })]) {
+      const response = await fetch(`${server.url}/mcp`, { method: 'POST', headers: JSON_HEADERS, body });
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      assert.equal(response.headers.get('etag'), `"${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}"`, body);
+    }
   });
 
   test('a body that is not JSON → -32700', async () => {

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { routes } from '../pipeline/routes.ts';
+import { describedAliases } from '../pipeline/render/openapi.ts';
 import { REPO } from './support/project.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -32,8 +33,13 @@ test('every route of the route table is described, and every schema reference re
   assert.deepEqual(
     Object.keys(document.paths).sort(),
     routes()
-      .map((r) => r.path)
+      .flatMap((r) => [r.path, ...describedAliases(r)])
       .sort(),
+    'every path the server answers: each route and each of its aliases (a folder form with its slash is its twin)',
+  );
+  assert.deepEqual(
+    routes().flatMap((r) => (r.aliases ?? []).filter((a) => !describedAliases(r).includes(a))),
+    ['/tools/'],
   );
   const refs = [...new Set(JSON.stringify(document).match(/"\$ref":"[^"]*"/g) ?? [])].map((r) => r.slice(8, -1));
   assert.ok(refs.length > 10);

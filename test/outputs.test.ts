@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { build } from '../pipeline/publish/build.ts';
 import type { Ledger } from '../pipeline/ledger/ledger.ts';
 import { etagOf } from '../pipeline/util/sha256.ts';
+import { LIVE_MARKER } from '../pipeline/site/live.ts';
 import type { CrawlerView } from '../pipeline/model/model.ts';
 import { SPEC_FIELDS } from '../pipeline/render/data.ts';
 import { findRoute } from '../pipeline/routes.ts';
@@ -48,15 +49,25 @@ test('every JSON document in dist/ satisfies its output schema', () => {
   assert.ok(checked > 100, `checked ${checked} documents`);
 });
 
-test('the ledger lists every file with the sha-256 ETag and size of its exact bytes', () => {
+test('the ledger lists every file with the sha-256 ETag and size of its exact bytes; a page has a null etag and its file_etag instead', () => {
   const listed = new Set(ledger.documents.map((d) => d.path));
   for (const path of dist.keys()) if (path !== '/documents.json' && path !== '/documents.txt') assert.ok(listed.has(path), `${path} is in the ledger`);
+  let pages = 0;
   for (const entry of ledger.documents) {
     const bytes = dist.get(entry.path);
     assert.ok(bytes, `${entry.path} exists`);
-    assert.equal(entry.etag, etagOf(bytes), entry.path);
+    if (entry.type.startsWith('text/html')) {
+      pages++;
+      assert.equal(entry.etag, null, `${entry.path}: the server writes live counters into pages`);
+      assert.equal(entry.file_etag, etagOf(bytes), entry.path);
+      assert.ok(bytes.toString('utf8').includes(LIVE_MARKER), `${entry.path} has the marker the counters replace`);
+    } else {
+      assert.equal(entry.etag, etagOf(bytes), entry.path);
+      assert.equal(entry.file_etag, null, entry.path);
+    }
     assert.equal(entry.bytes, bytes.length, entry.path);
   }
+  assert.ok(pages > 250, `${pages} pages`);
   const rows = text('/documents.txt')
     .split('\n')
     .filter((l) => l && !l.startsWith('#'));

@@ -1,4 +1,9 @@
 import { strict as assert } from 'node:assert';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { LIVE_MARKER } from '../pipeline/site/live.ts';
 import { after, before, describe, test } from 'node:test';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
 import { raw } from './support/http.ts';
@@ -108,6 +113,45 @@ describe('with a request log', () => {
   });
 });
 
+describe('live counters in pages', () => {
+  let served: ServedMini;
+  before(async () => {
+    served = await serveMini('2026-01-01T00:00:00Z', { tools: { threads: 0 }, exportKey: KEY, requestLog: { flushEveryMs: 10 } });
+  });
+  after(() => served.dispose());
+  const get = (path: string, headers: Record<string, string> = {}) => raw(served.server.url, path, { headers });
+
+  test('a crawler page says how often that crawler came and what the server answered; its ETag names the bytes sent', async () => {
+    for (let i = 0; i < 3; i++) await get('/crawler/gptbot.json', { 'user-agent': GPTBOT });
+    await get('/data/agents.json');
+    // Rows reach the file a moment after the answers; the page reads the log once they are there.
+    for (let tries = 0; tries < 100; tries++) {
+      const page = JSON.parse((await get('/hits.json?limit=1000', { authorization: `Bearer ${KEY}` })).text) as { hits: unknown[] };
+      if (page.hits.length >= 4) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const page = await get('/crawler/gptbot.html');
+    assert.equal(page.status, 200);
+    const line = /<p class="live">([^<]*)<\/p>/.exec(page.text)?.[1];
+    assert.match(
+      line ?? '',
+      /^GPTBot called on this index 3 times in the last 30 days \(0 from addresses verified as its own\)\. This server, today \(UTC\): \d+ requests\./,
+    );
+    assert.equal(page.headers['etag'], `"${createHash('sha256').update(page.text).digest('hex').slice(0, 32)}"`);
+    assert.equal((await get('/crawler/gptbot.html', { 'if-none-match': page.headers['etag']! })).status, 304);
+    // Within the minute the log is read once: the same bytes again, however many requests came since.
+    assert.equal((await get('/crawler/gptbot.html')).text, page.text);
+    const home = await get('/');
+    assert.match(
+      /<p class="live">([^<]*)<\/p>/.exec(home.text)?.[1] ?? '',
+      /^This server, today \(UTC\): \d+ requests\. In the last 30 days: \d+ requests, 3 naming a crawler, 0 of them/,
+    );
+    const gzipped = await get('/', { 'accept-encoding': 'gzip' });
+    assert.equal(gzipped.headers['content-encoding'], 'gzip');
+    assert.equal(gunzipSync(gzipped.body).toString('utf8'), home.text, 'the gzip form decodes to the same page');
+  });
+});
+
 describe('without a request log', () => {
   let served: ServedMini;
   before(async () => {
@@ -124,5 +168,16 @@ describe('without a request log', () => {
     assert.match(JSON.parse(hits.text).error.message, /no export key set/);
     const whoami = JSON.parse((await raw(served.server.url, '/tools/whoami')).text) as { seen_before: { known: boolean; reason: string } };
     assert.equal(whoami.seen_before.known, false);
+  });
+
+  test("pages are served as stored: the counters' place stays empty and the ETag is the file's (the ledger's file_etag)", async () => {
+    const ledger = JSON.parse(await readFile(join(served.root, 'dist', 'documents.json'), 'utf8')) as {
+      documents: { path: string; etag: string | null; file_etag: string | null }[];
+    };
+    const entry = ledger.documents.find((d) => d.path === '/crawler/gptbot.html')!;
+    assert.equal(entry.etag, null);
+    const page = await raw(served.server.url, '/crawler/gptbot.html');
+    assert.ok(page.text.includes(`<p class="live">${LIVE_MARKER}</p>`));
+    assert.equal(page.headers['etag'], `"${entry.file_etag}"`);
   });
 });

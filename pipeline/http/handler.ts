@@ -26,8 +26,11 @@ import { handleA2a } from './a2a.ts';
 import { withMissingHeaders, withSecurityHeaders } from './security.ts';
 import { quote } from '../util/quote.ts';
 import { jsonDocument, type DocumentStore, type StoredDocument } from './store.ts';
-import { hitsResponse, statsCache, type Visits } from './request-log.ts';
+import { hitsResponse, logViews, type Visits } from './request-log.ts';
+import { livePages } from './live-pages.ts';
+import { carriesLiveCounters } from '../site/live.ts';
 import { NO_LOG } from '../log/types.ts';
+import { etagOfWeb } from '../util/etag-rule.ts';
 import type { CallerHistory } from '../tools/registry/types.ts';
 
 type Handler = (request: Request) => Promise<Response>;
@@ -192,7 +195,10 @@ export function createApp(options: HandlerOptions): App {
   const { store, site } = options;
   const runner = options.tools ?? inProcessRunner(() => toolDataFrom(store));
   const visits: Visits = options.visits ?? { log: NO_LOG, hashAddress: () => '', exportKey: null };
-  const stats = statsCache(visits);
+  const views = logViews(visits);
+  const livePage = livePages(views, async (slug) => (await toolDataFrom(store))?.bySlug.get(slug)?.name ?? null);
+  // Pages carry the log's counters unless the server runs without a log (--no-log).
+  const live = (document: StoredDocument) => carriesLiveCounters(document.type) && visits.log.health().state !== 'off';
 
   // Headers of a stored document depend on its bytes, the address it was asked by (its Link
   // rel=canonical), whether it was negotiated, and the feed's head; they are computed once per
@@ -260,8 +266,9 @@ export function createApp(options: HandlerOptions): App {
     switch (how.by) {
       case 'document': {
         const choice = negotiate(route, path, asked.canonical, request.headers.get('accept'));
-        const document = await store.get(choice.served);
-        if (!document) return notFound(site, path, route, headers);
+        const stored = await store.get(choice.served);
+        if (!stored) return notFound(site, path, route, headers);
+        const document = live(stored) ? await livePage.build(stored) : stored;
         return toResponse(preparedFor(document, path, choice.form, asked.cursor).answer(conditionalHeadersOf(request)));
       }
       case 'api-root': {
@@ -283,7 +290,7 @@ export function createApp(options: HandlerOptions): App {
         });
       }
       case 'stats':
-        return documentResponse(await stats(), request, { ...headers, 'cache-control': 'max-age=60' });
+        return documentResponse((await views.read()).stats, request, { ...headers, 'cache-control': 'max-age=60' });
       case 'hits':
         return hitsResponse(visits, request, url, site.base_url, headers);
       case 'tool':
@@ -297,8 +304,8 @@ export function createApp(options: HandlerOptions): App {
         const history = toolsAt(how).some((name) => toolByName(name)?.readsCallerHistory) ? await historyOf(visits, address) : undefined;
         const caller = { userAgent: request.headers.get('user-agent'), address, ...(history === undefined ? {} : { history }) };
         const context = { data, caller, runner };
-        if (how.by === 'mcp') return withMissingHeaders(await handleMcp(request, mcpServer(how.server), context), headers);
-        if (how.by === 'a2a') return withMissingHeaders(await handleA2a(request, context, site), headers);
+        if (how.by === 'mcp') return withBodyEtag(withMissingHeaders(await handleMcp(request, mcpServer(how.server), context), headers));
+        if (how.by === 'a2a') return withBodyEtag(withMissingHeaders(await handleA2a(request, context, site), headers));
         const result = await callTool({ tool: toolByName(how.tool)!, request, url, ...context, generatedAt: await store.generatedAt(), headers });
         if ('response' in result) return result.response;
         return documentResponse(result.document, request, { ...headers, 'cache-control': 'no-cache' });
@@ -330,7 +337,10 @@ export function createApp(options: HandlerOptions): App {
       if (isDynamic(path)) return null;
       const route = findRoute(path);
       const choice = negotiate(route, path, canonicalAddress(route, resolved.path, path, resolved.prefixed), request.accept);
-      const document = store.peek?.(choice.served);
+      const stored = store.peek?.(choice.served);
+      if (!stored) return null;
+      // A page's counters are written once per reading of the log; until then, fetch() builds it.
+      const document = live(stored) ? livePage.peek(stored) : stored;
       if (!document) return null;
       const cursor = cursorFrom(store.peek?.(LOG_PATH) ?? null);
       return preparedFor(document, path, choice.form, cursor).answer(request);
@@ -342,6 +352,19 @@ export function createApp(options: HandlerOptions): App {
       return withSecurityHeaders(methodNotAllowed(method, allowedMethods(findRoute(path)), { ...CORS }));
     },
   };
+}
+
+/**
+ * SPEC 7: every answer with a body carries an ETag. A JSON-RPC answer is computed per call,
+ * so its tag is taken over the bytes it sends (it still tells a client whether two answers are
+ * the same); a stream (an SSE answer) or an empty body keeps none.
+ */
+async function withBodyEtag(response: Response): Promise<Response> {
+  if (response.headers.has('etag') || !response.headers.get('content-type')?.startsWith('application/json') || response.body === null) return response;
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const headers = new Headers(response.headers);
+  headers.set('etag', `"${await etagOfWeb(bytes)}"`);
+  return new Response(bytes, { status: response.status, statusText: response.statusText, headers });
 }
 
 /** The tools a dynamic route can call: its own, an MCP server's, or (A2A) every one. */

@@ -3,6 +3,7 @@
 
 import { dayOf } from '../log/daily.ts';
 import { statsDocument } from '../log/stats.ts';
+import { liveCounts, type LiveCounts } from '../log/live.ts';
 import type { RequestLog } from '../log/types.ts';
 import { errorResponse } from './errors.ts';
 import { sameSecret } from './secret.ts';
@@ -23,18 +24,48 @@ export interface Visits {
   now?: () => number;
 }
 
-export function statsCache(visits: Visits) {
+/** One reading of the log, shared by /stats.json and the pages' live counters for a minute. */
+export interface LogView {
+  /** When it was read (ms since the epoch). */
+  at: number;
+  generatedAt: string;
+  stats: StoredDocument;
+  counts: LiveCounts;
+}
+
+/** The log read at most once a minute, however many requests ask. */
+export interface LogViews {
+  /** The current reading, reading the log again when it is a minute old; concurrent askers share one read. */
+  read(): Promise<LogView>;
+  /** The current reading if it is fresh, without waiting: for an adapter's synchronous path. */
+  peek(): LogView | null;
+}
+
+export function logViews(visits: Visits): LogViews {
   const now = visits.now ?? Date.now;
-  let cached: { at: number; document: StoredDocument } | null = null;
-  return async function stats(): Promise<StoredDocument> {
-    const at = now();
-    if (cached !== null && at - cached.at < STATS_MAX_AGE_MS) return cached.document;
+  let cached: LogView | null = null;
+  let pending: Promise<LogView> | null = null;
+  async function load(at: number): Promise<LogView> {
     const health = visits.log.health();
     const from = dayOf(at - health.retention_days * 86_400_000);
     const generatedAt = new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    const document = await jsonDocument(href('stats'), statsDocument(await visits.log.daily(from), health, from, generatedAt), generatedAt);
-    cached = { at, document };
-    return document;
+    const rows = await visits.log.daily(from);
+    const stats = await jsonDocument(href('stats'), statsDocument(rows, health, from, generatedAt), generatedAt);
+    return { at, generatedAt, stats, counts: liveCounts(rows, dayOf(at), health.retention_days) };
+  }
+  const fresh = (at: number) => (cached !== null && at - cached.at < STATS_MAX_AGE_MS ? cached : null);
+  return {
+    async read() {
+      const at = now();
+      const current = fresh(at);
+      if (current !== null) return current;
+      pending ??= load(at).finally(() => {
+        pending = null;
+      });
+      cached = await pending;
+      return cached;
+    },
+    peek: () => fresh(now()),
   };
 }
 

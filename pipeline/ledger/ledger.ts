@@ -3,13 +3,17 @@ import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from '../render/output.ts';
 import { compareText } from '../util/compare.ts';
 import { etagOf } from '../util/sha256.ts';
+import { carriesLiveCounters } from '../site/live.ts';
 
 export interface LedgerEntry {
   path: string;
   kind: string;
   type: string;
   bytes: number;
+  /** The ETag the server sends; null for a page, whose live counters make each answer differ from the file. */
   etag: string | null;
+  /** The ETag of the stored file where it is not `etag` (pages); what a static host serves. */
+  file_etag: string | null;
   last_modified: string;
 }
 
@@ -43,7 +47,7 @@ export function stampFiles(files: readonly RenderedFile[], previous: ReadonlyMap
     let bytes = render(before?.last_modified ?? now);
     let etag = etagOf(bytes);
     let lastModified = before?.last_modified ?? now;
-    if (before?.etag !== etag) {
+    if (fileEtagOf(before) !== etag) {
       lastModified = now;
       bytes = render(now);
       etag = etagOf(bytes);
@@ -52,9 +56,20 @@ export function stampFiles(files: readonly RenderedFile[], previous: ReadonlyMap
       path: file.path,
       kind: file.kind,
       bytes,
-      entry: { path: file.path, kind: file.kind, type: contentTypeOf(file.path), bytes: bytes.length, etag, last_modified: lastModified },
+      entry: ledgerEntry(file.path, file.kind, bytes.length, etag, lastModified),
     };
   });
+}
+
+function ledgerEntry(path: string, kind: string, bytes: number, etag: string, lastModified: string): LedgerEntry {
+  const type = contentTypeOf(path);
+  const live = carriesLiveCounters(type);
+  return { path, kind, type, bytes, etag: live ? null : etag, file_etag: live ? etag : null, last_modified: lastModified };
+}
+
+/** The ETag of the stored bytes an entry describes, whether or not the server sends it. */
+export function fileEtagOf(entry: Pick<LedgerEntry, 'etag' | 'file_etag'> | undefined): string | null | undefined {
+  return entry === undefined ? undefined : (entry.file_etag ?? entry.etag);
 }
 
 export function buildLedger(files: readonly StampedFile[], fallbackTime: string): Ledger {

@@ -33,7 +33,8 @@ async function loadSnapshot(dir: string): Promise<Snapshot> {
   for (const entry of ledger.documents) {
     const bytes = new Uint8Array(await readFile(join(dir, entry.path)));
     const etag = etagOf(bytes);
-    if (entry.etag !== null && etag !== entry.etag) throw new Error(`dist snapshot: ${entry.path} does not match the ledger (the tree is being rewritten)`);
+    // A ledger written before pages had live counters has no file_etag; its etag names the file.
+    if (etag !== (entry.file_etag ?? entry.etag)) throw new Error(`dist snapshot: ${entry.path} does not match the ledger (the tree is being rewritten)`);
     documents.set(entry.path, { path: entry.path, bytes, type: entry.type, etag, lastModified: entry.last_modified });
   }
   // The ledger describes everything but itself, so its own validators are computed here.

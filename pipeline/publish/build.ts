@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { buildLedger, ledgerJson, ledgerText, LEDGER_JSON, LEDGER_TXT, parsePreviousLedger, stampFiles } from '../ledger/ledger.ts';
+import { buildLedger, ledgerJson, ledgerText, LEDGER_JSON, LEDGER_TXT, fileEtagOf, parsePreviousLedger, stampFiles } from '../ledger/ledger.ts';
 import { etagOf } from '../util/sha256.ts';
 import { buildModel, type Model } from '../model/model.ts';
 import { checkRecords } from '../records/check.ts';
@@ -105,7 +105,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 
   const rendered = new Set(stamped.map((f) => f.path));
   const removed = [...previous.keys()].filter((path) => !rendered.has(path));
-  const changed = [...stamped.filter((f) => previous.get(f.path)?.etag !== etagOf(f.bytes)).map((f) => f.path), ...removed].sort();
+  const changed = [...stamped.filter((f) => fileEtagOf(previous.get(f.path)) !== etagOf(f.bytes)).map((f) => f.path), ...removed].sort();
   const files = all.map(({ path, bytes }) => ({ path, bytes }));
   if (!options.dryRun && (await writeEventLog(eventsPath, events))) log(`recorded change events up to cursor ${events.head} in state/events.json`);
   if (options.dryRun) {

@@ -89,6 +89,14 @@ function allText(model: Model): string {
   return lines.join('\n') + '\n';
 }
 
+/**
+ * What the times in status.json mean, said in the document itself: a refresh that finds the
+ * same list commits nothing (refresh/refresh.ts), so the times are those of the last attempt
+ * that changed something, not of the last run.
+ */
+const ATTEMPT_TIMES =
+  'last_attempt and last_success are the times of the newest attempt that changed what is published for the source: its prefixes, its state or its error. A refresh that gets the same list again, or fails the same way again, commits nothing, so that the history of this tree holds only changes. A source in state ok has therefore answered the same list at every refresh since its last_success, and a failed one has failed the same way since its last_attempt, as long as the refresh keeps running every refresh_interval_seconds.';
+
 export function renderIpRanges(model: Model): RenderedFile[] {
   const counts = (list: readonly SourceView[]) => ({
     ipv4: list.reduce((n, s) => n + s.mirror.ipv4.length, 0),
@@ -150,6 +158,7 @@ export function renderIpRanges(model: Model): RenderedFile[] {
           sources_never_fetched: model.sources.length - ok - failed,
           generated_at: stamp,
           refresh_interval_seconds: 21600,
+          times: ATTEMPT_TIMES,
           sources: model.sources.map((s) => ({
             id: s.id,
             operator: s.operator,

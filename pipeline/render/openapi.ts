@@ -91,11 +91,20 @@ function parameters(route: Route, tool: ToolDefinition | undefined) {
   return list;
 }
 
-function operations(route: Route) {
+/**
+ * The operations of a route at one of its paths. An alias (`/docs`, `/`) answers the same and
+ * is described the same, with an operationId of its own and a summary naming where it leads.
+ */
+function operations(route: Route, alias?: string) {
   const tool = route.answer.by === 'tool' ? toolByName(route.answer.tool) : undefined;
   const ops: Record<string, unknown> = {};
-  const base = { summary: route.returns, operationId: route.key, parameters: parameters(route, tool), responses: responses(route, tool) };
-  if (route.methods.includes('GET')) ops['get'] = { ...base, operationId: `get_${route.key}` };
+  const id = alias === undefined ? route.key : `${route.key}_via_${alias.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'root'}`;
+  const summary =
+    alias === undefined
+      ? route.returns
+      : `Another address of ${route.canonical ?? route.path}${route.canonical !== undefined ? ', named in Link: rel=canonical' : ''}: ${route.returns}`;
+  const base = { summary, parameters: parameters(route, tool), responses: responses(route, tool) };
+  if (route.methods.includes('GET')) ops['get'] = { ...base, operationId: `get_${id}` };
   if (route.methods.includes('POST')) {
     const body = tool?.postBody
       ? { required: true, description: `The raw ${tool.postBody}`, content: { 'text/plain': { schema: { type: 'string' } } } }
@@ -109,7 +118,7 @@ function operations(route: Route) {
         };
     ops['post'] = {
       ...base,
-      operationId: `post_${route.key}`,
+      operationId: `post_${id}`,
       requestBody: body,
       responses: tool ? responses(route, tool) : rpcResponses(route),
     };
@@ -130,6 +139,15 @@ function rpcResponses(route: Route) {
   };
 }
 
+/**
+ * The aliases described as paths of their own. A folder form with a trailing slash (`/tools/`)
+ * is left to its slashless twin: OpenAPI tools treat both as one path (Redocly refuses the
+ * slash), and the summary of the route says it exists.
+ */
+export function describedAliases(route: Route): readonly string[] {
+  return (route.aliases ?? []).filter((alias) => alias === '/' || !alias.endsWith('/'));
+}
+
 /** OpenAPI 3.1, generated from the route table, the tool registry and the output schemas. */
 function openApiDocument(model: Model, stamp: string) {
   return {
@@ -145,7 +163,12 @@ function openApiDocument(model: Model, stamp: string) {
     servers: [{ url: model.site.base_url }, { url: `${model.site.base_url}/api/v1` }],
     // Nothing needs a key; /hits.json checks its export key itself and says so in its description.
     security: [],
-    paths: Object.fromEntries(routes().map((route) => [route.path, operations(route)])),
+    paths: Object.fromEntries(
+      routes().flatMap((route) => [
+        [route.path, operations(route)] as const,
+        ...describedAliases(route).map((alias) => [alias, operations(route, alias)] as const),
+      ]),
+    ),
     components: {
       // Output schemas under their own names, the record schemas they use as record.<name>,
       // every $defs entry as a component of its own: all refs are local to this document.

@@ -1,4 +1,5 @@
-import { html, type Markup } from './html.ts';
+import { html, Markup } from './html.ts';
+import { LIVE_MARKER } from './live.ts';
 import { escapeRegex } from '../render/regex.ts';
 
 /** The one style sheet, served at /site.css so browsers fetch it once for every page. */
@@ -104,7 +105,8 @@ ${(options.alternates ?? []).map(
 <main id="main">
 ${options.body}
 </main>
-<footer><p>${options.siteName} is an independent, non-commercial project, not affiliated with the operators it documents. Data is CC0-1.0. Categories and cost of blocking are our assessment; other facts cite their source: the operator's own documentation first, and a source labelled third-party where the operator says nothing.</p></footer>
+<footer><p>${options.siteName} is an independent, non-commercial project, not affiliated with the operators it documents. Data is CC0-1.0. Categories and cost of blocking are our assessment; other facts cite their source: the operator's own documentation first, and a source labelled third-party where the operator says nothing.</p>
+<p class="live">${new Markup(LIVE_MARKER)}</p></footer>
 </body>
 </html>
 `.text,
