@@ -25,7 +25,7 @@ export interface Visits {
 }
 
 /** One reading of the log, shared by /stats.json and the pages' live counters for a minute. */
-export interface LogView {
+interface LogView {
   /** When it was read (ms since the epoch). */
   at: number;
   generatedAt: string;
