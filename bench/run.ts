@@ -24,6 +24,8 @@ const VERIFY_CONNECTIONS = 16;
 const VERIFY_ADDRESSES = 500;
 const HEAVY_CONNECTIONS = 4;
 const RSS_ROUNDS = 3;
+/** A page: served with the request log's live counters written in. */
+const PAGE = '/crawler/gptbot.html';
 
 function wholeSeconds(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -49,9 +51,12 @@ async function measureServers(wrk: Executable, nginx: Executable | null): Promis
     const load = (origin: string, requests: readonly WrkRequest[], connections: number, duration: number) =>
       runWrk(wrk.path, { origin, requests, threads: THREADS, connections, seconds: duration }, { scratchDir: scratch, signal: interrupted.signal });
 
-    progress('starting serve.ts ...');
-    const ours = await startServerProcess(root);
+    progress('starting serve.ts twice: as npm start runs it (request log on), and with --no-log ...');
+    // The log goes to the scratch folder, not the project's state/: a bench leaves nothing behind.
+    const ours = await startServerProcess(root, ['--log-db', join(scratch, 'requests.db')]);
     cleanup.add(() => ours.stop());
+    const oursNoLog = await startServerProcess(root, ['--no-log']);
+    cleanup.add(() => oursNoLog.stop());
 
     let anchor: string | null = null;
     let anchorNote = '';
@@ -89,16 +94,36 @@ async function measureServers(wrk: Executable, nginx: Executable | null): Promis
     // Warm-up: every path of ours runs before it is measured, so no row pays for JIT compilation.
     const warmSeconds = Math.min(seconds, 3);
     progress(`warming up for ${warmSeconds} s ...`);
-    await load(ours.origin, mixed, CONNECTIONS, warmSeconds);
+    await load(ours.origin, [...mixed, get(PAGE)], CONNECTIONS, warmSeconds);
+    await load(oursNoLog.origin, [get(SMALL_DOCUMENT), get(PAGE)], CONNECTIONS, warmSeconds);
     if (anchor !== null) await load(anchor, [get(SMALL_DOCUMENT)], CONNECTIONS, 1);
 
-    const row = async (label: string, target: Target, connections: number, ourRequest: WrkRequest, theirRequest: WrkRequest | null): Promise<Row> => {
+    const row = async (
+      label: string,
+      target: Target,
+      connections: number,
+      ourRequest: WrkRequest,
+      theirRequest: WrkRequest | null,
+      server = ours,
+    ): Promise<Row> => {
       const compared = anchor !== null && theirRequest !== null ? { origin: anchor, request: theirRequest } : null;
       progress(`measuring: ${label} (${seconds} s${compared === null ? '' : ' each'}) ...`);
       const nginxSide = compared === null ? null : await measure(compared.origin, compared.request, connections);
-      return { label, connections, target, ours: await measure(ours.origin, ourRequest, connections), nginx: nginxSide };
+      return { label, connections, target, ours: await measure(server.origin, ourRequest, connections), nginx: nginxSide };
     };
     const small = await row(`${SMALL_DOCUMENT} 200, identity`, { kind: 'ratio', min: 0.5 }, CONNECTIONS, get(SMALL_DOCUMENT), get(SMALL_DOCUMENT));
+    // What the request log costs: the same row from the server started with --no-log.
+    const smallNoLog = await row(
+      `${SMALL_DOCUMENT} 200, identity, server with --no-log`,
+      { kind: 'ratio', min: 0.5 },
+      CONNECTIONS,
+      get(SMALL_DOCUMENT),
+      get(SMALL_DOCUMENT),
+      oursNoLog,
+    );
+    // A page carries the log's live counters (rewritten once a minute); with --no-log it is the stored file.
+    const page = await row(`${PAGE} 200, identity, live counters`, { kind: 'ratio', min: 0.5 }, CONNECTIONS, get(PAGE), get(PAGE));
+    const pageNoLog = await row(`${PAGE} 200, identity, server with --no-log`, { kind: 'ratio', min: 0.5 }, CONNECTIONS, get(PAGE), get(PAGE), oursNoLog);
     const theirRevalidation = anchor === null ? null : revalidate(SMALL_DOCUMENT, await etagOf(anchor));
     const notModified = await row(
       `${SMALL_DOCUMENT} If-None-Match, each server's own ETag`,
@@ -135,7 +160,7 @@ async function measureServers(wrk: Executable, nginx: Executable | null): Promis
       ours: pressed,
       nginx: null,
     };
-    const rows = [small, notModified, large, { ...largeCompressed, nginx: large.nginx }, verifyMany, classifyMcp, underPressure];
+    const rows = [small, smallNoLog, page, pageNoLog, notModified, large, { ...largeCompressed, nginx: large.nginx }, verifyMany, classifyMcp, underPressure];
 
     const rounds: RssRound[] = [{ label: 'before the rounds (after the rows above)', result: null, rssKiB: ours.rssKiB() }];
     for (let round = 1; round <= RSS_ROUNDS; round++) {

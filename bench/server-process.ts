@@ -31,8 +31,8 @@ const KEPT_LINES = 40;
  * Starts serve.ts on a kernel-chosen loopback port. Node is run directly with tsx as a loader
  * (not through npx) so that the child's pid is the server's own.
  */
-export function startServerProcess(root: string, timeoutMs = 60_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'serve.ts'), '--port', '0', '--host', '127.0.0.1', '--root', root], {
+export function startServerProcess(root: string, extraArgs: readonly string[] = [], timeoutMs = 60_000): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'serve.ts'), '--port', '0', '--host', '127.0.0.1', '--root', root, ...extraArgs], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -222,7 +222,7 @@ const buildRoutes = (): readonly Route[] => [
       type: 'application/json',
       returns: "The raw request log, oldest first, paged by cursor; needs the export key (the service's only 401)",
       methods: READ,
-      statuses: [200, 400, 401],
+      statuses: [200, 400, 401, 503],
       answer: { by: 'hits' },
     },
   ]),

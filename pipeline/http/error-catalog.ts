@@ -50,6 +50,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { status: 503, code: 'tool_deadline', when: 'the tool call ran past its deadline and was stopped (Retry-After: 1)' },
   { status: 503, code: 'busy', when: 'too many tool calls are waiting (Retry-After: 1)' },
   { status: 503, code: 'not_ready', when: 'the published tree lacks the documents the tools read' },
+  { status: 503, code: 'log_busy', when: '/hits.json: the request log did not answer in time (Retry-After: 5)' },
 ];
 
 const meanings = new Map(STATUSES.map((s) => [s.status, s.meaning]));

@@ -29,7 +29,7 @@ import { jsonDocument, type DocumentStore, type StoredDocument } from './store.t
 import { hitsResponse, logViews, type Visits } from './request-log.ts';
 import { livePages } from './live-pages.ts';
 import { carriesLiveCounters } from '../site/live.ts';
-import { NO_LOG } from '../log/types.ts';
+import { LogBusy, NO_LOG } from '../log/types.ts';
 import { etagOfWeb } from '../util/etag-rule.ts';
 import type { CallerHistory } from '../tools/registry/types.ts';
 
@@ -379,7 +379,12 @@ async function historyOf(visits: Visits, address: string | null): Promise<Caller
   const health = visits.log.health();
   if (health.state !== 'ok' || address === null) return { log: health.state, reason: health.reason, visitor: null };
   const now = visits.now?.() ?? Date.now();
-  return { log: 'ok', reason: null, visitor: await visits.log.visitor(visits.hashAddress(address, now)) };
+  try {
+    return { log: 'ok', reason: null, visitor: await visits.log.visitor(visits.hashAddress(address, now)) };
+  } catch (error) {
+    if (!(error instanceof LogBusy)) throw error;
+    return { log: 'unavailable', reason: error.message, visitor: null };
+  }
 }
 
 // Whether a stored path is answered by code rather than its file (dist/changes.json is the

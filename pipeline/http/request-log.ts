@@ -4,13 +4,15 @@
 import { dayOf } from '../log/daily.ts';
 import { statsDocument } from '../log/stats.ts';
 import { liveCounts, type LiveCounts } from '../log/live.ts';
-import type { RequestLog } from '../log/types.ts';
+import { type DailyRow, LogBusy, type RequestLog } from '../log/types.ts';
+import { etagOfWeb } from '../util/etag-rule.ts';
 import { errorResponse } from './errors.ts';
 import { sameSecret } from './secret.ts';
 import { jsonDocument, type StoredDocument } from './store.ts';
 import { href } from '../routes.ts';
 
 const STATS_MAX_AGE_MS = 60_000;
+const BUSY_MAX_AGE_MS = 5_000;
 const HITS_DEFAULT_LIMIT = 100;
 const HITS_MAX_LIMIT = 1000;
 
@@ -28,6 +30,8 @@ export interface Visits {
 interface LogView {
   /** When it was read (ms since the epoch). */
   at: number;
+  /** How long it is served before the log is read again (shorter when the log was busy). */
+  maxAge: number;
   generatedAt: string;
   stats: StoredDocument;
   counts: LiveCounts;
@@ -46,14 +50,23 @@ export function logViews(visits: Visits): LogViews {
   let cached: LogView | null = null;
   let pending: Promise<LogView> | null = null;
   async function load(at: number): Promise<LogView> {
-    const health = visits.log.health();
+    let health = visits.log.health();
     const from = dayOf(at - health.retention_days * 86_400_000);
     const generatedAt = new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    const rows = await visits.log.daily(from);
+    let rows: DailyRow[] = [];
+    let maxAge = STATS_MAX_AGE_MS;
+    try {
+      rows = await visits.log.daily(from);
+    } catch (error) {
+      if (!(error instanceof LogBusy)) throw error;
+      // Said in the document, and asked again soon: a busy log is not an empty one.
+      health = { ...health, state: 'unavailable', reason: `${error.message}; ask again in a few seconds` };
+      maxAge = BUSY_MAX_AGE_MS;
+    }
     const stats = await jsonDocument(href('stats'), statsDocument(rows, health, from, generatedAt), generatedAt);
-    return { at, generatedAt, stats, counts: liveCounts(rows, dayOf(at), health.retention_days) };
+    return { at, maxAge, generatedAt, stats, counts: liveCounts(rows, dayOf(at), health.retention_days) };
   }
-  const fresh = (at: number) => (cached !== null && at - cached.at < STATS_MAX_AGE_MS ? cached : null);
+  const fresh = (at: number) => (cached !== null && at - cached.at < cached.maxAge ? cached : null);
   return {
     async read() {
       const at = now();
@@ -126,7 +139,13 @@ export async function hitsResponse(visits: Visits, request: Request, url: URL, b
       );
     }
   }
-  const page = await visits.log.hits(cursor as number, limit as number);
+  let page: Awaited<ReturnType<RequestLog['hits']>>;
+  try {
+    page = await visits.log.hits(cursor as number, limit as number);
+  } catch (error) {
+    if (!(error instanceof LogBusy)) throw error;
+    return errorResponse(503, { code: 'log_busy', message: `${error.message}; send the same request again.` }, { ...headers, 'retry-after': '5' });
+  }
   const body = {
     cursor,
     limit,
@@ -136,5 +155,9 @@ export async function hitsResponse(visits: Visits, request: Request, url: URL, b
     // The key stays out of the link: send it again the way this request did.
     next: page.next_cursor === null ? null : `${baseUrl}${href('hits')}?cursor=${page.next_cursor}&limit=${limit}`,
   };
-  return new Response(JSON.stringify(body), { status: 200, headers: { ...headers, 'content-type': 'application/json', 'cache-control': 'no-store' } });
+  const bytes = new TextEncoder().encode(JSON.stringify(body));
+  return new Response(bytes, {
+    status: 200,
+    headers: { ...headers, 'content-type': 'application/json', 'cache-control': 'no-store', etag: `"${await etagOfWeb(bytes)}"` },
+  });
 }

@@ -80,6 +80,11 @@ export interface LogHealth {
   retention_days: number;
 }
 
+/**
+ * The reads (daily, hits, visitor) answer empty when the log is off or unavailable, and reject
+ * with a LogBusy when the store is there but did not answer in time: a caller then says so
+ * rather than showing an empty log as if it were one.
+ */
 export interface RequestLog {
   /** Queues one request; never throws and never waits: a full queue drops and counts. */
   record(entry: LogEntry): void;
@@ -105,3 +110,6 @@ export const NO_LOG: RequestLog = {
   flush() {},
   close: async () => {},
 };
+
+/** A read the store did not answer in time. */
+export class LogBusy extends Error {}

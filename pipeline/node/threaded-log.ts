@@ -4,7 +4,7 @@
 // unavailable and the server serving.
 
 import { Worker } from 'node:worker_threads';
-import type { DailyRow, HitsPage, LogEntry, LogHealth, RequestLog, Visitor } from '../log/types.ts';
+import { type DailyRow, type HitsPage, LogBusy, type LogEntry, type LogHealth, type RequestLog, type Visitor } from '../log/types.ts';
 import type { SqliteLogOptions } from './sqlite-log.ts';
 
 export type LogWorkerRequest =
@@ -21,7 +21,7 @@ const BOOTSTRAP = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
 /** Entries are handed to the thread at the latest this long after they are queued (ms). */
 const HAND_OVER_MS = 20;
 const QUEUE_LIMIT = 10_000;
-/** A read the thread does not answer within this is answered empty. */
+/** A read the thread does not answer within this fails with LogBusy. */
 const READ_TIMEOUT_MS = 2_000;
 
 export function threadedLog(options: Omit<SqliteLogOptions, 'now'>): RequestLog {
@@ -77,10 +77,10 @@ export function threadedLog(options: Omit<SqliteLogOptions, 'now'>): RequestLog 
   function ask<T>(request: (id: number) => LogWorkerRequest, empty: T): Promise<T> {
     if (dead !== null) return Promise.resolve(empty);
     const id = nextId++;
-    return new Promise<T>((resolve) => {
+    return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         waiting.delete(id);
-        resolve(empty);
+        reject(new LogBusy(`the request log did not answer within ${READ_TIMEOUT_MS / 1000} s`));
       }, READ_TIMEOUT_MS);
       waiting.set(id, { resolve: (value) => resolve((value ?? empty) as T), timer });
       worker.postMessage(request(id));
