@@ -2,6 +2,15 @@ import type { SiteSettings } from '../records/types.ts';
 import { routes } from '../routes.ts';
 import { API_PREFIX } from './paths.ts';
 
+/** What it takes to use the API: nothing. The root document and the reference both say so. */
+export const ACCESS = {
+  auth: 'none',
+  api_key: false,
+  account: false,
+  rate_limit: 'none imposed',
+  cors: 'Access-Control-Allow-Origin: *',
+} as const;
+
 /** docs/API.md §9.4: the root document of /api/v1, generated from the route table. */
 export function apiRootDocument(site: SiteSettings, generatedAt: string): unknown {
   const prefixed = site.base_url + API_PREFIX;
@@ -18,14 +27,7 @@ export function apiRootDocument(site: SiteSettings, generatedAt: string): unknow
     openapi_version: '3.1.0',
     summary:
       'Read-only, keyless index of web crawlers: robots.txt tokens, user-agent patterns, verification, ready-made robots.txt policies. Every path is also served without the /api/v1 prefix, with the same bytes and validators.',
-    access: {
-      auth: 'none',
-      api_key: false,
-      account: false,
-      rate_limit: 'none imposed',
-      cors: 'Access-Control-Allow-Origin: *',
-      methods: ['GET', 'HEAD', 'OPTIONS'],
-    },
+    access: { ...ACCESS, methods: ['GET', 'HEAD', 'OPTIONS'] },
     license: { id: site.license, data: 'All data is dedicated to the public domain under CC0-1.0.' },
     describes: {
       home: `${site.base_url}/index.html`,

@@ -18,8 +18,8 @@ const absolute = (site: SiteSettings, path: string) => site.base_url + path;
 const publicPath = (route: Route) => route.canonical ?? route.path;
 
 /** GET paths with no parameter that answer 200 to anyone: what catalogues and the sitemap may list. */
-function openDocuments(): Route[] {
-  return routes().filter((r) => r.methods.includes('GET') && !r.parameter && !r.statuses.includes(401));
+function openDocuments(answered: readonly Route[]): Route[] {
+  return answered.filter((r) => r.methods.includes('GET') && !r.parameter && !r.statuses.includes(401));
 }
 
 /** The links every host-level description carries (host-meta, its JSON form, the API catalogue). */
@@ -107,7 +107,7 @@ function apisJson(site: SiteSettings, stamp: string) {
 }
 
 /** llms.txt (llmstxt.org): a title, a one-line summary, then one section of links per route group. */
-function llmsText(site: SiteSettings): string {
+function llmsText(site: SiteSettings, answered: readonly Route[]): string {
   const out = [
     `# ${site.name}`,
     '',
@@ -116,7 +116,7 @@ function llmsText(site: SiteSettings): string {
     'No key, account or sign-up; CORS is open; every document has a strong ETag. Data is CC0-1.0. Each crawler has a page, a JSON record and a Markdown record.',
   ];
   for (const group of Object.keys(ROUTE_GROUPS) as RouteGroup[]) {
-    const members = routes().filter((r) => r.group === group && r.methods.includes('GET'));
+    const members = answered.filter((r) => r.group === group && r.methods.includes('GET'));
     if (members.length === 0) continue;
     out.push('', `## ${ROUTE_GROUPS[group]}`, '');
     // A template is not an address: it is named, not linked.
@@ -136,12 +136,12 @@ function llmsText(site: SiteSettings): string {
   return `${out.join('\n')}\n`;
 }
 
-function llmsFullText(site: SiteSettings): string {
-  return `${llmsText(site)}\n---\n\n${referenceMarkdown(apiReference(site))}`;
+function llmsFullText(site: SiteSettings, answered: readonly Route[]): string {
+  return `${llmsText(site, answered)}\n---\n\n${referenceMarkdown(apiReference(site))}`;
 }
 
 /** The home page's content for programs: counts and where every part is. */
-function siteIndex(model: Model) {
+function siteIndex(model: Model, answered: readonly Route[]) {
   const { site } = model;
   return {
     name: site.name,
@@ -157,8 +157,8 @@ function siteIndex(model: Model) {
       robots_txt: absolute(site, href('robots', p.id)),
       json: absolute(site, href('policy', p.id)),
     })),
-    documents: openDocuments().map((r) => ({ key: r.key, url: absolute(site, publicPath(r)), type: r.type, returns: r.returns })),
-    templates: routes()
+    documents: openDocuments(answered).map((r) => ({ key: r.key, url: absolute(site, publicPath(r)), type: r.type, returns: r.returns })),
+    templates: answered
       .filter((r) => r.parameter && r.methods.includes('GET'))
       .map((r) => ({ key: r.key, url: absolute(site, r.path), values_from: r.parameter!.values_from })),
   };
@@ -191,9 +191,9 @@ const xml = (text: string) => text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
  * sitemaps.org 0.9: every page the build rendered and every open document, each at the
  * address it is published at. Nothing that needs a key or a POST.
  */
-function sitemap(site: SiteSettings, rendered: readonly RenderedFile[]): string {
+function sitemap(site: SiteSettings, rendered: readonly RenderedFile[], answered: readonly Route[]): string {
   const pages = rendered.filter((f) => contentTypeOf(f.path).startsWith('text/html')).map((f) => (f.path === href('reference') ? REFERENCE_PATH : f.path));
-  const paths = [...new Set([...openDocuments().map(publicPath), ...pages])].map((p) => (p === href('home') ? '/' : p)).sort();
+  const paths = [...new Set([...openDocuments(answered).map(publicPath), ...pages])].map((p) => (p === href('home') ? '/' : p)).sort();
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
@@ -203,19 +203,40 @@ function sitemap(site: SiteSettings, rendered: readonly RenderedFile[]): string 
   ].join('\n');
 }
 
+/** Documents the other renderers' files do not include: this module's own, and the ledger the build writes last. */
+const MADE_ELSEWHERE = () =>
+  [
+    'llms',
+    'llms_full',
+    'apis_json',
+    'apis_yaml',
+    'api_catalog',
+    'host_meta',
+    'host_meta_json',
+    'site_index',
+    'api_versions',
+    'sitemap',
+    'documents',
+    'documents_txt',
+  ].map((key) => href(key));
+
 /** Every discovery document; the sitemap is given the files the other renderers made. */
 export function renderDiscovery(model: Model, rendered: readonly RenderedFile[]): RenderedFile[] {
   const { site } = model;
+  // The routes a client gets an answer from: a stored document only if this build made it
+  // (/swagger.json is left out while its conversion would lose something), and every other.
+  const made = new Set([...rendered.map((f) => f.path), ...MADE_ELSEWHERE()]);
+  const answered = routes().filter((r) => r.answer.by !== 'document' || r.parameter !== undefined || made.has(r.path));
   return [
-    { path: href('llms'), kind: 'discovery', body: llmsText(site) },
-    { path: href('llms_full'), kind: 'discovery', body: llmsFullText(site) },
+    { path: href('llms'), kind: 'discovery', body: llmsText(site, answered) },
+    { path: href('llms_full'), kind: 'discovery', body: llmsFullText(site, answered) },
     { path: href('apis_json'), kind: 'discovery', body: (stamp) => canonicalJson(apisJson(site, stamp)) },
     { path: href('apis_yaml'), kind: 'discovery', body: (stamp) => stringify(apisJson(site, stamp), { lineWidth: 0 }) },
     { path: href('api_catalog'), kind: 'discovery', body: canonicalJson(apiCatalog(site)) },
     { path: href('host_meta'), kind: 'discovery', body: hostMetaXrd(site) },
     { path: href('host_meta_json'), kind: 'discovery', body: canonicalJson(hostMetaJrd(site)) },
-    { path: href('site_index'), kind: 'discovery', body: canonicalJson(siteIndex(model)) },
+    { path: href('site_index'), kind: 'discovery', body: canonicalJson(siteIndex(model, answered)) },
     { path: href('api_versions'), kind: 'discovery', body: canonicalJson(apiVersions(site)) },
-    { path: href('sitemap'), kind: 'discovery', body: sitemap(site, rendered) },
+    { path: href('sitemap'), kind: 'discovery', body: sitemap(site, rendered, answered) },
   ];
 }

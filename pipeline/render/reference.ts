@@ -3,6 +3,7 @@ import type { SiteSettings } from '../records/types.ts';
 import { href, ROUTE_GROUPS, type Route, type RouteGroup, routes, toolRouteKey } from '../routes.ts';
 import { ERROR_CODES, STATUSES } from '../http/error-catalog.ts';
 import { API_PREFIX } from '../http/paths.ts';
+import { ACCESS } from '../http/api-root.ts';
 import { MCP_SERVERS, TOOLS } from '../tools/registry/index.ts';
 import { ATTRIBUTION_PARAM } from '../tools/registry/input.ts';
 import { html, type Markup } from '../site/html.ts';
@@ -88,11 +89,7 @@ export function apiReference(site: SiteSettings) {
       llms_txt: absolute(site, href('llms')),
     },
     access: {
-      auth: 'none',
-      api_key: false,
-      account: false,
-      rate_limit: 'none imposed',
-      cors: 'Access-Control-Allow-Origin: *',
+      ...ACCESS,
       closed_paths: [{ path: href('hits'), needs: 'the export key of the server (EXPORT_KEY), as ?key= or Authorization: Bearer; nobody can request one' }],
     },
     conventions: CONVENTIONS,
