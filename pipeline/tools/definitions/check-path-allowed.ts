@@ -1,4 +1,4 @@
-import { evaluateMany, parseRobotsTxt, UNITS_PER_COMPARISON } from '../robots/index.ts';
+import { evaluateMany, parseRobotsTxt, readingForToken, UNITS_PER_COMPARISON } from '../robots/index.ts';
 import { listOf, textOf } from '../registry/input.ts';
 import { EVALUATION_BUDGET, MAX_PATH_BYTES } from '../registry/limits.ts';
 import { defineTool } from '../registry/types.ts';
@@ -64,7 +64,9 @@ export const allowedTool = defineTool({
       'path',
       'Send fewer or shorter paths per call (or a file with fewer rules) and split the rest over several calls.',
     );
-    const results = evaluateMany(parsed, textOf(input, 'ua'), paths);
+    // A token with a digit (AI2Bot) is read whole, as the crawler must read it; the notes give the strict reading.
+    const token = textOf(input, 'ua');
+    const results = evaluateMany(parsed, token, paths, readingForToken(token));
     return {
       token: textOf(input, 'ua'),
       summary: { allowed: results.filter((r) => r.allowed).length, disallowed: results.filter((r) => !r.allowed).length },

@@ -3,7 +3,7 @@ import type { ClientEntry } from '../classify/clients.ts';
 // the lint answer.
 import type { CrawlerView } from '../../model/model.ts';
 import { boundedEditDistance } from '../robots/distance.ts';
-import { evaluate, evaluationCost, UNITS_PER_COMPARISON, type Finding, type ParsedRobots, type PathVerdict } from '../robots/index.ts';
+import { evaluate, evaluationCost, UNITS_PER_COMPARISON, type Finding, type ParsedRobots, type PathVerdict, readingForToken } from '../robots/index.ts';
 import {
   EVALUATION_BUDGET,
   InputRefused,
@@ -56,6 +56,21 @@ function honouredView(parsed: ParsedRobots, crawler: CrawlerView, own: PathVerdi
   return { allowed: own.allowed && groups.every((g) => g.allowed), groups };
 }
 
+/**
+ * A crawler whose documented token is not an RFC 9309 product token (AI2Bot) is judged by the
+ * whole-token reading (readingForToken); where a strict parser, which cuts the value at the
+ * digit, would decide otherwise, the answer says so.
+ */
+function parserDependence(token: string, verdict: PathVerdict) {
+  if (readingForToken(token) === 'rfc' || !verdict.disagreements.whole_name) return null;
+  const strict = verdict.allowed ? 'blocked' : 'allowed';
+  return {
+    this_verdict: 'whole token',
+    strict_rfc_9309: strict,
+    note: `"${token}" is not an RFC 9309 product token. Read whole, as its operator documents it, the file ${verdict.allowed ? 'allows' : 'blocks'} ${token}; a strict parser cuts the user-agent value at the first digit or space and would find it ${strict}.`,
+  };
+}
+
 function brief(crawler: CrawlerView, verdict: PathVerdict, parsed: ParsedRobots, path: string) {
   return {
     slug: crawler.slug,
@@ -66,6 +81,7 @@ function brief(crawler: CrawlerView, verdict: PathVerdict, parsed: ParsedRobots,
     respects_robots_txt: crawler.respects_robots_txt,
     deciding_line: decidingLine(verdict),
     operator_says: honouredView(parsed, crawler, verdict, path),
+    parser_dependent: crawler.robots_token === null ? null : parserDependence(crawler.robots_token, verdict),
   };
 }
 
@@ -279,7 +295,7 @@ export function auditAiAccess(parsed: ParsedRobots, path: string, crawlers: read
   const running = crawlers.filter((c) => ai.has(c.category) && c.status !== 'retired');
   // A crawler with no robots.txt token is not controlled by the file at all: it is listed apart, never evaluated.
   const aiCrawlers = running.flatMap((c) => (c.robots_token === null ? [] : [{ crawler: c, token: c.robots_token }]));
-  const verdicts = aiCrawlers.map(({ crawler, token }) => ({ crawler, verdict: evaluate(parsed, token, path) }));
+  const verdicts = aiCrawlers.map(({ crawler, token }) => ({ crawler, verdict: evaluate(parsed, token, path, readingForToken(token)) }));
   const blocked = verdicts.filter((v) => !v.verdict.allowed).map((v) => brief(v.crawler, v.verdict, parsed, path));
   const allowed = verdicts.filter((v) => v.verdict.allowed).map((v) => brief(v.crawler, v.verdict, parsed, path));
   const unknown = unknownTokens(parsed, crawlers, clients);
@@ -357,5 +373,19 @@ export const LINT_SCHEMA = {
 
 export const crawlerBrief = {
   type: 'object',
-  required: ['slug', 'name', 'operator', 'category', 'robots_token', 'respects_robots_txt', 'deciding_line', 'operator_says'],
+  required: ['slug', 'name', 'operator', 'category', 'robots_token', 'respects_robots_txt', 'deciding_line', 'operator_says', 'parser_dependent'],
+  properties: {
+    parser_dependent: {
+      description:
+        'Set when the verdict depends on how a parser reads a token that is not an RFC 9309 product token (AI2Bot): the verdict uses the whole token, as the operator documents it; strict_rfc_9309 is what a parser that cuts it would decide.',
+      oneOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          required: ['this_verdict', 'strict_rfc_9309', 'note'],
+          properties: { this_verdict: { const: 'whole token' }, strict_rfc_9309: { enum: ['blocked', 'allowed'] }, note: { type: 'string' } },
+        },
+      ],
+    },
+  },
 };

@@ -356,11 +356,30 @@ interface Plan {
   wholeSel: Selection | null;
 }
 
-function planFor(compiled: Compiled, productToken: string): Plan {
+/**
+ * How user-agent lines are read. `rfc`: as RFC 9309 defines a product token (letters, "_",
+ * "-"), so `User-agent: AI2Bot` is a group for "AI". `whole-token`: the whole value, as a
+ * crawler whose documented token has a digit must read it to find its own group; the other
+ * reading is then the one reported as disagreeing.
+ */
+export type Reading = 'rfc' | 'whole-token';
+
+/**
+ * The reading a crawler itself must use: a token that is an RFC 9309 product token reads the
+ * same both ways; one with a digit or a space (AI2Bot) can only find its group read whole.
+ */
+export function readingForToken(productToken: string): Reading {
+  const token = normalizeToken(productToken);
+  return token === '' || token === '*' || /^[A-Za-z_-]+$/.test(token) ? 'rfc' : 'whole-token';
+}
+
+function planFor(compiled: Compiled, productToken: string, reading: Reading = 'rfc'): Plan {
   const { rfc, google } = compiled;
   const token = normalizeToken(productToken);
-  const sel = select(rfc.byToken, rfc.star, token, true);
-  const wholeSel = compiled.byWholeName ? select(compiled.byWholeName, rfc.star, token, true) : null;
+  const rfcSel = select(rfc.byToken, rfc.star, token, true);
+  const wholeRead = compiled.byWholeName ? select(compiled.byWholeName, rfc.star, token, true) : null;
+  // The chosen reading decides; the other, where it selects other groups, is the alternative.
+  const [sel, wholeSel] = reading === 'whole-token' && wholeRead !== null ? [wholeRead, rfcSel] : [rfcSel, wholeRead];
   return {
     token,
     sel,
@@ -431,10 +450,10 @@ export function evaluationCost(parsed: ParsedRobots, tokens: readonly string[], 
  * once (compiled patterns are cached per ParsedRobots object, which must not be mutated).
  * The work is bounded by evaluationCost, which callers check first.
  */
-export function evaluateMany(parsed: ParsedRobots, productToken: string, paths: readonly string[]): PathVerdict[] {
+export function evaluateMany(parsed: ParsedRobots, productToken: string, paths: readonly string[], reading: Reading = 'rfc'): PathVerdict[] {
   const compiled = compile(parsed);
   const { rfc, google } = compiled;
-  const { token, sel, strictSel, firstGroup, googleSel, wholeSel } = planFor(compiled, productToken);
+  const { token, sel, strictSel, firstGroup, googleSel, wholeSel } = planFor(compiled, productToken, reading);
   const group = describeGroup(rfc, sel);
 
   const baseNotes: string[] = [];
@@ -514,7 +533,11 @@ export function evaluateMany(parsed: ParsedRobots, productToken: string, paths: 
     }
     if (wholeSel && allowedBy(decideLongest(rfc, wholeSel.indices, normalized).best) !== allowed) {
       disagreements.whole_name = true;
-      notes.push('a parser that compares whole user-agent values (not cut at the first digit, dot or other non-token character) would answer the opposite');
+      notes.push(
+        reading === 'rfc'
+          ? 'a parser that compares whole user-agent values (not cut at the first digit, dot or other non-token character) would answer the opposite'
+          : 'a strict RFC 9309 parser, which reads a user-agent value only up to its first digit, dot or other non-token character, would answer the opposite',
+      );
     }
 
     let reason: string;
@@ -535,6 +558,6 @@ export function evaluateMany(parsed: ParsedRobots, productToken: string, paths: 
   });
 }
 
-export function evaluate(parsed: ParsedRobots, productToken: string, path: string): PathVerdict {
-  return evaluateMany(parsed, productToken, [path])[0]!;
+export function evaluate(parsed: ParsedRobots, productToken: string, path: string, reading: Reading = 'rfc'): PathVerdict {
+  return evaluateMany(parsed, productToken, [path], reading)[0]!;
 }

@@ -1,0 +1,57 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { executeTool } from '../pipeline/tools/registry/call.ts';
+import { POLICY_IDS } from '../pipeline/records/types.ts';
+import { publishedToolData } from './support/tool-data.ts';
+import { REPO } from './support/project.ts';
+
+// The project's own policies, appended as published, pass its own tools: ai-access finds every
+// AI crawler a policy names blocked, says where that depends on the parser, and robots-lint
+// warns on the lines a strict parser reads differently.
+
+const data = await publishedToolData(REPO);
+const fragment = (policy: string) => readFileSync(join(REPO, 'dist', 'robots', `${policy}.txt`), 'utf8');
+
+type Brief = { slug: string; robots_token: string; deciding_line: { line: number; text: string } | null; parser_dependent: { strict_rfc_9309: string } | null };
+function audit(robots: string) {
+  const run = executeTool({ tool: 'audit_ai_access', params: { robots_txt: robots }, caller: { userAgent: null, address: null }, form: 'json' }, data);
+  assert.equal(run.status, 'answered');
+  return JSON.parse(new TextDecoder().decode((run as { bytes: Uint8Array }).bytes)) as { blocked: Brief[]; allowed: Brief[] };
+}
+
+test('every AI crawler a disallowing policy names is blocked by the policy as published, each by its own line', () => {
+  let checked = 0;
+  for (const policy of POLICY_IDS) {
+    const record = JSON.parse(readFileSync(join(REPO, 'dist', 'policy', `${policy}.json`), 'utf8')) as { directive: string; crawlers: { slug: string }[] };
+    if (record.directive !== 'disallow') continue;
+    const answer = audit(fragment(policy));
+    const blocked = new Map(answer.blocked.map((b) => [b.slug, b]));
+    for (const { slug } of record.crawlers) {
+      if (answer.allowed.some((a) => a.slug === slug)) assert.fail(`${policy}: ${slug} is named by the policy but ai-access finds it allowed`);
+      const brief = blocked.get(slug);
+      if (brief === undefined) continue; // not an AI crawler: ai-access does not evaluate it
+      assert.equal(brief.deciding_line?.text, 'Disallow: /', `${policy}: ${slug}`);
+      checked++;
+    }
+  }
+  assert.ok(checked > 40, `${checked} blocked crawlers checked`);
+});
+
+test('AI2Bot: blocked as its operator writes the token, and the answer says a strict parser, which cuts it to "AI", would allow it', () => {
+  const answer = audit(fragment('block-ai-training'));
+  const ai2bot = answer.blocked.find((b) => b.slug === 'ai2bot');
+  assert.ok(ai2bot, 'AI2Bot is blocked');
+  assert.equal(ai2bot.deciding_line?.text, 'Disallow: /');
+  assert.equal(ai2bot.parser_dependent?.strict_rfc_9309, 'allowed');
+  const gptbot = answer.blocked.find((b) => b.slug === 'gptbot');
+  assert.equal(gptbot?.parser_dependent, null, 'a plain product token does not depend on the parser');
+  // And the linter names the generated line a strict parser reads otherwise.
+  const lint = executeTool(
+    { tool: 'lint_robots_txt', params: { robots_txt: fragment('block-ai-training') }, caller: { userAgent: null, address: null }, form: 'json' },
+    data,
+  );
+  const findings = (JSON.parse(new TextDecoder().decode((lint as { bytes: Uint8Array }).bytes)) as { findings: { code: string; message: string }[] }).findings;
+  assert.ok(findings.some((f) => f.code === 'not-product-token' && f.message.includes('"AI2Bot"')));
+});
