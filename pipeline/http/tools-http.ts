@@ -5,6 +5,7 @@ import type { Caller, ToolData, ToolDefinition } from '../tools/registry/types.t
 import { ANSWER_FORM } from '../tools/registry/limits.ts';
 import { errorResponse } from './errors.ts';
 import { readBody } from './body.ts';
+import { toolBody } from './form-body.ts';
 import { jsonBytesDocument, jsonDocument, type StoredDocument } from './store.ts';
 import { unavailableAnswer } from './unavailable.ts';
 import { href, toolRouteKey } from '../routes.ts';
@@ -84,9 +85,27 @@ export async function callTool(call: ToolCall): Promise<{ document: StoredDocume
           headers,
         ),
       };
-    // ignoreBOM keeps a byte-order mark in the text, as a GET's parameter keeps it, so that the
-    // linter reports it either way.
-    toolParams[tool.postBody] = new TextDecoder('utf-8', { ignoreBOM: true }).decode(body.bytes);
+    // The raw file, or a form's fields (an HTML form, an upload); a BOM is kept either way so
+    // that the linter reports it as it does for a GET parameter.
+    const posted = await toolBody(body.bytes, request.headers.get('content-type'), tool.postBody);
+    if (!posted.ok)
+      return { response: errorResponse(400, { code: 'invalid_parameter', message: posted.message, field: tool.postBody, accepted: posted.accepted }, headers) };
+    for (const [name, value] of Object.entries(posted.fields)) {
+      if (name in toolParams)
+        return {
+          response: errorResponse(
+            400,
+            {
+              code: 'invalid_parameter',
+              message: `${name} is given both in the query string and in the form; send it once.`,
+              field: name,
+              accepted: 'each parameter once',
+            },
+            headers,
+          ),
+        };
+      toolParams[name] = value;
+    }
   }
   const documentation = `${data.baseUrl}${path}.json`;
   const run: ToolRun = await runner.run({ tool: tool.name, params: toolParams, caller, source: 'query', form: 'json' });

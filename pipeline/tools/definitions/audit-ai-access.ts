@@ -114,6 +114,7 @@ export const auditTool = defineTool({
   },
   summarize: (o) => {
     const lines = [`For ${o.path}: ${o.summary.blocked} of ${o.summary.ai_crawlers} AI crawlers are blocked, ${o.summary.allowed} allowed.`];
+    if (o.parsed.not_robots_txt !== null) lines.unshift(o.parsed.not_robots_txt);
     for (const c of [...o.blocked, ...o.allowed]) if (c.parser_dependent !== null) lines.push(`${c.name}: ${c.parser_dependent.note}`);
     for (const r of o.retired_tokens) lines.push(`Line ${r.line}: ${r.explanation}`);
     for (const t of o.tokenless_names) lines.push(`Line ${t.line} names ${t.token}, which has no robots.txt token: ${t.note}`);

@@ -1,10 +1,26 @@
-import { evaluateMany, parseRobotsTxt, readingForToken, UNITS_PER_COMPARISON } from '../robots/index.ts';
+import { evaluateMany, notRobotsTxt, parseRobotsTxt, readingForToken, UNITS_PER_COMPARISON } from '../robots/index.ts';
 import { listOf, textOf } from '../registry/input.ts';
 import { EVALUATION_BUDGET, MAX_PATH_BYTES } from '../registry/limits.ts';
 import { defineTool } from '../registry/types.ts';
+import { crawlerNamedBy, type Classifier } from '../classify/classify.ts';
 import { checkEvaluationBudget, ROBOTS_TXT } from './robots-answers.ts';
 
 const MAX_PATHS = 200;
+
+/**
+ * The product token to evaluate. A whole User-Agent header pasted into `ua` is a common
+ * mistake: when it names a crawler of the index, that crawler's robots.txt token is used (as
+ * verify-crawler reads a claim); otherwise the evaluator cuts it as a parser would, and says so.
+ */
+function tokenOf(ua: string, classifier: Classifier): { token: string; note: string | null } {
+  if (!/[\s/(;]/.test(ua.trim())) return { token: ua, note: null };
+  const crawler = crawlerNamedBy(classifier, ua);
+  if (crawler === null || crawler.robots_token === null) return { token: ua, note: null };
+  return {
+    token: crawler.robots_token,
+    note: `ua is a whole User-Agent header; it names ${crawler.name}, whose robots.txt token is ${crawler.robots_token}, so that token was evaluated. Pass the token alone next time.`,
+  };
+}
 
 export const allowedTool = defineTool({
   name: 'check_path_allowed',
@@ -18,7 +34,8 @@ export const allowedTool = defineTool({
       kind: 'string',
       required: true,
       maxBytes: 256,
-      description: 'The product token of the crawler (GPTBot), not a whole User-Agent header.',
+      description:
+        "The product token of the crawler (GPTBot). A whole User-Agent header that names a crawler of the index is read as that crawler's token, with a note.",
       accepted: 'a robots.txt product token such as GPTBot or Googlebot-Image, at most 256 bytes',
       example: 'GPTBot',
     },
@@ -37,9 +54,11 @@ export const allowedTool = defineTool({
   postBody: 'robots_txt',
   outputSchema: {
     type: 'object',
-    required: ['token', 'results', 'summary'],
+    required: ['token', 'ua_note', 'not_robots_txt', 'results', 'summary'],
     properties: {
-      token: { type: 'string' },
+      token: { type: 'string', description: 'The product token evaluated: ua itself, or the token of the crawler a whole User-Agent header names' },
+      ua_note: { type: ['string', 'null'], description: 'How ua was read, when it was a whole User-Agent header rather than a token' },
+      not_robots_txt: { type: ['string', 'null'], description: 'Set when the file is an HTML or XML page, not a robots.txt' },
       summary: { type: 'object', required: ['allowed', 'disallowed'] },
       results: { type: 'array', items: { type: 'object', required: ['path', 'allowed', 'deciding', 'reason', 'disagreements'] } },
     },
@@ -54,21 +73,23 @@ export const allowedTool = defineTool({
       },
     },
   ],
-  run: (input) => {
+  run: (input, { data }) => {
     const parsed = parseRobotsTxt(textOf(input, 'robots_txt'));
     const paths = listOf(input, 'path');
+    const { token, note } = tokenOf(textOf(input, 'ua'), data.classifier);
     checkEvaluationBudget(
       parsed,
-      [textOf(input, 'ua')],
+      [token],
       paths,
       'path',
       'Send fewer or shorter paths per call (or a file with fewer rules) and split the rest over several calls.',
     );
     // A token with a digit (AI2Bot) is read whole, as the crawler must read it; the notes give the strict reading.
-    const token = textOf(input, 'ua');
     const results = evaluateMany(parsed, token, paths, readingForToken(token));
     return {
-      token: textOf(input, 'ua'),
+      token,
+      ua_note: note,
+      not_robots_txt: notRobotsTxt(parsed),
       summary: { allowed: results.filter((r) => r.allowed).length, disallowed: results.filter((r) => !r.allowed).length },
       results,
     };
@@ -80,7 +101,10 @@ export const allowedTool = defineTool({
         .map(
           (r) => `${r.path}: ${r.allowed ? 'allowed' : 'disallowed'} for ${o.token} (${r.deciding ? `line ${r.deciding.line}: ${r.deciding.text}` : r.reason})`,
         )
-        .join('\n') + (o.results.length > 20 ? `\n… and ${o.results.length - 20} more paths` : '')
+        .join('\n') +
+      (o.results.length > 20 ? `\n… and ${o.results.length - 20} more paths` : '') +
+      (o.ua_note === null ? '' : `\n${o.ua_note}`) +
+      (o.not_robots_txt === null ? '' : `\n${o.not_robots_txt}`)
     );
   },
 });

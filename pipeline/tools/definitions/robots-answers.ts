@@ -3,7 +3,16 @@ import type { ClientEntry } from '../classify/clients.ts';
 // the lint answer.
 import type { CrawlerView } from '../../model/model.ts';
 import { boundedEditDistance } from '../robots/distance.ts';
-import { evaluate, evaluationCost, UNITS_PER_COMPARISON, type Finding, type ParsedRobots, type PathVerdict, readingForToken } from '../robots/index.ts';
+import {
+  evaluate,
+  evaluationCost,
+  UNITS_PER_COMPARISON,
+  type Finding,
+  type ParsedRobots,
+  type PathVerdict,
+  notRobotsTxt,
+  readingForToken,
+} from '../robots/index.ts';
 import {
   EVALUATION_BUDGET,
   InputRefused,
@@ -20,7 +29,9 @@ export const ROBOTS_TXT = {
   kind: 'string',
   required: true,
   maxBytes: ROBOTS_BODY_LIMIT,
-  description: 'The robots.txt file, URL-encoded in a GET or as the raw body of a POST.',
+  // RFC 9309 2.2: an empty file (or one with no group) disallows nothing.
+  emptyIsValue: true,
+  description: 'The robots.txt file, URL-encoded in a GET or as the raw body of a POST. An empty file allows everything (RFC 9309).',
   accepted: `the text of a robots.txt file, at most ${ROBOTS_BODY_LIMIT} bytes (RFC 9309 2.5 asks parsers to read at least 500 KiB)`,
   example: 'User-agent: GPTBot\nDisallow: /\n',
 } as const satisfies ParamSpec;
@@ -301,7 +312,7 @@ export function auditAiAccess(parsed: ParsedRobots, path: string, crawlers: read
   const unknown = unknownTokens(parsed, crawlers, clients);
   return {
     path,
-    parsed: { bytes: parsed.size.total_bytes, ignored_bytes: parsed.size.excess_bytes, groups: parsed.groups.length },
+    parsed: { bytes: parsed.size.total_bytes, ignored_bytes: parsed.size.excess_bytes, groups: parsed.groups.length, not_robots_txt: notRobotsTxt(parsed) },
     summary: { ai_crawlers: aiCrawlers.length, blocked: blocked.length, allowed: allowed.length },
     blocked,
     allowed,
@@ -346,7 +357,9 @@ export function lintAnswer(findings: readonly Finding[]) {
 
 export function summarizeLint(o: ReturnType<typeof lintAnswer>): string {
   if (o.findings.length === 0) return 'No findings.';
-  const shown = o.findings.slice(0, 30).map((f) => `${f.line === null ? 'file' : `line ${f.line}`} ${f.severity}: ${f.message} Fix: ${f.fix}`);
+  const shown = o.findings
+    .slice(0, 30)
+    .map((f) => `${f.line === null ? 'file' : `line ${f.line} (${JSON.stringify(f.text ?? '')})`} ${f.severity}: ${f.message} Fix: ${f.fix}`);
   const more = o.findings.length - shown.length + o.findings_omitted;
   return shown.join('\n') + (more > 0 ? `\n… and ${more} more findings` : '');
 }
@@ -366,7 +379,22 @@ export const LINT_SCHEMA = {
   required: ['counts', 'findings', 'findings_omitted'],
   properties: {
     counts: { type: 'object', required: ['error', 'warning', 'info'] },
-    findings: { type: 'array', maxItems: LISTED_FINDINGS, items: { type: 'object', required: ['line', 'severity', 'code', 'message', 'fix'] } },
+    findings: {
+      type: 'array',
+      maxItems: LISTED_FINDINGS,
+      items: {
+        type: 'object',
+        required: ['line', 'text', 'severity', 'code', 'message', 'fix'],
+        properties: {
+          line: { type: ['integer', 'null'] },
+          text: { type: ['string', 'null'], description: 'The line as written, cut to 200 characters; null for a finding about the whole file' },
+          severity: { enum: ['error', 'warning', 'info'] },
+          code: { type: 'string' },
+          message: { type: 'string' },
+          fix: { type: 'string' },
+        },
+      },
+    },
     findings_omitted: { type: 'integer', minimum: 0 },
   },
 };

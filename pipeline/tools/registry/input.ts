@@ -72,6 +72,7 @@ function check(
       if (value.length !== 1) return { ok: false, message: `${param.name} was given ${value.length} times; give it once.` };
       value = value[0]!;
     }
+    if (param.emptyIsValue && value.trim() === '') return { ok: true, value };
     if (param.required && value.trim() === '') return { ok: false, message: `${param.name} is empty.` };
     // Given but empty is a mistake, not a wish for the default: say so instead of guessing.
     if (!param.required && value.trim() === '') return { ok: false, message: `${param.name} is empty; give a value or leave the parameter out.` };

@@ -23,6 +23,8 @@ export interface ParamSpec {
   maxItemBytes?: number;
   /** Lists given as one string are split on this: commas, or for addresses commas and white space (net/address-list.ts). */
   split?: 'comma' | 'addresses';
+  /** Strings: an empty value is a value, not a mistake (an empty robots.txt allows everything, RFC 9309 2.2). */
+  emptyIsValue?: boolean;
   default?: string | string[];
   example?: string;
 }

@@ -3,5 +3,5 @@ export { parseRobotsTxt } from './parse.ts';
 export type { ParsedRobots } from './parse.ts';
 export { evaluate, evaluateMany, evaluationCost, GROUP_LISTED, readingForToken, UNITS_PER_COMPARISON } from './evaluate.ts';
 export type { PathVerdict } from './evaluate.ts';
-export { lintParsed } from './lint.ts';
+export { lintParsed, notRobotsTxt } from './lint.ts';
 export type { Finding } from './lint.ts';

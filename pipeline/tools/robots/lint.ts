@@ -10,10 +10,26 @@ type Severity = 'error' | 'warning' | 'info';
 
 export interface Finding {
   line: number | null;
+  /** The line as written (cut to LINE_TEXT_LIMIT characters), so a finding can be read without the file; null for the whole file. */
+  text: string | null;
   severity: Severity;
   code: string;
   message: string;
   fix: string;
+}
+
+type Draft = Omit<Finding, 'text'>;
+
+const LINE_TEXT_LIMIT = 200;
+
+/**
+ * What the file is when it is not a robots.txt: an HTML page (a site that answers a missing
+ * robots.txt with its 404 page or home page, or a file saved from a browser). Null otherwise.
+ */
+export function notRobotsTxt(parsed: ParsedRobots): string | null {
+  const first = parsed.lines.find((l) => l.text.trim() !== '');
+  if (first === undefined || !/^\s*<(?:!doctype\s+html|html|head|body|\?xml)\b/i.test(first.text)) return null;
+  return `This is an HTML or XML document, not a robots.txt (line ${first.line} starts with "${first.text.trim().slice(0, 40)}"). A server that answers /robots.txt with a page has no robots.txt; crawlers then treat it as unreadable or empty.`;
 }
 
 interface Known {
@@ -155,7 +171,7 @@ export function tokenFromHeader(value: string): string | null {
   return names.find((n) => /bot|crawl|spider|agent|fetch|scan/i.test(n)) ?? names[0] ?? null;
 }
 
-function lintUserAgent(ua: UserAgentLine, out: Finding[]): void {
+function lintUserAgent(ua: UserAgentLine, out: Draft[]): void {
   const { line, value, token } = ua;
   if (value === '') {
     out.push({
@@ -227,7 +243,7 @@ function lintUserAgent(ua: UserAgentLine, out: Finding[]): void {
   });
 }
 
-function lintGroups(parsed: ParsedRobots, out: Finding[]): void {
+function lintGroups(parsed: ParsedRobots, out: Draft[]): void {
   const firstGroupOf = new Map<string, { group: number; line: number }>();
   parsed.groups.forEach((g, gi) => {
     const inGroup = new Map<string, number>();
@@ -265,7 +281,7 @@ function lintGroups(parsed: ParsedRobots, out: Finding[]): void {
 
 // Lines between the first user-agent line of a group and its last rule: where readings
 // of the same file part ways.
-function lintGroupBodies(parsed: ParsedRobots, out: Finding[]): void {
+function lintGroupBodies(parsed: ParsedRobots, out: Draft[]): void {
   const byLine = parsed.lines;
   for (const g of parsed.groups) {
     const first = g.user_agents[0]!.line;
@@ -301,7 +317,7 @@ function lintGroupBodies(parsed: ParsedRobots, out: Finding[]): void {
   }
 }
 
-function lintRules(parsed: ParsedRobots, out: Finding[]): void {
+function lintRules(parsed: ParsedRobots, out: Draft[]): void {
   for (const rule of parsed.orphan_rules) {
     out.push({
       line: rule.line,
@@ -331,7 +347,7 @@ function lintRules(parsed: ParsedRobots, out: Finding[]): void {
   }
 }
 
-function lintSitemaps(parsed: ParsedRobots, out: Finding[]): void {
+function lintSitemaps(parsed: ParsedRobots, out: Draft[]): void {
   for (const s of parsed.sitemaps) {
     if (/^https?:\/\/[^\s/?#]+/i.test(s.url)) continue;
     if (s.url === '' || /^[A-Za-z][A-Za-z0-9+.-]*:/.test(s.url)) {
@@ -354,7 +370,7 @@ function lintSitemaps(parsed: ParsedRobots, out: Finding[]): void {
   }
 }
 
-function lintUnknown(parsed: ParsedRobots, out: Finding[]): void {
+function lintUnknown(parsed: ParsedRobots, out: Draft[]): void {
   for (const u of parsed.unknown) {
     const lower = u.key.toLowerCase();
     if (lower === 'crawl-delay') {
@@ -421,7 +437,7 @@ function pick(x: { message: string; fix: string }): { message: string; fix: stri
   return { message: x.message, fix: x.fix };
 }
 
-function lintSyntax(parsed: ParsedRobots, out: Finding[]): void {
+function lintSyntax(parsed: ParsedRobots, out: Draft[]): void {
   for (const l of parsed.lines) {
     if (l.kind !== 'invalid') continue;
     if (l.key === null && l.value !== null) {
@@ -448,7 +464,7 @@ function lintSyntax(parsed: ParsedRobots, out: Finding[]): void {
   }
 }
 
-function lintFile(parsed: ParsedRobots, out: Finding[]): void {
+function lintFile(parsed: ParsedRobots, out: Draft[]): void {
   if (parsed.size.total_bytes === 0 || (parsed.bom && parsed.size.total_bytes === 3)) {
     out.push({
       line: null,
@@ -500,7 +516,16 @@ function lintFile(parsed: ParsedRobots, out: Finding[]): void {
 }
 
 export function lintParsed(parsed: ParsedRobots): Finding[] {
-  const out: Finding[] = [];
+  const out: Draft[] = [];
+  const html = notRobotsTxt(parsed);
+  if (html !== null)
+    out.push({
+      line: null,
+      severity: 'error',
+      code: 'not-robots-txt',
+      message: html,
+      fix: 'Fetch /robots.txt itself and check that it answers text/plain; if the site has none, nothing is disallowed.',
+    });
   lintFile(parsed, out);
   lintSyntax(parsed, out);
   lintUnknown(parsed, out);
@@ -511,7 +536,14 @@ export function lintParsed(parsed: ParsedRobots): Finding[] {
   return out
     .map((f, i) => ({ f, i }))
     .sort((a, b) => (a.f.line ?? 0) - (b.f.line ?? 0) || SEVERITY_ORDER[a.f.severity] - SEVERITY_ORDER[b.f.severity] || a.i - b.i)
-    .map(({ f }) => f);
+    .map(({ f }) => ({ line: f.line, text: lineText(parsed, f.line), severity: f.severity, code: f.code, message: f.message, fix: f.fix }));
+}
+
+function lineText(parsed: ParsedRobots, line: number | null): string | null {
+  if (line === null) return null;
+  // Lines are numbered from 1 in file order, so the array index is the line number minus one.
+  const text = (parsed.lines[line - 1]?.line === line ? parsed.lines[line - 1] : parsed.lines.find((l) => l.line === line))?.text;
+  return text === undefined ? null : text.length > LINE_TEXT_LIMIT ? `${text.slice(0, LINE_TEXT_LIMIT)}…` : text;
 }
 
 export function lintRobotsTxt(input: string | Uint8Array): Finding[] {

@@ -1,0 +1,103 @@
+import { strict as assert } from 'node:assert';
+import { after, before, test } from 'node:test';
+import { raw } from './support/http.ts';
+import { serveMini, type ServedMini } from './support/served.ts';
+
+// The mistakes people make when they call the robots.txt tools, over a real socket: each gets
+// the right answer or a 400 that says how to send it instead, never a silent wrong answer.
+
+let served: ServedMini;
+before(async () => {
+  served = await serveMini('2026-01-01T00:00:00Z', { tools: { threads: 0 } });
+});
+after(() => served.dispose());
+
+const FILE = 'User-agent: GPTBot\nDisallow: /\n';
+const FORM = 'application/x-www-form-urlencoded';
+const post = (path: string, body: string | Buffer, type: string | null = null) =>
+  raw(served.server.url, path, { method: 'POST', body, headers: type === null ? {} : { 'content-type': type } });
+const json = <T>(text: string) => JSON.parse(text) as T;
+type Audit = { summary: { blocked: number; allowed: number }; path: string; parsed: { not_robots_txt: string | null } };
+
+test('an empty robots.txt allows everything (RFC 9309), by GET or POST, instead of a 400', async () => {
+  for (const answer of [await raw(served.server.url, '/tools/ai-access?robots_txt='), await post('/tools/ai-access', '')]) {
+    assert.equal(answer.status, 200, answer.text);
+    const audit = json<Audit>(answer.text);
+    assert.equal(audit.summary.blocked, 0);
+    assert.ok(audit.summary.allowed > 0);
+  }
+  const allowed = await raw(served.server.url, '/tools/robots-allowed?robots_txt=&ua=GPTBot&path=/private');
+  assert.equal(json<{ summary: { allowed: number } }>(allowed.text).summary.allowed, 1);
+});
+
+test('curl -d @robots.txt (a form body with its line breaks removed) is refused with the command that works', async () => {
+  const answer = await post('/tools/ai-access', FILE.replaceAll('\n', ''), FORM);
+  assert.equal(answer.status, 400);
+  const error = json<{ error: { field: string; message: string; accepted: string } }>(answer.text).error;
+  assert.equal(error.field, 'robots_txt');
+  assert.match(error.message, /line breaks removed.*curl --data-binary @robots\.txt/);
+  // A one-line file that really is one line is read as it is.
+  assert.equal((await post('/tools/ai-access', 'User-agent: *', FORM)).status, 200);
+});
+
+test('curl --data-binary (the raw file, under curl’s default form content type) is read as the file', async () => {
+  const audit = json<Audit>((await post('/tools/ai-access', FILE, FORM)).text);
+  assert.equal(audit.summary.blocked, 1);
+});
+
+test('an HTML form (urlencoded, with other fields) and a file upload (multipart) are read as forms', async () => {
+  const form = new URLSearchParams({ robots_txt: FILE, path: '/x' }).toString();
+  const audit = json<Audit>((await post('/tools/ai-access', form, FORM)).text);
+  assert.equal(audit.summary.blocked, 1);
+  assert.equal(audit.path, '/x');
+  const twice = await post('/tools/ai-access?path=/y', form, FORM);
+  assert.equal(twice.status, 400);
+  assert.match(json<{ error: { message: string } }>(twice.text).error.message, /both in the query string and in the form/);
+
+  const boundary = 'ci-boundary-7';
+  const multipart = [
+    `--${boundary}`,
+    'Content-Disposition: form-data; name="robots_txt"; filename="robots.txt"',
+    'Content-Type: text/plain',
+    '',
+    FILE,
+    `--${boundary}`,
+    'Content-Disposition: form-data; name="ua"',
+    '',
+    'GPTBot',
+    `--${boundary}--`,
+    '',
+  ].join('\r\n');
+  const upload = await post('/tools/robots-allowed', multipart, `multipart/form-data; boundary=${boundary}`);
+  assert.equal(upload.status, 200, upload.text);
+  assert.equal(json<{ summary: { disallowed: number } }>(upload.text).summary.disallowed, 1);
+  const noField = await post('/tools/robots-lint', multipart.replace('name="robots_txt"', 'name="file"'), `multipart/form-data; boundary=${boundary}`);
+  assert.equal(noField.status, 400);
+  assert.match(json<{ error: { message: string } }>(noField.text).error.message, /no field named robots_txt/);
+});
+
+test('a whole User-Agent header in ua is read as the token of the crawler it names, with a note', async () => {
+  const ua = encodeURIComponent('Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)');
+  const answer = json<{ token: string; ua_note: string | null; summary: { disallowed: number } }>(
+    (await post(`/tools/robots-allowed?ua=${ua}&path=/`, FILE)).text,
+  );
+  assert.equal(answer.token, 'GPTBot');
+  assert.equal(answer.summary.disallowed, 1);
+  assert.match(answer.ua_note ?? '', /whole User-Agent header; it names GPTBot/);
+  assert.equal(json<{ ua_note: string | null }>((await post('/tools/robots-allowed?ua=GPTBot', FILE)).text).ua_note, null);
+});
+
+test('an HTML page posted as robots.txt is named as such, and every lint finding quotes its line', async () => {
+  const page = '<!DOCTYPE html>\n<html><head><title>Not found</title></head><body>404</body></html>\n';
+  const lint = json<{ findings: { line: number | null; text: string | null; code: string; severity: string }[] }>(
+    (await post('/tools/robots-lint', page)).text,
+  );
+  assert.deepEqual(
+    lint.findings.filter((f) => f.code === 'not-robots-txt').map((f) => [f.severity, f.line, f.text]),
+    [['error', null, null]],
+  );
+  for (const finding of lint.findings.filter((f) => f.line !== null)) assert.equal(finding.text, page.split('\n')[finding.line! - 1]);
+  const audit = json<Audit>((await post('/tools/ai-access', page)).text);
+  assert.match(audit.parsed.not_robots_txt ?? '', /HTML or XML document, not a robots\.txt/);
+  assert.equal(json<Audit>((await post('/tools/ai-access', FILE)).text).parsed.not_robots_txt, null);
+});
