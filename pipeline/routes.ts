@@ -254,13 +254,15 @@ const buildRoutes = (): readonly Route[] => [
   ...inGroup('protocols', [
     ...MCP_SERVERS.map(
       (server): Ungrouped => ({
-        key: server.path.slice(1).replace(/\//g, '_'),
+        // Keys from the server's id, so they stayed the same when the paths moved to end in /mcp.
+        key: server.id === 'all' ? 'mcp' : `mcp_${server.id}`,
         path: server.path,
         type: 'application/json',
-        returns: `MCP server (JSON-RPC 2.0, Streamable HTTP): ${server.tools.join(', ')}`,
+        returns: `MCP server (JSON-RPC 2.0, Streamable HTTP): ${server.id === 'all' ? 'every tool' : server.tools.join(', ')}`,
         methods: ['POST'],
-        statuses: [200, 400, 405, 413],
+        statuses: [200, 400, 405, 406, 413, 415],
         answer: { by: 'mcp', server: server.path },
+        ...(server.legacyPath === null ? {} : { aliases: [server.legacyPath], canonical: server.path }),
       }),
     ),
     {

@@ -57,6 +57,13 @@ async function rpc(path: string, body: unknown): Promise<Rpc> {
 
 const call = (id: number, name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 
+/** The text of an MCP tool result that is an error (isError), which is how refused arguments and limits come back. */
+function toolErrorText(answer: Pick<Rpc, 'body' | 'text'>): string {
+  const result = answer.body.result as { isError?: boolean; content?: { text: string }[] } | undefined;
+  assert.equal(result?.isError, true, answer.text.slice(0, 300));
+  return result.content![0]!.text;
+}
+
 function errorOf(response: { status: number; text: string }, status: number, field: string): { message: string; accepted: string } {
   assert.equal(response.status, status, response.text.slice(0, 500));
   const body = JSON.parse(response.text) as { error: { field?: string; message: string; accepted: string } };
@@ -78,19 +85,18 @@ describe('check_path_allowed: a work budget on rules x paths x length, counted b
     assert.match(error.accepted, new RegExp(`at most ${EVALUATION_BUDGET} work units`));
   });
 
-  test('the same over MCP → -32602 naming the field, the cost and the budget', async () => {
-    const answer = await rpc('/mcp/robots', call(1, 'check_path_allowed', { robots_txt: WILDCARDS, ua: 'GPTBot', path: LONG_PATHS }));
+  test('the same over MCP → a tool error (isError) naming the field, the cost and the budget', async () => {
+    const answer = await rpc('/robots/mcp', call(1, 'check_path_allowed', { robots_txt: WILDCARDS, ua: 'GPTBot', path: LONG_PATHS }));
     assert.equal(answer.status, 200);
-    assert.equal(answer.body.error?.code, -32602, answer.text.slice(0, 300));
-    assert.match(answer.body.error.message, /Invalid argument "path" for check_path_allowed/);
-    assert.match(answer.body.error.message, new RegExp(`the budget is ${EVALUATION_BUDGET} per call`));
-    assert.equal(answer.body.error.data?.['field'], 'path');
+    const text = toolErrorText(answer);
+    assert.match(text, /Invalid argument "path" for check_path_allowed/);
+    assert.match(text, new RegExp(`the budget is ${EVALUATION_BUDGET} per call`));
   });
 
   test('the same file with a few short paths fits the budget and is answered', async () => {
     const paths = ['/ab12', '/x/ab3y', '/nothing'];
     assert.ok(evaluationCost(parseRobotsTxt(WILDCARDS), ['GPTBot'], paths) <= EVALUATION_BUDGET);
-    const answer = await rpc('/mcp/robots', call(2, 'check_path_allowed', { robots_txt: WILDCARDS, ua: 'GPTBot', path: paths }));
+    const answer = await rpc('/robots/mcp', call(2, 'check_path_allowed', { robots_txt: WILDCARDS, ua: 'GPTBot', path: paths }));
     const results = (answer.body.result!['structuredContent'] as { results: { allowed: boolean }[] }).results;
     assert.deepEqual(
       results.map((r) => r.allowed),
@@ -110,31 +116,30 @@ describe('check_path_allowed: a work budget on rules x paths x length, counted b
     assert.equal(evaluationCost(parsed, ['GPTBot'], ['/é']), (1 + 1 + 2) * perPath('/%C3%A9'.length));
   });
 
-  test(`a path over ${MAX_PATH_BYTES} bytes → 400 naming the item and the limit; MCP → -32602`, async () => {
+  test(`a path over ${MAX_PATH_BYTES} bytes → 400 naming the item and the limit; MCP → a tool error`, async () => {
     const long = '/' + 'a'.repeat(MAX_PATH_BYTES);
     const error = errorOf(await raw(server.url, `/tools/robots-allowed?robots_txt=User-agent:%20*&ua=GPTBot&path=/ok&path=${long}`), 400, 'path');
     assert.match(error.message, new RegExp(`path item 2 is larger than ${MAX_PATH_BYTES} bytes`));
     assert.match(error.accepted, new RegExp(`at most ${MAX_PATH_BYTES} bytes each`));
-    const answer = await rpc('/mcp/robots', call(3, 'check_path_allowed', { robots_txt: 'User-agent: *\n', ua: 'GPTBot', path: [long] }));
-    assert.equal(answer.body.error?.code, -32602);
-    assert.match(answer.body.error.message, new RegExp(`larger than ${MAX_PATH_BYTES} bytes`));
+    const answer = await rpc('/robots/mcp', call(3, 'check_path_allowed', { robots_txt: 'User-agent: *\n', ua: 'GPTBot', path: [long] }));
+    assert.match(toolErrorText(answer), new RegExp(`larger than ${MAX_PATH_BYTES} bytes`));
     // Exactly at the limit is accepted; multi-byte characters count as bytes.
     const atLimit = '/' + 'a'.repeat(MAX_PATH_BYTES - 1);
     assert.equal(
-      (await rpc('/mcp/robots', call(4, 'check_path_allowed', { robots_txt: 'User-agent: *\n', ua: 'GPTBot', path: [atLimit] }))).body.error,
+      (await rpc('/robots/mcp', call(4, 'check_path_allowed', { robots_txt: 'User-agent: *\n', ua: 'GPTBot', path: [atLimit] }))).body.result?.['isError'],
       undefined,
     );
     const wide = '/' + 'é'.repeat(MAX_PATH_BYTES / 2);
-    assert.equal(
-      (await rpc('/mcp/robots', call(5, 'check_path_allowed', { robots_txt: 'User-agent: *\n', ua: 'GPTBot', path: [wide] }))).body.error?.code,
-      -32602,
+    assert.match(
+      toolErrorText(await rpc('/robots/mcp', call(5, 'check_path_allowed', { robots_txt: 'User-agent: *\n', ua: 'GPTBot', path: [wide] }))),
+      /larger than/,
     );
   });
 
   test(`a merged group of thousands of user-agent lines is listed by its first ${GROUP_LISTED} lines and counted whole`, async () => {
     const stars = fill(() => 'User-agent: *\nDisallow: /private');
     const groups = parseRobotsTxt(stars).groups.length;
-    const answer = await rpc('/mcp/robots', call(6, 'check_path_allowed', { robots_txt: stars, ua: 'GPTBot', path: ['/private/x', '/public'] }));
+    const answer = await rpc('/robots/mcp', call(6, 'check_path_allowed', { robots_txt: stars, ua: 'GPTBot', path: ['/private/x', '/public'] }));
     const results = (
       answer.body.result!['structuredContent'] as {
         results: { allowed: boolean; group: { lines: number[]; tokens: string[]; line_count: number; token_count: number } }[];
@@ -265,9 +270,9 @@ describe(`every answer is capped at ${MAX_ANSWER_BYTES} bytes`, () => {
   const inflated = (): ToolData => ({ ...data, crawlers: Array.from({ length: 20_000 }, () => data.crawlers).flat() });
   const caller = { userAgent: null, address: null };
 
-  test('MCP: -32602 naming the limit; nothing of the answer is sent', async () => {
-    const spec = MCP_SERVERS.find((s) => s.path === '/mcp/netcheck')!;
-    const request = new Request('http://localhost/mcp/netcheck', {
+  test('MCP: a tool error naming the limit; nothing of the answer is sent', async () => {
+    const spec = MCP_SERVERS.find((s) => s.path === '/netcheck/mcp')!;
+    const request = new Request('http://localhost/netcheck/mcp', {
       method: 'POST',
       headers: JSON_HEADERS,
       body: JSON.stringify(call(1, 'verification_methods', {})),
@@ -275,8 +280,7 @@ describe(`every answer is capped at ${MAX_ANSWER_BYTES} bytes`, () => {
     const response = await handleMcp(request, spec, inPlace(inflated()));
     const text = await response.text();
     const body = JSON.parse(text) as Rpc['body'];
-    assert.equal(body.error?.code, -32602, text.slice(0, 300));
-    assert.match(body.error.message, new RegExp(`over the limit of ${MAX_ANSWER_BYTES} bytes per call`));
+    assert.match(toolErrorText({ body, text }), new RegExp(`over the limit of ${MAX_ANSWER_BYTES} bytes per call`));
     assert.ok(text.length < 1000);
   });
 

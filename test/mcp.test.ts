@@ -1,4 +1,8 @@
 import { strict as assert } from 'node:assert';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { REPO } from './support/project.ts';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -8,7 +12,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { handleMcp } from '../pipeline/http/mcp.ts';
 import type { RunningServer } from '../pipeline/node/server.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
-import { MCP_SERVERS, toolByName, type ToolData } from '../pipeline/tools/registry/index.ts';
+import { MCP_SERVERS, TOOLS, toolByName, type ToolData } from '../pipeline/tools/registry/index.ts';
 import { inputSchema } from '../pipeline/tools/registry/input.ts';
 import { serveMini, type ServedMini } from './support/served.ts';
 import { inPlace } from './support/tool-data.ts';
@@ -68,14 +72,17 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
           const result = await client.callTool({ name: tool.name, arguments: example.input });
           assert.notEqual(result.isError, true, `${tool.name}: ${JSON.stringify(result.content)}`);
           const content = result.content as { type: string; text?: string }[];
-          assert.equal(content.length, 1);
-          assert.equal(content[0]!.type, 'text');
+          assert.deepEqual(
+            content.map((c) => c.type),
+            ['text', 'text'],
+          );
           assert.ok((content[0]!.text ?? '').length > 0, `${tool.name} summary is not empty`);
           assert.ok(result.structuredContent, `${tool.name} returns structuredContent`);
           const validate = ajv.compile(tool.outputSchema);
           assert.ok(validate(result.structuredContent), `${tool.name}: ${JSON.stringify(validate.errors)}`);
-          // The text part is the tool's own summary of the structured answer.
+          // The first text is the tool's own summary; the second the whole result, for clients that ignore structuredContent.
           assert.equal(content[0]!.text, tool.summarize(result.structuredContent));
+          assert.deepEqual(JSON.parse(content[1]!.text!), result.structuredContent);
         }
       } finally {
         await client.close();
@@ -83,49 +90,69 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     });
   }
 
-  test('bad arguments → -32602 naming the field and its accepted form', async () => {
+  test('bad arguments are a tool error (isError) a model can read and retry, naming the field and its accepted form', async () => {
     const client = await connect('/mcp');
+    const errorText = (result: Awaited<ReturnType<Client['callTool']>>) => {
+      assert.equal(result.isError, true, JSON.stringify(result));
+      return (result.content as { text: string }[])[0]!.text;
+    };
     try {
-      const missing = await rejection(client.callTool({ name: 'classify_user_agent', arguments: {} }));
-      assert.equal(missing.code, -32602);
-      assert.match(missing.message, /"ua"/);
-      assert.match(missing.message, /Accepted: a User-Agent header value/);
-      assert.deepEqual((missing.data as { field: string }).field, 'ua');
-
-      const unknown = await rejection(client.callTool({ name: 'classify_user_agent', arguments: { ua: 'GPTBot/1.0', user_agent: 'x' } }));
-      assert.equal(unknown.code, -32602);
-      assert.match(unknown.message, /"user_agent"/);
-
-      const wrongType = await rejection(client.callTool({ name: 'classify_user_agent', arguments: { ua: 42 } }));
-      assert.equal(wrongType.code, -32602);
-      assert.match(wrongType.message, /ua must be a string/);
+      const missing = errorText(await client.callTool({ name: 'classify_user_agent', arguments: {} }));
+      assert.match(missing, /Invalid argument "ua" for classify_user_agent/);
+      assert.match(missing, /Accepted: a User-Agent header value/);
+      assert.match(errorText(await client.callTool({ name: 'classify_user_agent', arguments: { ua: 'GPTBot/1.0', user_agent: 'x' } })), /"user_agent"/);
+      assert.match(errorText(await client.callTool({ name: 'classify_user_agent', arguments: { ua: 42 } })), /ua must be a string/);
+      assert.match(errorText(await client.callTool({ name: 'policy_markdown', arguments: { policy: 'block-everything' } })), /not one of the accepted values/);
     } finally {
       await client.close();
     }
-    const netcheck = await connect('/mcp/netcheck');
+    const netcheck = await connect('/netcheck/mcp');
     try {
-      const tooMany = await rejection(
-        netcheck.callTool({ name: 'verify_batch', arguments: { ip: Array.from({ length: 501 }, (_, i) => `192.0.2.${i % 256}`) } }),
+      const tooMany = errorText(
+        await netcheck.callTool({ name: 'verify_batch', arguments: { ip: Array.from({ length: 501 }, (_, i) => `192.0.2.${i % 256}`) } }),
       );
-      assert.equal(tooMany.code, -32602);
-      assert.match(tooMany.message, /"ip"/);
-      assert.match(tooMany.message, /at most 500/);
+      assert.match(tooMany, /"ip"/);
+      assert.match(tooMany, /at most 500/);
     } finally {
       await netcheck.close();
     }
   });
 
   test("an unknown tool, or a tool of another server → -32602 naming this server's tools", async () => {
-    const client = await connect('/mcp');
+    const client = await connect('/robots/mcp');
     try {
-      for (const name of ['no_such_tool', 'lint_robots_txt']) {
+      for (const name of ['no_such_tool', 'classify_user_agent']) {
         const error = await rejection(client.callTool({ name, arguments: {} }));
         assert.equal(error.code, -32602);
         assert.match(error.message, new RegExp(`Unknown tool "${name}"`));
-        assert.match(error.message, /classify_user_agent, whoami, example/);
+        assert.match(error.message, /audit_ai_access, check_path_allowed, lint_robots_txt/);
       }
     } finally {
       await client.close();
+    }
+  });
+
+  test('/mcp offers every tool; every server path ends in /mcp, and the old paths still answer, naming the new one as canonical', async () => {
+    assert.deepEqual([...MCP_SERVERS[0]!.tools].sort(), TOOLS.map((t) => t.name).sort());
+    for (const spec of MCP_SERVERS) {
+      assert.match(spec.path, /\/mcp$/, `${spec.path}: the MCP Inspector rewrites other paths to /mcp`);
+      if (spec.legacyPath === null) continue;
+      const client = await connect(spec.legacyPath);
+      try {
+        assert.deepEqual(
+          (await client.listTools()).tools.map((t) => t.name),
+          [...spec.tools],
+        );
+      } finally {
+        await client.close();
+      }
+      const response = await fetch(server.url + spec.legacyPath, {
+        method: 'POST',
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      await response.arrayBuffer();
+      assert.match(response.headers.get('link') ?? '', new RegExp(`^<[^>]+${spec.path.replaceAll('/', '\\/')}>; rel="canonical"`));
     }
   });
 
@@ -193,7 +220,7 @@ describe('raw JSON-RPC on /mcp', () => {
     assert.equal(answer.body?.id, 1);
     assert.deepEqual(
       (answer.body!.result as { tools: { name: string }[] }).tools.map((t) => t.name),
-      ['classify_user_agent', 'whoami', 'example'],
+      TOOLS.map((t) => t.name),
     );
   });
 
@@ -246,9 +273,16 @@ describe('raw JSON-RPC on /mcp', () => {
     assert.match(error.message, /tools\/list, tools\/call/);
   });
 
-  test('invalid params → -32602', async () => {
+  test('invalid params of the request itself → -32602; a bad tool argument → a tool result with isError', async () => {
+    const bad = await post(
+      '/mcp',
+      JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'classify_user_agent', arguments: { ua: '' } } }),
+    );
+    assert.equal(bad.status, 200);
+    const result = bad.body?.result as { isError: boolean; content: { text: string }[] };
+    assert.equal(result.isError, true);
+    assert.match(result.content[0]!.text, /"ua".*ua is empty/);
     const cases: [unknown, RegExp][] = [
-      [{ name: 'classify_user_agent', arguments: { ua: '' } }, /"ua".*ua is empty/],
       [{ name: 'classify_user_agent', arguments: 'ua=x' }, /arguments/],
       [{ arguments: {} }, /name/],
       [[1, 2], /not an array/],
@@ -347,5 +381,41 @@ describe('handleMcp in process', () => {
     const body = (await response.json()) as { result: { isError?: boolean; structuredContent: { matched: boolean } } };
     assert.notEqual(body.result.isError, true);
     assert.equal(body.result.structuredContent.matched, true);
+  });
+});
+
+describe('the official MCP Inspector CLI', () => {
+  const run = promisify(execFile);
+  // 0.15 is the Inspector that installs on Node 20 (2.x needs Node 22); its CLI sends a URL whose path does not end in /mcp to /mcp.
+  const inspector = (url: string, ...args: string[]) =>
+    run(join(REPO, 'node_modules', '.bin', 'mcp-inspector'), ['--cli', url, '--transport', 'http', ...args], { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 });
+
+  test('reaches every server at its own path and lists that server’s tools', async () => {
+    for (const spec of MCP_SERVERS) {
+      const { stdout } = await inspector(server.url + spec.path, '--method', 'tools/list');
+      assert.deepEqual(
+        (JSON.parse(stdout) as { tools: { name: string }[] }).tools.map((t) => t.name),
+        [...spec.tools],
+        spec.path,
+      );
+    }
+  });
+
+  test('calls a tool and gets the summary, the JSON and the structured result; a bad argument comes back as isError', async () => {
+    const { stdout } = await inspector(
+      `${server.url}/robots/mcp`,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'lint_robots_txt',
+      '--tool-arg',
+      'robots_txt=Disalow: /',
+    );
+    const result = JSON.parse(stdout) as { content: { text: string }[]; structuredContent: { counts: { error: number; warning: number } } };
+    assert.equal(result.content.length, 2);
+    assert.deepEqual(JSON.parse(result.content[1]!.text), result.structuredContent);
+    assert.ok(result.structuredContent.counts.error + result.structuredContent.counts.warning > 0, 'the misspelt directive is reported');
+    const bad = await inspector(`${server.url}/mcp`, '--method', 'tools/call', '--tool-name', 'policy_markdown', '--tool-arg', 'policy=nope');
+    assert.equal((JSON.parse(bad.stdout) as { isError: boolean }).isError, true);
   });
 });

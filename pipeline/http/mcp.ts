@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import { toolByName, type MCP_SERVERS, type ToolDefinition } from '../tools/registry/index.ts';
 import type { CallContext } from '../tools/registry/call.ts';
 import { inputSchema } from '../tools/registry/input.ts';
-import { ANSWER_FORM, MAX_ANSWER_BYTES } from '../tools/registry/limits.ts';
+import { ANSWER_FORM } from '../tools/registry/limits.ts';
 import { readBody } from './body.ts';
 import { echoId, envelopeProblem, MAX_RPC_BODY_BYTES, parseJsonBody, payloadTooLarge, RPC, rpcErrorResponse, type RpcId } from './jsonrpc.ts';
 
@@ -74,20 +74,26 @@ async function callTool(server: McpServerSpec, tools: readonly ToolDefinition[],
     throw new RpcError(RPC.invalidParams, `Unknown tool "${name}". ${server.path} has: ${server.tools.join(', ')}.`, { field: 'name', accepted: server.tools });
   }
   const run = await context.runner.run({ tool: tool.name, params: args ?? {}, caller: context.caller, form: 'structured' });
+  // Everything a model can act on is a tool result it reads (isError), not a JSON-RPC error its
+  // client may swallow (SEP-1303, protocol 2025-11-25): bad arguments, an answer too large, a fault.
+  const toolError = (text: string) => ({ content: [{ type: 'text' as const, text }], isError: true });
   switch (run.status) {
     case 'answered':
       if (run.form !== 'structured') throw new Error(`${tool.name}: the runner answered in the ${run.form} form, not structured`);
-      return { content: [{ type: 'text' as const, text: run.summary }], structuredContent: run.output as Record<string, unknown> };
+      // The summary for reading, and the whole result serialised for clients that ignore structuredContent (MCP 2025-06-18, "Structured Content").
+      return {
+        content: [
+          { type: 'text' as const, text: run.summary },
+          { type: 'text' as const, text: JSON.stringify(run.output) },
+        ],
+        structuredContent: run.output as Record<string, unknown>,
+      };
     case 'failed':
-      // A fault in a tool is the tool's answer, not a transport failure (MCP "tool execution errors").
-      return { content: [{ type: 'text' as const, text: `${tool.name} failed on this input: ${run.message}` }], isError: true };
+      return toolError(`${tool.name} failed on this input: ${run.message}`);
     case 'refused':
-      throw new RpcError(RPC.invalidParams, `Invalid argument "${run.field}" for ${tool.name}: ${run.message} Accepted: ${run.accepted}.`, {
-        field: run.field,
-        accepted: run.accepted,
-      });
+      return toolError(`Invalid argument "${run.field}" for ${tool.name}: ${run.message} Accepted: ${run.accepted}. Correct it and call ${tool.name} again.`);
     case 'too-large':
-      throw new RpcError(RPC.invalidParams, `${tool.name}: ${run.message}`, { limit_bytes: MAX_ANSWER_BYTES, accepted: ANSWER_FORM });
+      return toolError(`${tool.name}: ${run.message} Accepted: ${ANSWER_FORM}. Ask for less per call.`);
     case 'unavailable':
       // The server's condition, not the caller's input: JSON-RPC's implementation-defined server error.
       throw new RpcError(RPC.serverError, `${tool.name}: ${run.message}`, { reason: run.reason, retry_after_seconds: run.retryAfterSeconds });

@@ -1,7 +1,12 @@
 import { ATTRIBUTION_PARAM, inputSchema } from '../tools/registry/input.ts';
 import { MCP_SERVERS, TOOLS } from '../tools/registry/index.ts';
-import type { ToolDefinition, ToolInput } from '../tools/registry/types.ts';
+import type { ParamSpec, ToolDefinition, ToolInput } from '../tools/registry/types.ts';
 import { href, routeOf, toolRouteKey } from '../routes.ts';
+
+/** A parameter's description as the HTTP surfaces show it: with how to send it over HTTP. */
+export function httpDescription(param: ParamSpec): string {
+  return param.http === undefined ? param.description : `${param.description} ${param.http}`;
+}
 
 /** A GET URL that runs the example (lists become repeated parameters). */
 function exampleUrl(baseUrl: string, tool: ToolDefinition, input: ToolInput): string {
@@ -31,7 +36,7 @@ export function toolSpec(baseUrl: string, tool: ToolDefinition) {
                 in: 'query',
                 required: p.required,
                 repeatable: p.kind === 'list',
-                description: p.description,
+                description: httpDescription(p),
                 accepted: p.accepted,
                 ...(p.maxBytes !== undefined ? { max_bytes: p.maxBytes } : {}),
                 ...(p.maxItems !== undefined ? { max_items: p.maxItems } : {}),

@@ -6,6 +6,7 @@ import type { ToolDefinition } from '../tools/registry/types.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
 import { statusMeaning } from '../http/error-catalog.ts';
+import { httpDescription } from '../http/tool-spec.ts';
 import { bundleSchemas } from './schema-bundle.ts';
 import { toSwagger2 } from './swagger.ts';
 import { stringify } from 'yaml';
@@ -81,7 +82,7 @@ function parameters(route: Route, tool: ToolDefinition | undefined) {
         name: param.name,
         in: 'query',
         required: param.required && param.name !== tool.postBody,
-        description: `${param.description} Accepted: ${param.accepted}`,
+        description: `${httpDescription(param)} Accepted: ${param.accepted}`,
         schema: param.kind === 'list' ? { type: 'array', items: { type: 'string' }, maxItems: param.maxItems } : properties[param.name],
         ...(param.kind === 'list' ? { style: 'form', explode: true } : {}),
       });

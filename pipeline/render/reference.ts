@@ -4,6 +4,7 @@ import { href, ROUTE_GROUPS, type Route, type RouteGroup, routes, toolRouteKey }
 import { ERROR_CODES, STATUSES } from '../http/error-catalog.ts';
 import { API_PREFIX } from '../http/paths.ts';
 import { ACCESS } from '../http/api-root.ts';
+import { httpDescription } from '../http/tool-spec.ts';
 import { MCP_SERVERS, TOOLS } from '../tools/registry/index.ts';
 import { ATTRIBUTION_PARAM } from '../tools/registry/input.ts';
 import { html, type Markup } from '../site/html.ts';
@@ -62,7 +63,7 @@ function toolEntry(site: SiteSettings, tool: (typeof TOOLS)[number]) {
       name: p.name,
       required: p.required,
       repeatable: p.kind === 'list',
-      description: p.description,
+      description: httpDescription(p),
       accepted: p.accepted,
     })),
     mcp: MCP_SERVERS.filter((s) => s.tools.includes(tool.name)).map((s) => absolute(site, s.path)),

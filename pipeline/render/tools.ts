@@ -2,7 +2,7 @@ import type { Model } from '../model/model.ts';
 import { html } from '../site/html.ts';
 import { page } from '../site/layout.ts';
 import { TOOLS } from '../tools/registry/index.ts';
-import { toolIndex, toolSpec } from '../http/tool-spec.ts';
+import { httpDescription, toolIndex, toolSpec } from '../http/tool-spec.ts';
 import type { ToolDefinition } from '../tools/registry/types.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
@@ -22,7 +22,7 @@ ${
     ? html`<textarea id="${id}" name="${p.name}" rows="10" cols="80"${p.required ? html` required` : ''} aria-describedby="${id}-help">${p.example ?? ''}</textarea>`
     : html`<input id="${id}" name="${p.name}" size="80" value="${p.example ?? (typeof p.default === 'string' ? p.default : '')}"${p.required ? html` required` : ''} aria-describedby="${id}-help">`
 }
-<br><span id="${id}-help" class="muted">${p.description} Accepted: ${p.accepted}</span></p>
+<br><span id="${id}-help" class="muted">${httpDescription(p)} Accepted: ${p.accepted}</span></p>
 `;
   });
   const body = html`<h1>${tool.title}</h1>

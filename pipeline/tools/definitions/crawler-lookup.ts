@@ -10,7 +10,8 @@ export const UA_PARAM = {
   kind: 'string',
   required: true,
   maxBytes: UA_LIMIT_BYTES,
-  description: 'The raw User-Agent header value, URL-encoded.',
+  description: 'The User-Agent header value exactly as the request carried it.',
+  http: 'URL-encoded in the query string.',
   accepted: `a User-Agent header value, 1 to ${UA_LIMIT_BYTES} bytes, no control characters other than tab`,
   example: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.3; +https://openai.com/gptbot)',
 } as const satisfies ParamSpec;

@@ -31,7 +31,8 @@ export const ROBOTS_TXT = {
   maxBytes: ROBOTS_BODY_LIMIT,
   // RFC 9309 2.2: an empty file (or one with no group) disallows nothing.
   emptyIsValue: true,
-  description: 'The robots.txt file, URL-encoded in a GET or as the raw body of a POST. An empty file allows everything (RFC 9309).',
+  description: 'The whole robots.txt file as text, line breaks included. An empty file allows everything (RFC 9309).',
+  http: 'In a GET, URL-encoded in the query string; or send the file as the raw body of a POST (curl --data-binary @robots.txt), or as the robots_txt field of a form or file upload.',
   accepted: `the text of a robots.txt file, at most ${ROBOTS_BODY_LIMIT} bytes (RFC 9309 2.5 asks parsers to read at least 500 KiB)`,
   example: 'User-agent: GPTBot\nDisallow: /\n',
 } as const satisfies ParamSpec;

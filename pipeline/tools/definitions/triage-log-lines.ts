@@ -1,5 +1,5 @@
 import { classify } from '../classify/index.ts';
-import { textOf } from '../registry/input.ts';
+import { listOf } from '../registry/input.ts';
 import { defineTool } from '../registry/types.ts';
 import { verifyBatch } from '../verify/index.ts';
 
@@ -11,14 +11,15 @@ export const triageTool = defineTool({
   path: null,
   title: 'Triage access-log lines',
   description:
-    'Takes up to 500 log lines, each an IP address followed by the User-Agent (for example "66.249.66.1 Mozilla/5.0 (compatible; Googlebot/2.1; …)"), and says per line which crawler the User-Agent claims and whether the address is genuinely that crawler\'s.',
+    'Takes up to 500 log lines and says per line which crawler the User-Agent claims and whether the address is genuinely that crawler\'s. Each line is read as its first white-space-separated field (the client address) and the rest of the line (searched for a crawler\'s User-Agent), so "66.249.66.1 Mozilla/5.0 (compatible; Googlebot/2.1; …)" and a whole combined-log line that starts with the address both work. Give the lines as an array, or as one string with one line per row.',
   params: [
     {
       name: 'lines',
       kind: 'list',
       required: true,
       maxItems: LINE_LIMIT,
-      description: 'Log lines: an address, white space, then the User-Agent.',
+      split: 'lines',
+      description: 'Log lines, each starting with the client address; the rest of the line is searched for the User-Agent.',
       accepted: `1 to ${LINE_LIMIT} lines "<ip> <user-agent>" as an array (or one string with one line per row)`,
     },
   ],
@@ -35,11 +36,8 @@ export const triageTool = defineTool({
     },
   ],
   run: (input, { data }) => {
-    const raw = Array.isArray(input['lines']) ? (input['lines'] as string[]) : textOf(input, 'lines').split(/\r?\n/);
-    const lines = raw
-      .flatMap((l) => l.split(/\r?\n/))
-      .map((l) => l.trim())
-      .filter(Boolean);
+    // Validation already split the lines (split: 'lines') and counted them against the limit.
+    const lines = listOf(input, 'lines');
     const results = lines.map((line) => {
       const [address = '', ...rest] = line.split(/\s+/);
       const ua = rest.join(' ');

@@ -34,36 +34,66 @@ export function toolByName(name: string): ToolDefinition | undefined {
   return TOOLS.find((t) => t.name === name);
 }
 
-/** The MCP servers (docs/API.md §4.6): a path and the tools it exposes. */
-export const MCP_SERVERS: readonly { path: string; name: string; description: string; tools: readonly string[] }[] = [
+/**
+ * The MCP servers (docs/API.md §4.6): `/mcp` offers every tool; the focused servers offer a
+ * few each, for clients that load every tool they are given. Every path ends in /mcp, because
+ * the official MCP Inspector rewrites a URL that does not; the paths these servers had before
+ * (`legacyPath`) keep answering.
+ */
+export const MCP_SERVERS: readonly { id: string; path: string; legacyPath: string | null; name: string; description: string; tools: readonly string[] }[] = [
   {
+    id: 'all',
     path: '/mcp',
+    legacyPath: null,
     name: 'crawler-index',
-    description: 'Identify crawlers from User-Agent headers, and see how this service sees you.',
-    tools: ['classify_user_agent', 'whoami', 'example'],
+    description:
+      'Every Crawler Index tool: identify crawlers from User-Agent headers, verify their addresses, evaluate, lint and audit robots.txt files, and read crawler records and policies as Markdown.',
+    tools: TOOLS.map((t) => t.name),
   },
   {
-    path: '/mcp/robots',
+    id: 'robots',
+    path: '/robots/mcp',
+    legacyPath: '/mcp/robots',
     name: 'crawler-index-robots',
     description: 'Evaluate, lint and audit robots.txt files under RFC 9309.',
     tools: ['audit_ai_access', 'check_path_allowed', 'lint_robots_txt'],
   },
   {
-    path: '/mcp/netcheck',
+    id: 'netcheck',
+    path: '/netcheck/mcp',
+    legacyPath: '/mcp/netcheck',
     name: 'crawler-index-netcheck',
     description: 'Verify crawler IP addresses against operator-published prefixes.',
     tools: ['verification_methods', 'verify_batch'],
   },
-  { path: '/mcp/doctor', name: 'crawler-index-doctor', description: 'One-call robots.txt check-up for a site.', tools: ['site_check'] },
-  { path: '/mcp/lint', name: 'crawler-index-lint', description: 'robots.txt linting and evaluation.', tools: ['lint_robots_txt', 'check_path_allowed'] },
   {
-    path: '/mcp/triage',
+    id: 'doctor',
+    path: '/doctor/mcp',
+    legacyPath: '/mcp/doctor',
+    name: 'crawler-index-doctor',
+    description: 'One-call robots.txt check-up for a site.',
+    tools: ['site_check'],
+  },
+  {
+    id: 'lint',
+    path: '/lint/mcp',
+    legacyPath: '/mcp/lint',
+    name: 'crawler-index-lint',
+    description: 'robots.txt linting and evaluation.',
+    tools: ['lint_robots_txt', 'check_path_allowed'],
+  },
+  {
+    id: 'triage',
+    path: '/triage/mcp',
+    legacyPath: '/mcp/triage',
     name: 'crawler-index-triage',
     description: 'Classify and verify batches of access-log lines.',
     tools: ['triage_log_lines', 'classify_user_agent', 'verify_batch'],
   },
   {
-    path: '/mcp/markdown',
+    id: 'markdown',
+    path: '/markdown/mcp',
+    legacyPath: '/mcp/markdown',
     name: 'crawler-index-markdown',
     description: 'Crawler records and robots.txt policies as Markdown for models.',
     tools: ['crawler_markdown', 'policy_markdown'],

@@ -16,7 +16,12 @@ export const ATTRIBUTION_PARAM = { name: 's', description: 'Optional attribution
 export function inputSchema(tool: ToolDefinition): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
   for (const param of tool.params) {
-    const text = { type: 'string', description: `${param.description} Accepted: ${param.accepted}`, ...(param.maxBytes ? { maxLength: param.maxBytes } : {}) };
+    const text = {
+      type: 'string',
+      description: `${param.description} Accepted: ${param.accepted}`,
+      ...(param.maxBytes ? { maxLength: param.maxBytes } : {}),
+      ...(param.values ? { enum: param.values } : {}),
+    };
     properties[param.name] =
       param.kind === 'string'
         ? { ...text, ...(param.default !== undefined ? { default: param.default } : {}) }
@@ -24,14 +29,22 @@ export function inputSchema(tool: ToolDefinition): Record<string, unknown> {
             description: `${param.description} Accepted: ${param.accepted}`,
             anyOf: [
               { type: 'array', items: { type: 'string', ...(param.maxItemBytes ? { maxLength: param.maxItemBytes } : {}) }, maxItems: param.maxItems },
-              { type: 'string', description: 'One string, split on commas' + (param.split === 'addresses' ? ' and white space' : '') },
+              { type: 'string', description: SPLIT_DESCRIPTIONS[param.split ?? 'none'] },
             ],
             ...(param.default !== undefined ? { default: param.default } : {}),
           };
   }
-  properties[ATTRIBUTION_PARAM.name] = { type: 'string', description: ATTRIBUTION_PARAM.description };
+  // The attribution tag `s` is an HTTP habit; the schemas models and programs read leave it out (it is still accepted).
   return { type: 'object', properties, required: tool.params.filter((p) => p.required).map((p) => p.name), additionalProperties: false };
 }
+
+/** What one string given for a list becomes, said truthfully per split rule. */
+const SPLIT_DESCRIPTIONS: Readonly<Record<NonNullable<ParamSpec['split']> | 'none', string>> = {
+  comma: 'One string, split on commas',
+  addresses: 'One string, split on commas and white space',
+  lines: 'One string, one item per line',
+  none: 'One string, taken as a single item',
+};
 
 /**
  * Where a list came from decides how it is read: query values (repeated or not) may each be
@@ -43,9 +56,10 @@ export type InputSource = 'query' | 'json';
 function splitList(param: ParamSpec, value: string | readonly string[], source: InputSource): string[] {
   // Addresses pasted from a log: an empty item between two commas is kept and reported, not dropped.
   if (param.split === 'addresses') return parseAddressList(value).items;
-  const pattern = param.split === 'comma' ? /,/ : null;
+  const pattern = param.split === 'comma' ? /,/ : param.split === 'lines' ? /\r?\n/ : null;
   const values = typeof value === 'string' ? [value] : value;
-  const split = pattern !== null && (source === 'query' || typeof value === 'string');
+  // Line breaks split wherever they come from; commas only in a query or a single string (an item such as a log line may hold commas).
+  const split = pattern !== null && (param.split === 'lines' || source === 'query' || typeof value === 'string');
   return values
     .flatMap((v) => (split ? v.split(pattern) : [v]))
     .map((v) => v.trim())
@@ -78,6 +92,8 @@ function check(
     if (!param.required && value.trim() === '') return { ok: false, message: `${param.name} is empty; give a value or leave the parameter out.` };
     if (param.maxBytes !== undefined && overBytes(value, param.maxBytes))
       return { ok: false, message: `${param.name} is larger than ${param.maxBytes} bytes.` };
+    if (param.values !== undefined && !param.values.includes(value))
+      return { ok: false, message: `${param.name} "${value.slice(0, 64)}" is not one of the accepted values.` };
     return { ok: true, value };
   }
   const items = splitList(param, value, source);

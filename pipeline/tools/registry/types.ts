@@ -21,8 +21,12 @@ export interface ParamSpec {
   maxItems?: number;
   /** Lists: the largest accepted item in UTF-8 bytes. */
   maxItemBytes?: number;
-  /** Lists given as one string are split on this: commas, or for addresses commas and white space (net/address-list.ts). */
-  split?: 'comma' | 'addresses';
+  /** Lists given as one string are split on this: commas, line breaks, or for addresses commas and white space (net/address-list.ts). */
+  split?: 'comma' | 'addresses' | 'lines';
+  /** The only values accepted; published as a JSON Schema enum, so a model need not read them out of prose. */
+  values?: readonly string[];
+  /** How to send the parameter over HTTP, shown beside the description on the HTTP surfaces only (a model calling the MCP tool passes plain text). */
+  http?: string;
   /** Strings: an empty value is a value, not a mistake (an empty robots.txt allows everything, RFC 9309 2.2). */
   emptyIsValue?: boolean;
   default?: string | string[];
