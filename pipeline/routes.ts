@@ -83,6 +83,7 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.yaml': 'application/yaml',
   '.yml': 'application/yaml',
   '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
 };
 
 // Documents whose media type is more specific than their extension's.
@@ -332,6 +333,7 @@ const buildRoutes = (): readonly Route[] => [
       'api-onboarding',
     ),
     doc('sitemap', '/sitemap.xml', 'Sitemap (sitemaps.org 0.9) of every page and document'),
+    doc('own_robots', '/robots.txt', "This service's own robots.txt: documents and pages for everyone, tool calls with input not to be crawled"),
     doc('site_index', '/index.json', 'The home page as JSON: what the index holds and where each part is', undefined, 'site-index'),
     doc('security_txt', '/.well-known/security.txt', 'Security contact (RFC 9116), renewed by every build before it expires'),
     doc('security', '/security.json', 'Security policy: how to report a vulnerability, what the service stores and exposes', undefined, 'security'),

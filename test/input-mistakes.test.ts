@@ -71,6 +71,16 @@ test('an HTML form (urlencoded, with other fields) and a file upload (multipart)
   const upload = await post('/tools/robots-allowed', multipart, `multipart/form-data; boundary=${boundary}`);
   assert.equal(upload.status, 200, upload.text);
   assert.equal(json<{ summary: { disallowed: number } }>(upload.text).summary.disallowed, 1);
+  // The site's form: a text box and an upload field; the one filled in counts.
+  const pageForm = multipart
+    .replace('name="robots_txt"; filename', 'name="robots_txt_file"; filename')
+    .replace(
+      `--${boundary}\r\nContent-Disposition: form-data; name="ua"`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="robots_txt"\r\n\r\n\r\n--${boundary}\r\nContent-Disposition: form-data; name="ua"`,
+    );
+  const fromPage = await post('/tools/robots-allowed', pageForm, `multipart/form-data; boundary=${boundary}`);
+  assert.equal(fromPage.status, 200, fromPage.text);
+  assert.equal(json<{ summary: { disallowed: number } }>(fromPage.text).summary.disallowed, 1);
   const noField = await post('/tools/robots-lint', multipart.replace('name="robots_txt"', 'name="file"'), `multipart/form-data; boundary=${boundary}`);
   assert.equal(noField.status, 400);
   assert.match(json<{ error: { message: string } }>(noField.text).error.message, /no field named robots_txt/);

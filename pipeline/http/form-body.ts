@@ -38,6 +38,14 @@ export async function toolBody(bytes: Uint8Array, contentType: string | null, fi
       if (name in fields) return { ok: false, message: `The form has two fields named ${name}; send one.`, accepted: howTo };
       fields[name] = typeof value === 'string' ? value : decoder().decode(await value.arrayBuffer());
     }
+    // The site's form offers the file twice, as a text box (robots_txt) and as an upload
+    // (robots_txt_file): the one filled in counts.
+    const upload = fields[`${field}_file`];
+    delete fields[`${field}_file`];
+    if (upload !== undefined && upload !== '') {
+      if ((fields[field] ?? '') !== '') return { ok: false, message: `Both ${field} and ${field}_file are filled in; send the file once.`, accepted: howTo };
+      fields[field] = upload;
+    }
     if (!(field in fields))
       return { ok: false, message: `The form has no field named ${field} (it has ${Object.keys(fields).join(', ') || 'none'}).`, accepted: howTo };
     return { ok: true, fields, form: 'multipart' };

@@ -220,6 +220,25 @@ const MADE_ELSEWHERE = () =>
     'documents_txt',
   ].map((key) => href(key));
 
+/**
+ * The service's own robots.txt. Documents and pages are there to be read; a tool called with
+ * input is computed per request and its examples link to endless variations, so it is the one
+ * thing crawlers are asked to leave alone (the closed /hits.json too).
+ */
+function ownRobotsTxt(site: SiteSettings): string {
+  return [
+    `# robots.txt of ${site.name} itself. The index of crawlers is ${absolute(site, href('agents'))};`,
+    `# Ready-made policies for your own site: ${absolute(site, href('robots', 'block-ai-training'))} and the others listed at ${absolute(site, REFERENCE_PATH)}.`,
+    'User-agent: *',
+    'Allow: /',
+    `Disallow: /tools/*?`,
+    `Disallow: ${href('hits')}`,
+    '',
+    `Sitemap: ${absolute(site, href('sitemap'))}`,
+    '',
+  ].join('\n');
+}
+
 /** Every discovery document; the sitemap is given the files the other renderers made. */
 export function renderDiscovery(model: Model, rendered: readonly RenderedFile[]): RenderedFile[] {
   const { site } = model;
@@ -238,5 +257,6 @@ export function renderDiscovery(model: Model, rendered: readonly RenderedFile[])
     { path: href('site_index'), kind: 'discovery', body: canonicalJson(siteIndex(model, answered)) },
     { path: href('api_versions'), kind: 'discovery', body: canonicalJson(apiVersions(site)) },
     { path: href('sitemap'), kind: 'discovery', body: sitemap(site, rendered, answered) },
+    { path: href('own_robots'), kind: 'discovery', body: ownRobotsTxt(site) },
   ];
 }

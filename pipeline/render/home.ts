@@ -2,7 +2,7 @@ import type { Model } from '../model/model.ts';
 import { url } from '../model/model.ts';
 import { href, routes } from '../routes.ts';
 import { html } from '../site/html.ts';
-import { page, STYLE } from '../site/layout.ts';
+import { FAVICON, page, STYLE } from '../site/layout.ts';
 import { categoryCounts } from './data.ts';
 import { coverage } from './coverage.ts';
 import { EVIDENCE_LABELS, STANCE_LABELS, VERIFICATION_LABELS } from '../model/labels.ts';
@@ -24,7 +24,7 @@ function homeHtml(model: Model): string {
 <h2>Coverage</h2>
 ${coverageSection(model)}
 <h2>Policies</h2>
-<table>
+<div class="wide" tabindex="0"><table>
 <thead><tr><th scope="col">Policy</th><th scope="col">Crawlers named</th><th scope="col">Files</th></tr></thead>
 <tbody>
 ${model.policies.map(
@@ -33,18 +33,18 @@ ${model.policies.map(
   ) => html`<tr><td>${p.title}</td><td>${p.crawlers.length}</td><td><a href="${link(href('robots', p.id))}">robots.txt</a> · <a href="${link(href('policy', p.id))}">rationale</a></td></tr>
 `,
 )}</tbody>
-</table>
+</table></div>
 <h2>Categories</h2>
-<table>
+<div class="wide" tabindex="0"><table>
 <thead><tr><th scope="col">Category</th><th scope="col">Crawlers</th><th scope="col">What it means</th></tr></thead>
 <tbody>
 ${model.categories.map(
   (c) => html`<tr><td><a href="${link(href('category', c.id))}">${c.label}</a></td><td>${counts.get(c.id) ?? 0}</td><td>${c.definition}</td></tr>
 `,
 )}</tbody>
-</table>
+</table></div>
 <h2>Crawlers</h2>
-<table>
+<div class="wide" tabindex="0"><table>
 <thead><tr><th scope="col">Crawler</th><th scope="col">Operator</th><th scope="col">Category</th><th scope="col">robots.txt token</th><th scope="col">Obeys robots.txt</th></tr></thead>
 <tbody>
 ${model.crawlers.map(
@@ -53,16 +53,16 @@ ${model.crawlers.map(
   ) => html`<tr><td><a href="${c.html_url}">${c.name}</a></td><td>${c.operator}</td><td>${c.category_label}</td><td>${c.robots_token === null ? html`<span class="muted">none</span>` : html`<code>${c.robots_token}</code>`}</td><td>${c.respects_robots_txt}</td></tr>
 `,
 )}</tbody>
-</table>
+</table></div>
 <h2>Endpoints</h2>
-<table>
+<div class="wide" tabindex="0"><table>
 <thead><tr><th scope="col">Path</th><th scope="col">Returns</th></tr></thead>
 <tbody>
 ${routes().map(
   (r) => html`<tr><td><code>${r.path}</code></td><td>${r.returns}</td></tr>
 `,
 )}</tbody>
-</table>
+</table></div>
 <p>Every path is also served under <code>/api/v1/</code>. Source and issues: <a href="${site.repository}">${site.repository}</a>.</p>`;
   return page({
     path: href('home'),
@@ -80,35 +80,39 @@ ${routes().map(
 function coverageSection(model: Model) {
   const report = coverage(model);
   return html`<p>${report.crawlers} crawlers (${report.robots_only_tokens} of them robots.txt control tokens with no crawler of their own) from ${report.operators} operators; ${report.ip_sources.ok} of ${report.ip_sources.total} operator IP lists mirrored (${report.ip_sources.failed} stale, ${report.ip_sources.never_fetched} not fetched yet). As JSON: <a href="${url(model.site, href('coverage'))}">coverage.json</a>.</p>
-<table>
-<caption>How sure each record is, what operators say about robots.txt, and how their crawlers can be verified</caption>
+<div class="wide" tabindex="0"><table>
+<caption>How sure each record is</caption>
 <thead><tr><th scope="col">Evidence</th><th scope="col">Crawlers</th></tr></thead>
 <tbody>
 ${Object.entries(report.by_evidence).map(
   ([level, n]) => html`<tr><td>${EVIDENCE_LABELS[level as keyof typeof EVIDENCE_LABELS]} (<code>${level}</code>)</td><td>${n}</td></tr>
 `,
 )}</tbody>
+</table></div>
+<div class="wide" tabindex="0"><table>
+<caption>What operators say about robots.txt</caption>
 <thead><tr><th scope="col">robots.txt stance</th><th scope="col">Crawlers</th></tr></thead>
 <tbody>
 ${Object.entries(report.by_stance).map(
   ([stance, n]) => html`<tr><td>${STANCE_LABELS[stance as keyof typeof STANCE_LABELS]} (<code>${stance}</code>)</td><td>${n}</td></tr>
 `,
 )}</tbody>
+</table></div>
+<div class="wide" tabindex="0"><table>
+<caption>How their crawlers can be verified (the strongest method each offers)</caption>
 <thead><tr><th scope="col">Verification</th><th scope="col">Crawlers</th></tr></thead>
 <tbody>
 ${Object.entries(report.by_verification).map(
-  ([
-    method,
-    n,
-  ]) => html`<tr><td>${VERIFICATION_LABELS[method as keyof typeof VERIFICATION_LABELS]} (<code>${method}</code>), the strongest method offered</td><td>${n}</td></tr>
+  ([method, n]) => html`<tr><td>${VERIFICATION_LABELS[method as keyof typeof VERIFICATION_LABELS]} (<code>${method}</code>)</td><td>${n}</td></tr>
 `,
 )}</tbody>
-</table>`;
+</table></div>`;
 }
 
 export function renderHome(model: Model): RenderedFile[] {
   return [
     { path: href('home'), kind: 'page', body: homeHtml(model) },
     { path: '/site.css', kind: 'asset', body: STYLE.trimStart() },
+    { path: '/favicon.svg', kind: 'asset', body: FAVICON },
   ];
 }

@@ -142,7 +142,7 @@ ${ref.groups.map((g) => html`<li><a href="#${g.id}">${g.title}</a></li>\n`)}<li>
 ${ref.conventions.map((c) => html`<li>${c}</li>\n`)}</ul>
 ${ref.groups.map(
   (g) => html`<h2 id="${g.id}">${g.title}</h2>
-<div class="wide"><table>
+<div class="wide" tabindex="0"><table>
 <thead><tr><th scope="col">Path and methods</th><th scope="col">Returns</th><th scope="col">Statuses</th></tr></thead>
 <tbody>
 ${endpointRows(g.endpoints)}</tbody>
@@ -169,12 +169,12 @@ ${t.parameters.map(
 <ul>
 ${ref.mcp_servers.map((s) => html`<li><code>${s.url}</code> (${s.name}): ${s.description} Tools: ${list(s.tools)}.</li>\n`)}</ul>
 <h2 id="errors">Statuses and errors</h2>
-<div class="wide"><table>
+<div class="wide" tabindex="0"><table>
 <thead><tr><th scope="col">Status</th><th scope="col">Meaning</th></tr></thead>
 <tbody>
 ${ref.statuses.map((s) => html`<tr><td>${s.status}</td><td>${s.meaning}</td></tr>\n`)}</tbody>
 </table></div>
-<div class="wide"><table>
+<div class="wide" tabindex="0"><table>
 <thead><tr><th scope="col">Status</th><th scope="col">Code</th><th scope="col">When</th></tr></thead>
 <tbody>
 ${ref.error_codes.map((e) => html`<tr><td>${e.status}</td><td><code>${e.code}</code></td><td>${e.when}</td></tr>\n`)}</tbody>

@@ -9,7 +9,7 @@ import type { RenderedFile } from './output.ts';
 import { href, toolRouteKey } from '../routes.ts';
 import { ATTRIBUTION_PARAM } from '../tools/registry/input.ts';
 
-/** A form that calls the tool with GET, so it works with no script: the browser shows the JSON answer. */
+/** A form that calls the tool with no script: robots.txt tools POST (so a large file fits, or is uploaded), the others GET; the browser shows the JSON answer. */
 function toolForm(model: Model, tool: ToolDefinition & { path: string }): string {
   const { site } = model;
   const spec = toolSpec(site.base_url, tool);
@@ -19,16 +19,22 @@ function toolForm(model: Model, tool: ToolDefinition & { path: string }): string
     return html`<p><label for="${id}"><strong>${p.name}</strong>${p.required ? ' (required)' : ''}</label><br>
 ${
   big
-    ? html`<textarea id="${id}" name="${p.name}" rows="10" cols="80"${p.required ? html` required` : ''} aria-describedby="${id}-help">${p.example ?? ''}</textarea>`
-    : html`<input id="${id}" name="${p.name}" size="80" value="${p.example ?? (typeof p.default === 'string' ? p.default : '')}"${p.required ? html` required` : ''} aria-describedby="${id}-help">`
+    ? html`<textarea id="${id}" name="${p.name}" rows="10"${p.required && p.name !== tool.postBody ? html` required` : ''} aria-describedby="${id}-help">${p.example ?? ''}</textarea>`
+    : html`<input type="text" id="${id}" name="${p.name}" value="${p.example ?? (typeof p.default === 'string' ? p.default : '')}"${p.required ? html` required` : ''} aria-describedby="${id}-help">`
 }
 <br><span id="${id}-help" class="muted">${httpDescription(p)} Accepted: ${p.accepted}</span></p>
 `;
   });
   const body = html`<h1>${tool.title}</h1>
 <p>${tool.description}</p>
-<form method="get" action="${site.base_url}${href(toolRouteKey(tool.name, 'endpoint'))}">
-${fields}${tool.params.length === 0 ? html`<input type="hidden" name="${ATTRIBUTION_PARAM.name}" value="form">` : ''}<p><button type="submit">Run ${tool.name}</button></p>
+${
+  tool.postBody
+    ? html`<form method="post" enctype="multipart/form-data" action="${site.base_url}${href(toolRouteKey(tool.name, 'endpoint'))}">
+${fields}<p><label for="f-upload"><strong>or upload the file</strong></label><br><input type="file" id="f-upload" name="${tool.postBody}_file" accept=".txt,text/plain"></p>
+`
+    : html`<form method="get" action="${site.base_url}${href(toolRouteKey(tool.name, 'endpoint'))}">
+${fields}`
+}${tool.params.length === 0 ? html`<input type="hidden" name="${ATTRIBUTION_PARAM.name}" value="form">` : ''}<p><button type="submit">Run ${tool.name}</button></p>
 </form>
 ${tool.postBody ? html`<p>Large files: <code>curl --data-binary @robots.txt '${site.base_url}${href(toolRouteKey(tool.name, 'endpoint'))}'</code> sends the file as the raw body.</p>` : ''}
 <p>Specification: <a href="${site.base_url}${href(toolRouteKey(tool.name, 'spec'))}">${tool.path}.json</a>. Also on MCP: ${spec.mcp.map((u, i) => html`${i > 0 ? ', ' : ''}<code>${u}</code>`)}. All tools: <a href="${site.base_url}/tools/">/tools/</a>.</p>`;

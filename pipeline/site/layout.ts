@@ -26,6 +26,7 @@ dt{font-weight:600}dd{margin:0;min-width:0;overflow-wrap:anywhere}
 @media (max-width:600px){dl{grid-template-columns:1fr;gap:.1rem}dd{margin-bottom:.5rem}}
 .muted{color:var(--muted)}
 .wide{overflow-x:auto;max-width:100%}
+textarea,input[type=text]{width:100%;max-width:100%}
 p code,li code{overflow-wrap:anywhere}
 .evidence{border:1px solid currentColor;border-radius:3px;padding:0 .3em}.evidence-third-party,.evidence-observed{color:#8a4b00}
 footer{border-top:1px solid var(--line);color:var(--muted);font-size:.9rem}
@@ -71,6 +72,18 @@ export interface PageOptions {
   links?: 'relative' | 'root';
 }
 
+/** Search results cut titles near 70 characters: the site's name is dropped first, then the title is shortened. */
+const TITLE_LIMIT = 70;
+function pageTitle(title: string, siteName: string): string {
+  const full = `${title} · ${siteName}`;
+  if (full.length <= TITLE_LIMIT) return full;
+  return title.length <= TITLE_LIMIT ? title : `${title.slice(0, TITLE_LIMIT - 1)}…`;
+}
+
+/** A site icon: the index's initials on the accent colour, as SVG so one small file serves every size. */
+export const FAVICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#0b57d0"/><text x="16" y="22" font-family="system-ui,sans-serif" font-size="15" font-weight="700" fill="#fff" text-anchor="middle">CI</text></svg>\n';
+
 /** Links inside the site written from the root (`/data/agents.json`), canonical and alternate links left absolute. */
 function rootRelativeLinks(page: string, baseUrl: string): string {
   return page.replace(
@@ -86,18 +99,19 @@ export function page(options: PageOptions): string {
       : (text: string) => relativizeLinks(text, options.baseUrl, options.path);
   const styleSheet = options.links === 'root' ? '/site.css' : relativePath(options.path, '/site.css');
   return localise(
-    html`<!doctype html>
+    html`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${options.title} · ${options.siteName}</title>
+<title>${pageTitle(options.title, options.siteName)}</title>
 <meta name="description" content="${options.description}">
 <link rel="canonical" href="${options.canonical}">
 ${(options.alternates ?? []).map(
   (alt) => html`<link rel="alternate" type="${alt.type}" href="${alt.href}">
 `,
 )}<link rel="stylesheet" href="${styleSheet}">
+<link rel="icon" href="${options.links === 'root' ? '/favicon.svg' : relativePath(options.path, '/favicon.svg')}" type="image/svg+xml">
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>

@@ -1,0 +1,97 @@
+import { strict as assert } from 'node:assert';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { startServer, type RunningServer } from '../pipeline/node/server.ts';
+import { REPO } from './support/project.ts';
+
+// The pages as people meet them, in Debian's headless Chromium: no horizontal scroll on a
+// phone, no axe-core violation, and a form that takes a large robots.txt. Served from the
+// committed tree with the request log on, so the live counters are in the pages measured.
+
+const CHROMIUM = [process.env['CHROMIUM'], '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p !== undefined && existsSync(p));
+const skip = CHROMIUM === undefined ? 'no Chromium here (Debian: apt-get install chromium; .ci/run installs it)' : false;
+const PAGES = ['/', '/crawler/gptbot.html', '/crawler/googlebot.html', '/tools/ai-access.html', '/tools/verify-crawler.html', '/reference'];
+
+let server: RunningServer;
+let browser: Browser;
+let scratch: string;
+
+before(async () => {
+  if (skip) return;
+  scratch = await mkdtemp(join(tmpdir(), 'browser-test-'));
+  server = await startServer({ root: REPO, port: 0, host: '127.0.0.1', checkEveryMs: 0, requestLog: { file: join(scratch, 'requests.db') } });
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    // As the machine notes say: without the background-networking flags Chromium keeps trying a closed network.
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+});
+after(async () => {
+  if (skip) return;
+  await browser.close();
+  await server.close();
+  await rm(scratch, { recursive: true, force: true });
+});
+
+test('no page scrolls sideways at 390 px or 1280 px', { skip }, async () => {
+  const page = await browser.newPage();
+  for (const width of [390, 1280]) {
+    await page.setViewport({ width, height: 900 });
+    for (const path of PAGES) {
+      const response = await page.goto(server.url + path);
+      assert.equal(response?.status(), 200, path);
+      const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(scrollWidth <= width, `${path} at ${width} px is ${scrollWidth} px wide`);
+    }
+  }
+  await page.close();
+});
+
+test('axe-core finds no violation on any page', { skip }, async () => {
+  const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  const page = await browser.newPage();
+  await page.setViewport({ width: 390, height: 900 });
+  for (const path of PAGES) {
+    await page.goto(server.url + path);
+    await page.evaluate(axe);
+    const violations = await page.evaluate(async () => {
+      const run = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { html: string }[] }[] }> } }).axe.run;
+      return (await run()).violations.map((v) => `${v.id}: ${v.nodes[0]?.html.slice(0, 120)}`);
+    });
+    assert.deepEqual(violations, [], path);
+  }
+  await page.close();
+});
+
+test('the ai-access form takes a 27 KB robots.txt (it was a 431 as a GET) and answers', { skip }, async () => {
+  const page = await browser.newPage();
+  await page.goto(`${server.url}/tools/ai-access.html`);
+  const big = Array.from({ length: 900 }, (_, i) => `User-agent: bot${i}\nDisallow: /p${i}/`).join('\n') + '\nUser-agent: GPTBot\nDisallow: /\n';
+  assert.ok(big.length > 27_000);
+  await page.$eval(
+    '#f-robots_txt',
+    (area, text) => {
+      (area as HTMLTextAreaElement).value = text;
+    },
+    big,
+  );
+  const [response] = await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+  assert.equal(response?.status(), 200);
+  const answer = JSON.parse(await page.evaluate(() => document.body.textContent)) as { summary: { blocked: number }; blocked: { slug: string }[] };
+  assert.ok(answer.blocked.some((b) => b.slug === 'gptbot'));
+  await page.close();
+});

@@ -1,0 +1,68 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { HtmlValidate, StaticConfigLoader } from 'html-validate';
+import { executeTool } from '../pipeline/tools/registry/call.ts';
+import { raw } from './support/http.ts';
+import { REPO, readTree } from './support/project.ts';
+import { serveMini, type ServedMini } from './support/served.ts';
+import { publishedToolData } from './support/tool-data.ts';
+
+// Site hygiene: every page is valid HTML (html-validate's recommended rules), also with the
+// live counters written in; the service's own robots.txt passes its own linter.
+
+const validator = new HtmlValidate(new StaticConfigLoader({ extends: ['html-validate:recommended'] }));
+const dist = await readTree(join(REPO, 'dist'));
+
+async function problems(name: string, html: string): Promise<string[]> {
+  const report = await validator.validateString(html, name);
+  return report.results.flatMap((r) => r.messages.map((m) => `${name}:${m.line}:${m.column} ${m.ruleId}: ${m.message}`));
+}
+
+test('every page of the committed tree is valid HTML', async () => {
+  const pages = [...dist.keys()].filter((path) => path.endsWith('.html'));
+  assert.ok(pages.length > 250, `${pages.length} pages`);
+  const found: string[] = [];
+  for (const path of pages) found.push(...(await problems(path, dist.get(path)!.toString('utf8'))));
+  assert.deepEqual(found, []);
+});
+
+let served: ServedMini;
+before(async () => {
+  served = await serveMini('2026-01-01T00:00:00Z', { tools: { threads: 0 }, requestLog: { flushEveryMs: 10 } });
+});
+after(() => served.dispose());
+
+test('pages stay valid with the live counters written in, and name their icon', async () => {
+  for (const path of ['/', '/crawler/gptbot.html', '/reference', '/tools/ai-access.html']) {
+    const page = await raw(served.server.url, path);
+    assert.equal(page.status, 200, path);
+    assert.match(page.text, /<p class="live">[^<]*This server, today/, `${path} carries the counters`);
+    assert.deepEqual(await problems(path, page.text), []);
+    assert.match(page.text, /<link rel="icon" href="[^"]*favicon\.svg" type="image\/svg\+xml">/);
+  }
+  const icon = await raw(served.server.url, '/favicon.svg');
+  assert.equal(icon.headers['content-type'], 'image/svg+xml');
+  assert.match(icon.text, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+});
+
+test("the service's own robots.txt has no lint finding, keeps crawlers off tool calls and lets them read everything else", async () => {
+  const robots = readFileSync(join(REPO, 'dist', 'robots.txt'), 'utf8');
+  const data = await publishedToolData(REPO);
+  const run = (tool: string, params: Record<string, unknown>) => {
+    const answer = executeTool({ tool, params: { robots_txt: robots, ...params }, caller: { userAgent: null, address: null }, form: 'json' }, data);
+    assert.equal(answer.status, 'answered');
+    return JSON.parse(new TextDecoder().decode((answer as { bytes: Uint8Array }).bytes)) as Record<string, unknown>;
+  };
+  assert.deepEqual((run('lint_robots_txt', {}) as { counts: unknown }).counts, { error: 0, warning: 0, info: 0 });
+  const verdicts = run('check_path_allowed', {
+    ua: 'Googlebot',
+    path: ['/data/agents.json', '/crawler/gptbot.html', '/tools/ai-access.html', '/tools/classify-ua?ua=GPTBot', '/hits.json'],
+  }) as { results: { allowed: boolean }[] };
+  assert.deepEqual(
+    verdicts.results.map((r) => r.allowed),
+    [true, true, true, false, false],
+  );
+  assert.match(robots, /^Sitemap: https?:\/\/\S+\/sitemap\.xml$/m);
+});
