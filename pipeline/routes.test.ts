@@ -31,7 +31,7 @@ test('every tool with an HTTP path has its endpoint, specification and form rout
 
 test('aliases stand for their stored document; other paths are left as they are', () => {
   assert.equal(canonicalPath('/'), '/index.html');
-  assert.equal(canonicalPath('/tools'), '/tools/index.json');
-  assert.equal(canonicalPath('/tools/'), '/tools/index.json');
+  assert.equal(canonicalPath('/tools'), '/tools/index.html');
+  assert.equal(canonicalPath('/tools/'), '/tools/index.html');
   assert.equal(canonicalPath('/data/agents.json'), '/data/agents.json');
 });

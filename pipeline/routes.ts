@@ -149,10 +149,14 @@ const buildRoutes = (): readonly Route[] => [
     doc('crawler_html', '/crawler/{slug}.html', 'One crawler record as a page for people', CRAWLER),
     doc('crawler_markdown', '/crawler/{slug}.md', 'One crawler record as Markdown for models', CRAWLER),
     doc('operator', '/operator/{slug}.json', 'An operator and its crawlers', OPERATOR, 'operator'),
+    doc('operator_html', '/operator/{slug}.html', 'An operator and its crawlers as a page', OPERATOR),
     doc('category', '/category/{slug}.json', 'A category and its crawlers', CATEGORY, 'category'),
+    doc('category_html', '/category/{slug}.html', 'A category, its crawlers and the policies that name it, as a page', CATEGORY),
   ]),
   ...inGroup('policies', [
     doc('policy', '/policy/{policy}.json', 'A robots.txt policy: rule, rationale, caveats, crawlers it names', POLICY, 'policy'),
+    doc('policy_html', '/policy/{policy}.html', 'A robots.txt policy as a page: what it names, what it leaves out and why, what it costs', POLICY),
+    doc('policies_html', '/policies.html', 'The policies side by side: which categories each one names, how many crawlers, what it costs'),
     doc('robots', '/robots/{policy}.txt', 'A robots.txt fragment ready to append', POLICY),
   ]),
   ...inGroup('ip-ranges', [
@@ -231,9 +235,18 @@ const buildRoutes = (): readonly Route[] => [
     doc('coverage', '/data/coverage.json', 'Counts per category, robots.txt stance and verification method; crawlers named per policy', undefined, 'coverage'),
   ]),
   ...inGroup('tools', [
-    doc('tools', '/tools/index.json', 'Index of the keyless tools and MCP servers (also at /tools/)', undefined, 'tool-index', {
-      aliases: ['/tools', '/tools/'],
-    }),
+    doc('tools', '/tools/index.json', 'Index of the keyless tools and MCP servers', undefined, 'tool-index'),
+    doc(
+      'tools_html',
+      '/tools/index.html',
+      'The tools as a page, with their forms (also at /tools/; JSON with Accept: application/json)',
+      undefined,
+      undefined,
+      {
+        aliases: ['/tools', '/tools/'],
+        jsonForm: 'tools',
+      },
+    ),
     ...TOOLS.flatMap((tool): Ungrouped[] =>
       tool.path === null
         ? []

@@ -15,7 +15,19 @@ import { REPO } from './support/project.ts';
 
 const CHROMIUM = [process.env['CHROMIUM'], '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p !== undefined && existsSync(p));
 const skip = CHROMIUM === undefined ? 'no Chromium here (Debian: apt-get install chromium; .ci/run installs it)' : false;
-const PAGES = ['/', '/crawler/gptbot.html', '/crawler/googlebot.html', '/tools/ai-access.html', '/tools/verify-crawler.html', '/reference'];
+const PAGES = [
+  '/',
+  '/crawler/gptbot.html',
+  '/crawler/googlebot.html',
+  '/policies.html',
+  '/policy/block-ai-training.html',
+  '/operator/google.html',
+  '/category/ai-training.html',
+  '/tools/',
+  '/tools/ai-access.html',
+  '/tools/verify-crawler.html',
+  '/reference',
+];
 
 let server: RunningServer;
 let browser: Browser;

@@ -66,3 +66,23 @@ test("the service's own robots.txt has no lint finding, keeps crawlers off tool 
   );
   assert.match(robots, /^Sitemap: https?:\/\/\S+\/sitemap\.xml$/m);
 });
+
+test('policies, operators and categories have pages; a policy says what it leaves out and which policy covers it', () => {
+  const text = (path: string) => {
+    const bytes = dist.get(path);
+    assert.ok(bytes, `dist${path} exists`);
+    return bytes.toString('utf8');
+  };
+  const training = text('/policy/block-ai-training.html');
+  const leftOut = training.slice(training.indexOf('<h2>What it leaves out</h2>'), training.indexOf('<h2>Crawlers it names</h2>'));
+  assert.match(leftOut, /Open dataset crawler/);
+  assert.match(leftOut, />CCBot</, 'CCBot is named where a reader asks why it is not blocked');
+  assert.match(leftOut, /href="block-datasets\.html">Block open dataset builders</);
+  assert.match(text('/operator/google.html'), /<a href="\.\.\/crawler\/googlebot\.html">Googlebot<\/a>/);
+  assert.match(text('/category/dataset.html'), /Named by .*Block open dataset builders/);
+  assert.match(text('/policies.html'), /<caption>Which categories each policy names<\/caption>/);
+  // The crawler pages and the home page lead to these pages, not to raw JSON.
+  assert.match(text('/crawler/gptbot.html'), /operated by <a href="\.\.\/operator\/openai\.html">/);
+  assert.match(text('/index.html'), /<a href="policy\/block-ai-training\.html">Block AI model training<\/a>/);
+  assert.match(text('/index.html'), /href="tools\/index\.html"|href="tools\/"/);
+});

@@ -228,9 +228,16 @@ describe('crawler and network tools', () => {
     assert.equal(body.recognised?.slug, 'googlebot');
     assert.equal(body.seen_before.known, false);
   });
-  test('the tool index lists every tool and MCP server', async () => {
-    for (const path of ['/tools/', '/tools', '/tools/index.json']) {
-      const body = json<{ tools: { name: string }[] }>((await get(path)).text);
+  test('the tool index lists every tool and MCP server: a page at /tools/, JSON at /tools/index.json or by Accept', async () => {
+    const page = await get('/tools/');
+    assert.match(page.headers['content-type'] ?? '', /^text\/html/);
+    for (const tool of HTTP_TOOLS) assert.ok(page.text.includes(`href="${tool.path}.html"`), `the page links the ${tool.path} form`);
+    for (const [path, accept] of [
+      ['/tools/', 'application/json'],
+      ['/tools', 'application/json'],
+      ['/tools/index.json', '*/*'],
+    ] as const) {
+      const body = json<{ tools: { name: string }[] }>((await get(path, { accept })).text);
       assert.deepEqual(
         body.tools.map((t) => t.name),
         TOOLS.map((t) => t.name),

@@ -10,7 +10,7 @@ function crawlerHtml(model: Model, crawler: CrawlerView): string {
   const { site } = model;
   const verification = crawler.verification.map((entry, i) => html`${i > 0 ? html`<br>` : ''}${verificationHtml(model, crawler, entry)}`);
   const body = html`<h1>${crawler.name}</h1>
-${retiredNotice(model, crawler)}<p class="muted">${crawler.category_label} · operated by <a href="${url(site, href('operator', crawler.operator_slug))}">${crawler.operator}</a> · <span class="evidence evidence-${crawler.evidence}">${crawler.evidence_label}</span></p>
+${retiredNotice(model, crawler)}<p class="muted"><a href="${url(site, href('category_html', crawler.category))}">${crawler.category_label}</a> · operated by <a href="${url(site, href('operator_html', crawler.operator_slug))}">${crawler.operator}</a> · <span class="evidence evidence-${crawler.evidence}">${crawler.evidence_label}</span></p>
 <p>${crawler.what_it_is}</p>
 <dl>
 <dt>robots.txt token</dt><dd>${crawler.robots_token === null ? html`<span class="muted">none documented</span>` : html`<code>${crawler.robots_token}</code>`}${crawler.robots_token_note ? html` <br><span class="muted">${crawler.robots_token_note}</span>` : ''}</dd>

@@ -16,7 +16,8 @@ function homeHtml(model: Model): string {
 <p>An open, keyless index of web crawlers: ${model.crawlers.length} crawlers from ${model.operators.length} operators. For each one: the exact robots.txt token, the user-agent substring that identifies it, whether its operator says it obeys robots.txt, how to verify a request really comes from it, and what blocking it costs you. Every fact except category and cost of blocking cites its source: the operator's own documentation first and, where the operator publishes nothing, public third-party evidence, labelled on each crawler's page.</p>
 <h2>Use it</h2>
 <ul>
-<li><strong>Write robots.txt:</strong> append one of the ready-made policies below, or copy a crawler's token from its page.</li>
+<li><strong>Write robots.txt:</strong> <a href="${link(href('policies_html'))}">choose a ready-made policy</a> (they are compared side by side) and append it, or copy a crawler's token from its page.</li>
+<li><strong>Check a robots.txt, a User-Agent or an address:</strong> the <a href="${link(href('tools_html'))}">keyless tools</a> (also on MCP and A2A).</li>
 <li><strong>Match traffic:</strong> <a href="${link(href('ua_regex'))}">pre-escaped user-agent regexes</a> (all, AI only, per category).</li>
 <li><strong>Take the data:</strong> <a href="${link(href('agents'))}">JSON</a> or <a href="${link(href('agents_csv'))}">CSV</a>, CC0-1.0, no key.</li>
 <li><strong>Stay current cheaply:</strong> every document has a strong ETag; the <a href="${link(href('documents'))}">ledger</a> lists them all.</li>
@@ -30,7 +31,7 @@ ${coverageSection(model)}
 ${model.policies.map(
   (
     p,
-  ) => html`<tr><td>${p.title}</td><td>${p.crawlers.length}</td><td><a href="${link(href('robots', p.id))}">robots.txt</a> · <a href="${link(href('policy', p.id))}">rationale</a></td></tr>
+  ) => html`<tr><td><a href="${link(href('policy_html', p.id))}">${p.title}</a></td><td>${p.crawlers.length}</td><td><a href="${link(href('robots', p.id))}">robots.txt</a> · <a href="${link(href('policy', p.id))}">JSON</a></td></tr>
 `,
 )}</tbody>
 </table></div>
@@ -39,7 +40,7 @@ ${model.policies.map(
 <thead><tr><th scope="col">Category</th><th scope="col">Crawlers</th><th scope="col">What it means</th></tr></thead>
 <tbody>
 ${model.categories.map(
-  (c) => html`<tr><td><a href="${link(href('category', c.id))}">${c.label}</a></td><td>${counts.get(c.id) ?? 0}</td><td>${c.definition}</td></tr>
+  (c) => html`<tr><td><a href="${link(href('category_html', c.id))}">${c.label}</a></td><td>${counts.get(c.id) ?? 0}</td><td>${c.definition}</td></tr>
 `,
 )}</tbody>
 </table></div>
@@ -50,11 +51,12 @@ ${model.categories.map(
 ${model.crawlers.map(
   (
     c,
-  ) => html`<tr><td><a href="${c.html_url}">${c.name}</a></td><td>${c.operator}</td><td>${c.category_label}</td><td>${c.robots_token === null ? html`<span class="muted">none</span>` : html`<code>${c.robots_token}</code>`}</td><td>${c.respects_robots_txt}</td></tr>
+  ) => html`<tr><td><a href="${c.html_url}">${c.name}</a></td><td><a href="${link(href('operator_html', c.operator_slug))}">${c.operator}</a></td><td>${c.category_label}</td><td>${c.robots_token === null ? html`<span class="muted">none</span>` : html`<code>${c.robots_token}</code>`}</td><td>${c.respects_robots_txt}</td></tr>
 `,
 )}</tbody>
 </table></div>
 <h2>Endpoints</h2>
+<p>Every path with its parameters and errors: <a href="${link('/reference')}">the API reference</a>.</p>
 <div class="wide" tabindex="0"><table>
 <thead><tr><th scope="col">Path</th><th scope="col">Returns</th></tr></thead>
 <tbody>

@@ -16,6 +16,7 @@ import { renderOpenApi } from './openapi.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import { href } from '../routes.ts';
 import { renderReference } from './reference.ts';
+import { renderSitePages } from './site-pages.ts';
 import { renderDiscovery } from './discovery.ts';
 import { renderServiceTerms } from './service-terms.ts';
 
@@ -56,6 +57,6 @@ const RENDERERS: ReadonlyArray<(model: Model) => RenderedFile[]> = [
  * due (render/service-terms.ts). The sitemap lists the pages the other renderers made.
  */
 export function renderAll(model: Model, now: string): RenderedFile[] {
-  const files = [...RENDERERS.flatMap((render) => render(model)), ...renderReference(model), ...renderServiceTerms(model, now)];
+  const files = [...RENDERERS.flatMap((render) => render(model)), ...renderReference(model), ...renderSitePages(model), ...renderServiceTerms(model, now)];
   return [...files, ...renderDiscovery(model, files)];
 }

@@ -12,7 +12,7 @@ a{color:var(--accent)}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:var(--bg);padding:.5rem}
 header,main,footer{max-width:60rem;margin:0 auto;padding:1rem 1.25rem}
 header{border-bottom:1px solid var(--line)}
-header nav a{margin-right:1rem}
+header nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem}
 h1{font-size:1.8rem;line-height:1.2}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;background:var(--code);border-radius:4px}
 code{padding:.05rem .3rem}
@@ -115,7 +115,7 @@ ${(options.alternates ?? []).map(
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
-<header><nav aria-label="Site"><a href="${options.baseUrl}/index.html"><strong>${options.siteName}</strong></a><a href="${options.baseUrl}/data/agents.json">Data</a><a href="${options.baseUrl}/documents.json">Ledger</a><a href="${options.baseUrl}/reference">API</a><a href="${options.repository}">Source</a></nav></header>
+<header><nav aria-label="Site"><a href="${options.baseUrl}/index.html"><strong>${options.siteName}</strong></a><a href="${options.baseUrl}/policies.html">Policies</a><a href="${options.baseUrl}/tools/">Tools</a><a href="${options.baseUrl}/data/agents.json">Data</a><a href="${options.baseUrl}/documents.json">Ledger</a><a href="${options.baseUrl}/reference">API</a><a href="${options.repository}">Source</a></nav></header>
 <main id="main">
 ${options.body}
 </main>

@@ -1,0 +1,210 @@
+import type { CrawlerView, Model, PolicyView } from '../model/model.ts';
+import { url } from '../model/model.ts';
+import { href, toolRouteKey } from '../routes.ts';
+import { html, type Markup } from '../site/html.ts';
+import { page } from '../site/layout.ts';
+import { MCP_SERVERS, TOOLS } from '../tools/registry/index.ts';
+import type { RenderedFile } from './output.ts';
+
+// The pages for people that the JSON documents had no counterpart for: one per policy,
+// operator and category, the policies side by side, and the tools. Every link a reader
+// follows from a page leads to another page; the JSON form is linked beside it.
+
+type Page = { path: string; title: string; description: string; body: Markup; json?: string };
+
+function render(model: Model, p: Page): string {
+  const { site } = model;
+  return page({
+    path: p.path,
+    title: p.title,
+    description: p.description,
+    canonical: url(site, p.path),
+    alternates: p.json === undefined ? [] : [{ type: 'application/json', href: url(site, p.json) }],
+    body: p.body,
+    siteName: site.name,
+    baseUrl: site.base_url,
+    repository: site.repository,
+  });
+}
+
+const wide = (table: Markup) => html`<div class="wide" tabindex="0">${table}</div>`;
+
+/** The crawler table every group page shows: each name, operator and category leads to its page. */
+function crawlerTable(model: Model, crawlers: readonly CrawlerView[], caption: string): Markup {
+  const link = (path: string) => url(model.site, path);
+  if (crawlers.length === 0) return html`<p class="muted">None.</p>`;
+  return wide(html`<table>
+<caption>${caption}</caption>
+<thead><tr><th scope="col">Crawler</th><th scope="col">Operator</th><th scope="col">Category</th><th scope="col">robots.txt token</th><th scope="col">Obeys robots.txt</th></tr></thead>
+<tbody>
+${crawlers.map(
+  (c) =>
+    html`<tr><td><a href="${c.html_url}">${c.name}</a></td><td><a href="${link(href('operator_html', c.operator_slug))}">${c.operator}</a></td><td><a href="${link(href('category_html', c.category))}">${c.category_label}</a></td><td>${c.robots_token === null ? html`<span class="muted">none</span>` : html`<code>${c.robots_token}</code>`}</td><td>${c.respects_robots_txt_label}</td></tr>
+`,
+)}</tbody>
+</table>`);
+}
+
+/** The categories a policy selects, or all of them for one that names none. */
+const selected = (policy: PolicyView) => new Set(policy.select?.categories ?? []);
+
+/**
+ * What a policy leaves out, said where a reader looks for it: the AI categories it does not
+ * select, their crawlers, and the policies that do name them (why Block AI model training
+ * lets CCBot in: it builds an open dataset, which block-datasets covers).
+ */
+function leftOut(model: Model, policy: PolicyView): Markup {
+  if (policy.directive !== 'disallow') return html``;
+  const chosen = selected(policy);
+  const others = model.categories.filter((c) => c.ai && !chosen.has(c.id));
+  if (others.length === 0) return html``;
+  const link = (path: string) => url(model.site, path);
+  return html`<h2>What it leaves out</h2>
+<p>This policy names crawlers by category. These AI-related categories are not among its choices, so their crawlers keep the access your other rules give them:</p>
+<ul>
+${others.map((category) => {
+  const members = model.crawlers.filter((c) => c.category === category.id && c.status !== 'retired');
+  const coveredBy = model.policies.filter((p) => p.directive === 'disallow' && selected(p).has(category.id));
+  return html`<li><a href="${link(href('category_html', category.id))}">${category.label}</a> (${members.length}): ${category.definition} ${
+    members.length > 0 ? html`For example ${members.slice(0, 4).map((c, i) => html`${i > 0 ? ', ' : ''}<a href="${c.html_url}">${c.name}</a>`)}. ` : ''
+  }${
+    coveredBy.length > 0
+      ? html`Named by ${coveredBy.map((p, i) => html`${i > 0 ? ', ' : ''}<a href="${link(href('policy_html', p.id))}">${p.title}</a>`)}.`
+      : ''
+  }</li>
+`;
+})}</ul>`;
+}
+
+function policyPage(model: Model, policy: PolicyView): Page {
+  const link = (path: string) => url(model.site, path);
+  const chosen = [...selected(policy)];
+  const effectText =
+    policy.directive === 'none'
+      ? 'It names no crawler.'
+      : `It gives each named crawler a group with ${policy.directive === 'allow' ? '"Allow: /"' : '"Disallow: /"'}.`;
+  const body = html`<h1>${policy.title}</h1>
+<p>${policy.rationale}</p>
+<p>${effectText} ${
+    chosen.length > 0
+      ? html`It names every crawler in ${chosen.map((id, i) => html`${i > 0 ? ', ' : ''}<a href="${link(href('category_html', id))}">${model.categories.find((c) => c.id === id)?.label ?? id}</a>`)}${policy.select?.stances ? ` whose robots.txt stance is ${policy.select.stances.join(' or ')}` : ''}: ${policy.crawlers.length} today. A crawler added to the index later joins it by the same rule.`
+      : ''
+  }</p>
+<p><a href="${link(href('robots', policy.id))}">The robots.txt fragment</a> to append · <a href="${link(href('policy', policy.id))}">as JSON</a> · <a href="${link(href('policies_html'))}">all policies side by side</a></p>
+<h2>Before you use it</h2>
+<ul>
+${policy.caveats.map((c) => html`<li>${c}</li>\n`)}</ul>
+${leftOut(model, policy)}
+<h2>Crawlers it names</h2>
+${crawlerTable(model, policy.directive === 'none' ? [] : policy.crawlers, `Crawlers named by ${policy.title}`)}`;
+  return { path: href('policy_html', policy.id), title: policy.title, description: policy.rationale, body, json: href('policy', policy.id) };
+}
+
+/** Policies side by side: which categories each names, how many crawlers, and its first caveat (what it costs). */
+function policiesPage(model: Model): Page {
+  const link = (path: string) => url(model.site, path);
+  const disallowing = model.policies.filter((p) => p.directive !== 'none');
+  const body = html`<h1>Choose a robots.txt policy</h1>
+<p>Each policy is a rule over categories (one also over what operators say about robots.txt), so it names today's crawlers and tomorrow's alike. "block ✓" or "allow ✓" means the policy names crawlers of that category, with that directive: all of them, or for the stance-based policy those whose stance it selects. The last rows say how many crawlers that makes and what you give up.</p>
+${wide(html`<table>
+<caption>Which categories each policy names</caption>
+<thead><tr><th scope="col">Category</th>${disallowing.map((p) => html`<th scope="col"><a href="${link(href('policy_html', p.id))}">${p.title}</a></th>`)}</tr></thead>
+<tbody>
+${model.categories.map(
+  (category) =>
+    html`<tr><th scope="row"><a href="${link(href('category_html', category.id))}">${category.label}</a></th>${disallowing.map((p) => {
+      const named = p.crawlers.some((c) => c.category === category.id) || selected(p).has(category.id);
+      return html`<td>${named ? (p.directive === 'allow' ? 'allow ✓' : 'block ✓') : html`<span class="muted">–</span>`}</td>`;
+    })}</tr>
+`,
+)}<tr><th scope="row">Crawlers named</th>${disallowing.map((p) => html`<td>${p.crawlers.length}</td>`)}</tr>
+<tr><th scope="row">What it costs</th>${disallowing.map((p) => html`<td>${p.caveats[0] ?? ''}</td>`)}</tr>
+</tbody>
+</table>`)}
+<p>Not shown: <a href="${link(href('policy_html', 'allow-all'))}">Allow every crawler</a>, which names none. Why does blocking AI model training leave CCBot in? It builds an open dataset (Common Crawl) rather than training a model itself; <a href="${link(href('policy_html', 'block-datasets'))}">Block open dataset builders</a> names it, and so does <a href="${link(href('policy_html', 'block-all-ai'))}">Block all AI crawlers and fetchers</a>.</p>`;
+  return {
+    path: href('policies_html'),
+    title: 'Choose a robots.txt policy',
+    description: 'The eight robots.txt policies side by side: which categories each names and what it costs.',
+    body,
+  };
+}
+
+function operatorPage(model: Model, operator: Model['operators'][number]): Page {
+  const link = (path: string) => url(model.site, path);
+  const crawlers = model.crawlers.filter((c) => c.operator_slug === operator.slug);
+  const sources = model.sources.filter((s) => s.operator === operator.slug);
+  const body = html`<h1>${operator.name}</h1>
+${operator.about ? html`<p>${operator.about}</p>` : ''}
+<p>${operator.homepage ? html`<a href="${operator.homepage}">Website</a>` : ''}${operator.homepage && operator.docs_url ? ' · ' : ''}${
+    operator.docs_url ? html`<a href="${operator.docs_url}">Crawler documentation</a>` : ''
+  }${operator.homepage || operator.docs_url ? ' · ' : ''}<a href="${link(href('operator', operator.slug))}">as JSON</a></p>
+${
+  sources.length > 0
+    ? html`<h2>Published IP ranges</h2>
+<ul>
+${sources.map((s) => html`<li><a href="${link(s.endpoint.replace(model.site.base_url, ''))}">${s.title}</a> (${s.mirror.ipv4.length} IPv4, ${s.mirror.ipv6.length} IPv6 prefixes, ${s.mirror.state})</li>\n`)}</ul>`
+    : ''
+}
+<h2>Crawlers</h2>
+${crawlerTable(model, crawlers, `Crawlers operated by ${operator.name}`)}`;
+  return {
+    path: href('operator_html', operator.slug),
+    title: operator.name,
+    description: `${operator.name}: its crawlers, their robots.txt tokens and how to verify them.`,
+    body,
+    json: href('operator', operator.slug),
+  };
+}
+
+function categoryPage(model: Model, category: Model['categories'][number]): Page {
+  const link = (path: string) => url(model.site, path);
+  const crawlers = model.crawlers.filter((c) => c.category === category.id);
+  const policies = model.policies.filter((p) => selected(p).has(category.id));
+  const body = html`<h1>${category.label}</h1>
+<p>${category.definition}</p>
+<p>${
+    policies.length > 0
+      ? html`Named by ${policies.map((p, i) => html`${i > 0 ? ', ' : ''}<a href="${link(href('policy_html', p.id))}">${p.title}</a>`)}.`
+      : 'No ready-made policy names this category.'
+  } <a href="${link(href('category', category.id))}">As JSON</a>.</p>
+${crawlerTable(model, crawlers, `Crawlers in ${category.label}`)}`;
+  return { path: href('category_html', category.id), title: category.label, description: category.definition, body, json: href('category', category.id) };
+}
+
+function toolsPage(model: Model): Page {
+  const link = (path: string) => url(model.site, path);
+  const body = html`<h1>Keyless tools</h1>
+<p>Each tool answers over HTTP without a key, and on MCP and A2A. The forms below run them from the browser; the answer is JSON.</p>
+<ul>
+${TOOLS.filter((t) => t.path !== null).map(
+  (t) =>
+    html`<li><a href="${link(href(toolRouteKey(t.name, 'form')))}"><strong>${t.title}</strong></a>: ${t.description.split('. ')[0]}. <span class="muted"><a href="${link(href(toolRouteKey(t.name, 'spec')))}">specification</a></span></li>\n`,
+)}</ul>
+<h2>On MCP only</h2>
+<ul>
+${TOOLS.filter((t) => t.path === null).map((t) => html`<li><strong>${t.title}</strong> (<code>${t.name}</code>): ${t.description.split('. ')[0]}.</li>\n`)}</ul>
+<h2>MCP servers</h2>
+<p>Point an MCP client at <code>${url(model.site, '/mcp')}</code> for every tool, or at one of the focused servers:</p>
+<ul>
+${MCP_SERVERS.filter((s) => s.path !== '/mcp').map((s) => html`<li><code>${url(model.site, s.path)}</code>: ${s.description}</li>\n`)}</ul>
+<p>The whole API, every parameter and error: <a href="${link('/reference')}">the reference</a>.</p>`;
+  return {
+    path: href('tools_html'),
+    title: 'Keyless tools',
+    description: 'Tools that classify user agents, verify crawler addresses and audit robots.txt files, without a key.',
+    body,
+    json: href('tools'),
+  };
+}
+
+export function renderSitePages(model: Model): RenderedFile[] {
+  const pages = [
+    ...model.policies.map((p) => policyPage(model, p)),
+    policiesPage(model),
+    ...model.operators.map((o) => operatorPage(model, o)),
+    ...model.categories.map((c) => categoryPage(model, c)),
+    toolsPage(model),
+  ];
+  return pages.map((p) => ({ path: p.path, kind: 'page', body: render(model, p) }));
+}
