@@ -6,6 +6,7 @@ import { readRecordFiles } from './records/load.ts';
 import { join } from 'node:path';
 import { refreshMirror } from './refresh/refresh.ts';
 import { CommitBlocked, commitRefresh } from './refresh/commit.ts';
+import { type CommandResult, readInput, runToolCommand } from './node/tool-commands.ts';
 
 // Progress goes to stderr so that stdout stays clean for anything a caller pipes.
 const progress = (line: string) => process.stderr.write(`${line}\n`);
@@ -17,7 +18,7 @@ function baseUrl(value: string): string {
 
 export function program(): Command {
   const cli = new Command('crawler-index')
-    .description('Build and check the Crawler Index from records/ into dist/.')
+    .description('Build and check the Crawler Index from records/ into dist/, and run its tools offline on dist/.')
     .option('--root <dir>', 'project folder holding records/, state/ and dist/', process.cwd());
 
   cli
@@ -101,7 +102,48 @@ export function program(): Command {
         process.exitCode = 1;
       }
     });
+  toolCommands(cli);
   return cli;
+}
+
+/** The tools offline, on the committed dist/: each command is one registry tool. */
+function toolCommands(cli: Command): void {
+  const root = () => cli.opts<{ root: string }>().root;
+  const finish = (result: CommandResult) => {
+    process.stdout.write(result.stdout);
+    process.stderr.write(result.stderr);
+    process.exitCode = result.exitCode;
+  };
+  const json = (command: Command) => command.option('--json', 'print the whole answer as JSON instead of the summary');
+  json(cli.command('audit').description('which AI crawlers a robots.txt blocks and lets in (audit_ai_access); FILE or - for standard input'))
+    .argument('<file>')
+    .option('--path <path>', 'the URL path to evaluate', '/')
+    .action(async (file: string, options: { path: string; json?: boolean }) =>
+      finish(await runToolCommand(root(), 'audit_ai_access', { robots_txt: await readInput(file), path: options.path }, options.json === true)),
+    );
+  json(cli.command('lint').description('faults in a robots.txt, with line, text and fix (lint_robots_txt)'))
+    .argument('<file>')
+    .action(async (file: string, options: { json?: boolean }) =>
+      finish(await runToolCommand(root(), 'lint_robots_txt', { robots_txt: await readInput(file) }, options.json === true)),
+    );
+  json(cli.command('allowed').description('whether a crawler may fetch paths under a robots.txt (check_path_allowed)'))
+    .argument('<file>')
+    .requiredOption('--ua <token>', "the crawler's product token, such as GPTBot")
+    .option('--path <path...>', 'paths to evaluate', ['/'])
+    .action(async (file: string, options: { ua: string; path: string[]; json?: boolean }) =>
+      finish(
+        await runToolCommand(root(), 'check_path_allowed', { robots_txt: await readInput(file), ua: options.ua, path: options.path }, options.json === true),
+      ),
+    );
+  json(cli.command('classify').description('which crawler a User-Agent header names (classify_user_agent)'))
+    .argument('<user-agent>')
+    .action(async (ua: string, options: { json?: boolean }) => finish(await runToolCommand(root(), 'classify_user_agent', { ua }, options.json === true)));
+  json(cli.command('verify').description("whether addresses are a crawler's own, against the mirrored prefixes (verify_batch)"))
+    .argument('<ip...>')
+    .option('--ua <claim>', 'the crawler the requests claimed to be: a token, slug or whole User-Agent')
+    .action(async (ip: string[], options: { ua?: string; json?: boolean }) =>
+      finish(await runToolCommand(root(), 'verify_batch', { ip, ...(options.ua === undefined ? {} : { ua: options.ua }) }, options.json === true)),
+    );
 }
 
 await program().parseAsync(process.argv);

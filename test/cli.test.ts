@@ -64,3 +64,46 @@ test('--help lists both commands', async () => {
   assert.match(result.stdout, /check\s/);
   assert.match(result.stdout, /build\s/);
 });
+
+// The tools on the command line, through the package's own bin (what `npx crawler-index` runs),
+// on the committed dist/.
+const bin = (args: readonly string[], input?: string) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [join(REPO, 'bin', 'crawler-index.mjs'), ...args],
+      { cwd: REPO, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => resolve({ code: error === null ? 0 : ((error as { code?: number }).code ?? 1), stdout, stderr }),
+    );
+    child.stdin?.end(input ?? '');
+  });
+
+test('audit, lint, allowed, classify and verify run the registry offline, as a summary or --json', async (t) => {
+  const project = await tempProject('mini');
+  t.after(() => project.dispose());
+  const file = join(project.root, 'robots.txt');
+  await writeFile(file, 'User-agent: GPTBot\nDisalow: /\nDisallow: /\n');
+  const audit = await bin(['audit', file]);
+  assert.equal(audit.code, 0, audit.stderr);
+  assert.match(audit.stdout, /^For \/: 1 of \d+ AI crawlers are blocked/);
+  const json = JSON.parse((await bin(['audit', file, '--json'])).stdout) as { blocked: { slug: string }[] };
+  assert.deepEqual(
+    json.blocked.map((b) => b.slug),
+    ['gptbot'],
+  );
+  const lint = await bin(['lint', '-'], 'User-agent: *\nDisalow: /x\n');
+  assert.match(lint.stdout, /line 2 \("Disalow: \/x"\)/, 'reads standard input and quotes the line');
+  assert.match(
+    (await bin(['allowed', file, '--ua', 'GPTBot', '--path', '/', '/a'])).stdout,
+    /^\/: disallowed for GPTBot \(line 3: Disallow: \/\)\n\/a: disallowed/,
+  );
+  assert.match((await bin(['classify', 'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)'])).stdout, /^GPTBot by OpenAI/);
+  assert.match((await bin(['verify', '203.0.113.9', '--ua', 'Googlebot'])).stdout, /not-in-published-ranges/);
+});
+
+test('a refused input exits 2 naming the field and its accepted form; nothing goes to stdout', async () => {
+  const refused = await bin(['verify', ...Array.from({ length: 501 }, (_, i) => `192.0.2.${i % 256}`)]);
+  assert.equal(refused.code, 2);
+  assert.equal(refused.stdout, '');
+  assert.match(refused.stderr, /^ip: ip has 501 items; at most 500 per call\. Accepted: /);
+});
