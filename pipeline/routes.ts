@@ -84,6 +84,7 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.yml': 'application/yaml',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
+  '.js': 'text/javascript; charset=utf-8',
 };
 
 // Documents whose media type is more specific than their extension's.

@@ -107,3 +107,28 @@ test('the ai-access form takes a 27 KB robots.txt (it was a 431 as a GET) and an
   assert.ok(answer.blocked.some((b) => b.slug === 'gptbot'));
   await page.close();
 });
+
+test('the crawler table can be searched and filtered with scripts on, and lists every crawler with them off', { skip }, async () => {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 390, height: 900 });
+  await page.goto(`${server.url}/`);
+  const total = await page.$$eval('table[data-filterable] tbody tr', (rows) => rows.length);
+  assert.ok(total > 250);
+  await page.type('#filter-text', 'gptbot');
+  const found = await page.$$eval('table[data-filterable] tbody tr:not([hidden]) td:first-child', (cells) => cells.map((c) => c.textContent));
+  assert.ok(found.includes('GPTBot') && found.length < 5, JSON.stringify(found));
+  await page.$eval('#filter-text', (input) => {
+    (input as HTMLInputElement).value = '';
+  });
+  await page.select('#filter-category', 'Open dataset crawler');
+  const categories = await page.$$eval('table[data-filterable] tbody tr:not([hidden])', (rows) => [
+    ...new Set(rows.map((r) => (r as HTMLElement).dataset['category'])),
+  ]);
+  assert.deepEqual(categories, ['Open dataset crawler']);
+  assert.match(await page.$eval('.filters [aria-live]', (p) => p.textContent ?? ''), /^\d+ of \d+ crawlers shown$/);
+  await page.setJavaScriptEnabled(false);
+  await page.goto(`${server.url}/`);
+  assert.equal(await page.$$eval('table[data-filterable] tbody tr:not([hidden])', (rows) => rows.length), total);
+  assert.equal(await page.$('.filters'), null);
+  await page.close();
+});

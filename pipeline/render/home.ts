@@ -3,6 +3,7 @@ import { url } from '../model/model.ts';
 import { href, routes } from '../routes.ts';
 import { html } from '../site/html.ts';
 import { FAVICON, page, STYLE } from '../site/layout.ts';
+import { FILTER_SCRIPT } from '../site/filter-script.ts';
 import { categoryCounts } from './data.ts';
 import { coverage } from './coverage.ts';
 import { EVIDENCE_LABELS, STANCE_LABELS, VERIFICATION_LABELS } from '../model/labels.ts';
@@ -45,13 +46,13 @@ ${model.categories.map(
 )}</tbody>
 </table></div>
 <h2>Crawlers</h2>
-<div class="wide" tabindex="0"><table>
+<div class="wide" tabindex="0"><table data-filterable>
 <thead><tr><th scope="col">Crawler</th><th scope="col">Operator</th><th scope="col">Category</th><th scope="col">robots.txt token</th><th scope="col">Obeys robots.txt</th></tr></thead>
 <tbody>
 ${model.crawlers.map(
   (
     c,
-  ) => html`<tr><td><a href="${c.html_url}">${c.name}</a></td><td><a href="${link(href('operator_html', c.operator_slug))}">${c.operator}</a></td><td>${c.category_label}</td><td>${c.robots_token === null ? html`<span class="muted">none</span>` : html`<code>${c.robots_token}</code>`}</td><td>${c.respects_robots_txt}</td></tr>
+  ) => html`<tr data-category="${c.category_label}" data-operator="${c.operator}" data-stance="${c.respects_robots_txt_label}" data-verification="${c.verification_label}"><td><a href="${c.html_url}">${c.name}</a></td><td><a href="${link(href('operator_html', c.operator_slug))}">${c.operator}</a></td><td>${c.category_label}</td><td>${c.robots_token === null ? html`<span class="muted">none</span>` : html`<code>${c.robots_token}</code>`}</td><td>${c.respects_robots_txt}</td></tr>
 `,
 )}</tbody>
 </table></div>
@@ -116,5 +117,6 @@ export function renderHome(model: Model): RenderedFile[] {
     { path: href('home'), kind: 'page', body: homeHtml(model) },
     { path: '/site.css', kind: 'asset', body: STYLE.trimStart() },
     { path: '/favicon.svg', kind: 'asset', body: FAVICON },
+    { path: '/site.js', kind: 'asset', body: FILTER_SCRIPT },
   ];
 }

@@ -26,6 +26,7 @@ dt{font-weight:600}dd{margin:0;min-width:0;overflow-wrap:anywhere}
 @media (max-width:600px){dl{grid-template-columns:1fr;gap:.1rem}dd{margin-bottom:.5rem}}
 .muted{color:var(--muted)}
 .wide{overflow-x:auto;max-width:100%}
+.filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:end}.filters p{margin:0;flex:1 1 12rem;min-width:0}.filters label{display:block;font-weight:600}.filters select,.filters input{width:100%}
 textarea,input[type=text]{width:100%;max-width:100%}
 p code,li code{overflow-wrap:anywhere}
 .evidence{border:1px solid currentColor;border-radius:3px;padding:0 .3em}.evidence-third-party,.evidence-observed{color:#8a4b00}
@@ -111,6 +112,7 @@ ${(options.alternates ?? []).map(
   (alt) => html`<link rel="alternate" type="${alt.type}" href="${alt.href}">
 `,
 )}<link rel="stylesheet" href="${styleSheet}">
+<script src="${options.links === 'root' ? '/site.js' : relativePath(options.path, '/site.js')}" defer></script>
 <link rel="icon" href="${options.links === 'root' ? '/favicon.svg' : relativePath(options.path, '/favicon.svg')}" type="image/svg+xml">
 </head>
 <body>

@@ -1,0 +1,70 @@
+// The one script of the site: it turns a crawler table marked `data-filterable` into one that
+// can be searched and narrowed by category, operator, robots.txt stance and verification. It
+// only hides rows, so with scripts off the page still lists every crawler. Plain DOM, no
+// framework; served as /site.js under the page's `script-src 'self'` policy.
+
+export const FILTER_SCRIPT = `'use strict';
+(function () {
+  var table = document.querySelector('table[data-filterable]');
+  if (!table) return;
+  var rows = Array.prototype.slice.call(table.tBodies[0].rows);
+  var fields = [
+    ['category', 'Category'],
+    ['operator', 'Operator'],
+    ['stance', 'Obeys robots.txt'],
+    ['verification', 'Verification'],
+  ];
+  var form = document.createElement('form');
+  form.className = 'filters';
+  form.setAttribute('role', 'search');
+  form.addEventListener('submit', function (event) { event.preventDefault(); });
+  function labelled(id, text, control) {
+    var p = document.createElement('p');
+    var label = document.createElement('label');
+    label.htmlFor = id;
+    label.textContent = text;
+    control.id = id;
+    p.appendChild(label);
+    p.appendChild(control);
+    form.appendChild(p);
+    return control;
+  }
+  var search = labelled('filter-text', 'Search', document.createElement('input'));
+  search.type = 'search';
+  search.placeholder = 'name, token or operator';
+  var selects = fields.map(function (field) {
+    var select = document.createElement('select');
+    var values = {};
+    rows.forEach(function (row) { values[row.dataset[field[0]]] = true; });
+    var any = document.createElement('option');
+    any.value = '';
+    any.textContent = 'any';
+    select.appendChild(any);
+    Object.keys(values).sort().forEach(function (value) {
+      var option = document.createElement('option');
+      option.value = value;
+      option.textContent = value;
+      select.appendChild(option);
+    });
+    return [field[0], labelled('filter-' + field[0], field[1], select)];
+  });
+  var count = document.createElement('p');
+  count.setAttribute('aria-live', 'polite');
+  form.appendChild(count);
+  function apply() {
+    var text = search.value.trim().toLowerCase();
+    var shown = 0;
+    rows.forEach(function (row) {
+      var match = (text === '' || row.textContent.toLowerCase().indexOf(text) !== -1) &&
+        selects.every(function (pair) { return pair[1].value === '' || row.dataset[pair[0]] === pair[1].value; });
+      row.hidden = !match;
+      if (match) shown++;
+    });
+    count.textContent = shown + ' of ' + rows.length + ' crawlers shown';
+  }
+  form.addEventListener('input', apply);
+  form.addEventListener('change', apply);
+  table.parentNode.parentNode.insertBefore(form, table.parentNode);
+  apply();
+})();
+`;
