@@ -103,8 +103,14 @@ test('the ai-access form takes a 27 KB robots.txt (it was a 431 as a GET) and an
   );
   const [response] = await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
   assert.equal(response?.status(), 200);
-  const answer = JSON.parse(await page.evaluate(() => document.body.textContent)) as { summary: { blocked: number }; blocked: { slug: string }[] };
-  assert.ok(answer.blocked.some((b) => b.slug === 'gptbot'));
+  // A browser gets the answer as a report (programs keep the JSON).
+  assert.equal(await page.$eval('h1', (h) => h.textContent), 'AI access for /');
+  const blocked = await page.$$eval('h2 + .wide tbody tr td:first-child', (cells) => cells.map((c) => c.textContent ?? ''));
+  assert.ok(
+    blocked.some((name) => name.startsWith('GPTBot')),
+    JSON.stringify(blocked.slice(0, 5)),
+  );
+  assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 1280);
   await page.close();
 });
 

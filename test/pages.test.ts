@@ -86,3 +86,27 @@ test('policies, operators and categories have pages; a policy says what it leave
   assert.match(text('/index.html'), /<a href="policy\/block-ai-training\.html">Block AI model training<\/a>/);
   assert.match(text('/index.html'), /href="tools\/index\.html"|href="tools\/"/);
 });
+
+test('a robots.txt tool answers a browser with a valid report page and a program with JSON', async () => {
+  const file = 'User-agent: GPTBot\nDisalow: /x\nDisallow: /\n';
+  const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+  for (const [tool, heading] of [
+    ['ai-access', /<h1>AI access for \/<\/h1>/],
+    ['robots-lint', /<h1>robots\.txt lint<\/h1>/],
+    ['robots-allowed?ua=GPTBot', /<h1>Paths for GPTBot<\/h1>/],
+  ] as const) {
+    const page = await raw(served.server.url, `/tools/${tool}`, { method: 'POST', body: file, headers: { accept: browser } });
+    assert.equal(page.status, 200, page.text);
+    assert.match(page.headers['content-type'] ?? '', /^text\/html/);
+    assert.equal(page.headers['vary'], 'Accept, Accept-Encoding');
+    assert.match(page.text, heading);
+    assert.deepEqual(await problems(tool, page.text), []);
+    const program = await raw(served.server.url, `/tools/${tool}`, { method: 'POST', body: file, headers: { accept: '*/*' } });
+    assert.match(program.headers['content-type'] ?? '', /^application\/json/);
+    JSON.parse(program.text);
+  }
+  const lint = await raw(served.server.url, '/tools/robots-lint', { method: 'POST', body: file, headers: { accept: browser } });
+  assert.match(lint.text, /<code>Disalow: \/x<\/code>/, 'the finding quotes its line');
+  // The specification (no input) stays JSON for a browser too.
+  assert.match((await raw(served.server.url, '/tools/ai-access', { headers: { accept: browser } })).headers['content-type'] ?? '', /^application\/json/);
+});

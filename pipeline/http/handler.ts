@@ -9,9 +9,11 @@ import {
   matchRoute,
   type Method,
   type Route,
+  toolRouteKey,
   routeOf,
 } from '../routes.ts';
-import { prefersJson } from './negotiate.ts';
+import { prefersHtml, prefersJson } from './negotiate.ts';
+import { hasReport, toolReport } from '../render/tool-reports.ts';
 import { apiRootDocument } from './api-root.ts';
 import { conditionalHeadersOf, PreparedDocument, type ConditionalHeaders, type DocumentAnswer } from './document-answer.ts';
 import { errorResponse } from './errors.ts';
@@ -306,9 +308,26 @@ export function createApp(options: HandlerOptions): App {
         const context = { data, caller, runner };
         if (how.by === 'mcp') return withBodyEtag(withMissingHeaders(await handleMcp(request, mcpServer(how.server), context), headers));
         if (how.by === 'a2a') return withBodyEtag(withMissingHeaders(await handleA2a(request, context, site), headers));
-        const result = await callTool({ tool: toolByName(how.tool)!, request, url, ...context, generatedAt: await store.generatedAt(), headers });
+        const tool = toolByName(how.tool)!;
+        const reported = hasReport(tool.name);
+        const answerHeaders = { ...headers, 'cache-control': 'no-cache', ...(reported ? { vary: 'Accept, Accept-Encoding' } : {}) };
+        const result = await callTool({ tool, request, url, ...context, generatedAt: await store.generatedAt(), headers });
         if ('response' in result) return result.response;
-        return documentResponse(result.document, request, { ...headers, 'cache-control': 'no-cache' });
+        // A browser that submitted a form gets the answer as a readable report; programs keep the JSON.
+        if (reported && result.answered && prefersHtml(request.headers.get('accept'))) {
+          const output = JSON.parse(new TextDecoder().decode(result.document.bytes)) as unknown;
+          const page = toolReport(site, tool.name, href(toolRouteKey(tool.name, 'form')), output);
+          const bytes = new TextEncoder().encode(page);
+          const report = {
+            path: result.document.path,
+            bytes,
+            type: 'text/html; charset=utf-8',
+            etag: await etagOfWeb(bytes),
+            lastModified: result.document.lastModified,
+          };
+          return documentResponse(report, request, answerHeaders);
+        }
+        return documentResponse(result.document, request, answerHeaders);
       }
     }
   }

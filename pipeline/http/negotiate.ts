@@ -39,3 +39,10 @@ export function prefersJson(accept: string | null): boolean {
   const ranges = parseAccept(accept);
   return qualityOf(ranges, 'application', 'json') > qualityOf(ranges, 'text', 'html');
 }
+
+/** True when the client rates text/html above application/json: a browser, not a program (curl sends *\/*). */
+export function prefersHtml(accept: string | null): boolean {
+  if (accept === null || accept === '') return false;
+  const ranges = parseAccept(accept);
+  return qualityOf(ranges, 'text', 'html') > qualityOf(ranges, 'application', 'json');
+}

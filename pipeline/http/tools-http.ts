@@ -29,7 +29,7 @@ const CONTROL_PARAMS = new Set(['spec']);
  * answers without input; ?spec=1 → the specification. POST (robots.txt tools): the raw body
  * is the robots.txt. Bad input → 400 naming the field and the accepted form; an oversize body → 413.
  */
-export async function callTool(call: ToolCall): Promise<{ document: StoredDocument } | { response: Response }> {
+export async function callTool(call: ToolCall): Promise<{ document: StoredDocument; answered: boolean } | { response: Response }> {
   const { tool, request, url, data, caller, runner, generatedAt, headers } = call;
   const path = href(toolRouteKey(tool.name, 'endpoint'));
   const params = fromSearchParams(url.searchParams);
@@ -51,7 +51,7 @@ export async function callTool(call: ToolCall): Promise<{ document: StoredDocume
   const toolParams = Object.fromEntries(Object.entries(params).filter(([name]) => !CONTROL_PARAMS.has(name)));
   const noInput = Object.keys(params).length === 0 && request.method !== 'POST';
   if (specWanted === '1' || (noInput && !tool.runsWithoutParams)) {
-    return { document: await jsonDocument(path, toolSpec(data.baseUrl, tool), generatedAt) };
+    return { document: await jsonDocument(path, toolSpec(data.baseUrl, tool), generatedAt), answered: false };
   }
   if (request.method === 'POST' && tool.postBody) {
     if (tool.postBody in toolParams) {
@@ -112,7 +112,7 @@ export async function callTool(call: ToolCall): Promise<{ document: StoredDocume
   switch (run.status) {
     case 'answered':
       if (run.form !== 'json') throw new Error(`${tool.name}: the runner answered in the ${run.form} form, not json`);
-      return { document: await jsonBytesDocument(path, run.bytes, generatedAt) };
+      return { document: await jsonBytesDocument(path, run.bytes, generatedAt), answered: true };
     case 'refused':
       return {
         response: errorResponse(400, { code: 'invalid_parameter', message: run.message, field: run.field, accepted: run.accepted, documentation }, headers),

@@ -1,0 +1,139 @@
+import type { SiteSettings } from '../records/types.ts';
+import { html, type Markup } from '../site/html.ts';
+import { page } from '../site/layout.ts';
+
+// Readable answers for the robots.txt tools, for a browser that submitted a form: the same
+// answer as the JSON (rendered from it), laid out as a report. Programs keep the JSON: only a
+// request that rates text/html above application/json gets this.
+
+interface Line {
+  line: number;
+  text: string;
+}
+interface Brief {
+  slug: string;
+  name: string;
+  operator: string;
+  category: string;
+  robots_token: string | null;
+  respects_robots_txt: string;
+  deciding_line: Line | null;
+  parser_dependent: { note: string } | null;
+}
+interface Audit {
+  path: string;
+  parsed: { not_robots_txt: string | null; groups: number };
+  summary: { ai_crawlers: number; blocked: number; allowed: number };
+  blocked: Brief[];
+  allowed: Brief[];
+  unknown_tokens: { token: string; line: number; did_you_mean: string | null }[];
+  obedience: { blocked_but_may_not_obey: { slug: string }[] };
+}
+interface Lint {
+  counts: { error: number; warning: number; info: number };
+  findings: { line: number | null; text: string | null; severity: string; message: string; fix: string }[];
+}
+interface Allowed {
+  token: string;
+  ua_note: string | null;
+  not_robots_txt: string | null;
+  results: { path: string; allowed: boolean; reason: string; deciding: Line | null; notes: string[] }[];
+}
+
+const wide = (table: Markup) => html`<div class="wide" tabindex="0">${table}</div>`;
+const lineCell = (line: Line | null) =>
+  line === null ? html`<span class="muted">no rule: allowed by default</span>` : html`line ${line.line}: <code>${line.text}</code>`;
+
+function crawlerRows(items: readonly Brief[], mayNotObey: ReadonlySet<string>): Markup {
+  return wide(html`<table>
+<thead><tr><th scope="col">Crawler</th><th scope="col">Operator</th><th scope="col">Category</th><th scope="col">Deciding line</th><th scope="col">Notes</th></tr></thead>
+<tbody>
+${items.map(
+  (b) =>
+    html`<tr><td>${b.name}${b.robots_token ? html` <code>${b.robots_token}</code>` : ''}</td><td>${b.operator}</td><td>${b.category}</td><td>${lineCell(b.deciding_line)}</td><td>${
+      mayNotObey.has(b.slug) ? `May not obey robots.txt (${b.respects_robots_txt}). ` : ''
+    }${b.parser_dependent?.note ?? ''}</td></tr>
+`,
+)}</tbody>
+</table>`);
+}
+
+function auditReport(o: Audit): Markup {
+  const mayNotObey = new Set(o.obedience.blocked_but_may_not_obey.map((m) => m.slug));
+  return html`<h1>AI access for ${o.path}</h1>
+${o.parsed.not_robots_txt ? html`<p><strong>${o.parsed.not_robots_txt}</strong></p>` : ''}
+<p>${o.summary.blocked} of ${o.summary.ai_crawlers} AI crawlers are blocked and ${o.summary.allowed} allowed (the file has ${o.parsed.groups} groups).</p>
+<h2>Blocked (${o.blocked.length})</h2>
+${o.blocked.length === 0 ? html`<p class="muted">None.</p>` : crawlerRows(o.blocked, mayNotObey)}
+${
+  o.unknown_tokens.length > 0
+    ? html`<h2>Names that match no known crawler</h2>
+<ul>
+${o.unknown_tokens.map((u) => html`<li>line ${u.line}: <code>${u.token}</code>${u.did_you_mean ? html` (did you mean <code>${u.did_you_mean}</code>?)` : ''}</li>\n`)}</ul>`
+    : ''
+}
+<h2>Allowed (${o.allowed.length})</h2>
+${o.allowed.length === 0 ? html`<p class="muted">None.</p>` : crawlerRows(o.allowed, new Set())}`;
+}
+
+function lintReport(o: Lint): Markup {
+  return html`<h1>robots.txt lint</h1>
+<p>${o.counts.error} errors, ${o.counts.warning} warnings, ${o.counts.info} notes.</p>
+${
+  o.findings.length === 0
+    ? html`<p>No findings.</p>`
+    : wide(html`<table>
+<thead><tr><th scope="col">Line</th><th scope="col">Severity</th><th scope="col">Finding</th><th scope="col">Fix</th></tr></thead>
+<tbody>
+${o.findings.map(
+  (f) =>
+    html`<tr><td>${f.line === null ? 'file' : html`${f.line}<br><code>${f.text ?? ''}</code>`}</td><td>${f.severity}</td><td>${f.message}</td><td>${f.fix}</td></tr>
+`,
+)}</tbody>
+</table>`)
+}`;
+}
+
+function allowedReport(o: Allowed): Markup {
+  return html`<h1>Paths for ${o.token}</h1>
+${o.not_robots_txt ? html`<p><strong>${o.not_robots_txt}</strong></p>` : ''}${o.ua_note ? html`<p>${o.ua_note}</p>` : ''}
+${wide(html`<table>
+<thead><tr><th scope="col">Path</th><th scope="col">Verdict</th><th scope="col">Why</th></tr></thead>
+<tbody>
+${o.results.map(
+  (r) =>
+    html`<tr><td><code>${r.path}</code></td><td>${r.allowed ? 'allowed' : 'disallowed'}</td><td>${r.reason}${r.notes.map((n) => html`<br><span class="muted">${n}</span>`)}</td></tr>
+`,
+)}</tbody>
+</table>`)}`;
+}
+
+const REPORTS: Readonly<Record<string, (output: never) => Markup>> = {
+  audit_ai_access: auditReport,
+  lint_robots_txt: lintReport,
+  check_path_allowed: allowedReport,
+};
+
+/** Whether a tool's answer has a page form. */
+export function hasReport(tool: string): boolean {
+  return tool in REPORTS;
+}
+
+/** The report page for a tool's answer (the JSON the endpoint would send, parsed). */
+export function toolReport(site: SiteSettings, tool: string, formPath: string, output: unknown): string {
+  const render = REPORTS[tool];
+  if (render === undefined) throw new Error(`${tool} has no report`);
+  const body = html`${render(output as never)}
+<p><a href="${site.base_url}${formPath}">Check another file</a>. Programs get the same answer as JSON: it is what the endpoint sends to any client that does not ask for HTML.</p>`;
+  return page({
+    path: formPath,
+    title: 'Report',
+    description: 'The answer of a Crawler Index tool.',
+    canonical: `${site.base_url}${formPath}`,
+    body,
+    siteName: site.name,
+    baseUrl: site.base_url,
+    repository: site.repository,
+    links: 'root',
+  });
+}
