@@ -55,3 +55,44 @@ test('AI2Bot: blocked as its operator writes the token, and the answer says a st
   const findings = (JSON.parse(new TextDecoder().decode((lint as { bytes: Uint8Array }).bytes)) as { findings: { code: string; message: string }[] }).findings;
   assert.ok(findings.some((f) => f.code === 'not-product-token' && f.message.includes('"AI2Bot"')));
 });
+
+test('merge_policy adds a policy to a file that already names some of its crawlers without making a second group, and is idempotent', () => {
+  const file = 'User-agent: GPTBot\nAllow: /public\n\nUser-agent: *\nDisallow: /private\n';
+  const merge = (robots: string) => {
+    const run = executeTool(
+      { tool: 'merge_policy', params: { robots_txt: robots, policy: 'block-ai-training' }, caller: { userAgent: null, address: null }, form: 'json' },
+      data,
+    );
+    assert.equal(run.status, 'answered');
+    return JSON.parse(new TextDecoder().decode((run as { bytes: Uint8Array }).bytes)) as {
+      robots_txt: string;
+      added_groups: string[];
+      extended_groups: { token: string; line: number }[];
+      unchanged: { token: string }[];
+    };
+  };
+  const merged = merge(file);
+  assert.deepEqual(
+    merged.extended_groups.map((e) => [e.token, e.line]),
+    [['GPTBot', 1]],
+  );
+  assert.ok(merged.added_groups.length > 30 && !merged.added_groups.includes('GPTBot'));
+  assert.ok(merged.robots_txt.startsWith('User-agent: GPTBot\nAllow: /public\nDisallow: /\n\nUser-agent: *\nDisallow: /private\n'));
+  const lint = executeTool(
+    { tool: 'lint_robots_txt', params: { robots_txt: merged.robots_txt }, caller: { userAgent: null, address: null }, form: 'json' },
+    data,
+  );
+  const codes = (JSON.parse(new TextDecoder().decode((lint as { bytes: Uint8Array }).bytes)) as { findings: { code: string; message: string }[] }).findings;
+  // The only duplicates left are the strict-parser cuts of tokens with a digit (AI2Bot, Ai2Bot-Dolma → "AI"), which the linter explains.
+  assert.deepEqual(
+    codes.filter((f) => f.code === 'duplicate-group' && !/"Ai?"/i.test(f.message)).map((f) => f.message),
+    [],
+  );
+  const audited = audit(merged.robots_txt);
+  const record = JSON.parse(readFileSync(join(REPO, 'dist', 'policy', 'block-ai-training.json'), 'utf8')) as { crawlers: { slug: string }[] };
+  for (const { slug } of record.crawlers) assert.ok(!audited.allowed.some((a) => a.slug === slug), `${slug} is blocked after the merge`);
+  const again = merge(merged.robots_txt);
+  assert.equal(again.robots_txt, merged.robots_txt, 'merging the same policy again changes nothing');
+  assert.deepEqual(again.added_groups, []);
+  assert.equal(again.unchanged.length, record.crawlers.length);
+});

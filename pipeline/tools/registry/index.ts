@@ -5,6 +5,7 @@ import { crawlerMarkdownTool } from '../definitions/crawler-markdown.ts';
 import { exampleTool } from '../definitions/example.ts';
 import { lintTool } from '../definitions/lint-robots-txt.ts';
 import { policyMarkdownTool } from '../definitions/policy-markdown.ts';
+import { mergePolicyTool } from '../definitions/merge-policy.ts';
 import { siteCheckTool } from '../definitions/site-check.ts';
 import { triageTool } from '../definitions/triage-log-lines.ts';
 import { verificationMethodsTool } from '../definitions/verification-methods.ts';
@@ -28,6 +29,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   triageTool,
   crawlerMarkdownTool,
   policyMarkdownTool,
+  mergePolicyTool,
 ];
 
 export function toolByName(name: string): ToolDefinition | undefined {
@@ -55,8 +57,8 @@ export const MCP_SERVERS: readonly { id: string; path: string; legacyPath: strin
     path: '/robots/mcp',
     legacyPath: '/mcp/robots',
     name: 'crawler-index-robots',
-    description: 'Evaluate, lint and audit robots.txt files under RFC 9309.',
-    tools: ['audit_ai_access', 'check_path_allowed', 'lint_robots_txt'],
+    description: 'Evaluate, lint, audit robots.txt files under RFC 9309, and merge a policy into one.',
+    tools: ['audit_ai_access', 'check_path_allowed', 'lint_robots_txt', 'merge_policy'],
   },
   {
     id: 'netcheck',
