@@ -6,7 +6,7 @@ import { readRecordFiles } from './records/load.ts';
 import { join } from 'node:path';
 import { refreshMirror } from './refresh/refresh.ts';
 import { CommitBlocked, commitRefresh } from './refresh/commit.ts';
-import { type CommandResult, readInput, runToolCommand } from './node/tool-commands.ts';
+import { type CommandResult, InputUnreadable, readInput, runToolCommand } from './node/tool-commands.ts';
 
 // Progress goes to stderr so that stdout stays clean for anything a caller pipes.
 const progress = (line: string) => process.stderr.write(`${line}\n`);
@@ -146,4 +146,10 @@ function toolCommands(cli: Command): void {
     );
 }
 
-await program().parseAsync(process.argv);
+await program()
+  .parseAsync(process.argv)
+  .catch((error: unknown) => {
+    if (!(error instanceof InputUnreadable)) throw error;
+    progress(error.message);
+    process.exitCode = 2;
+  });

@@ -106,4 +106,7 @@ test('a refused input exits 2 naming the field and its accepted form; nothing go
   assert.equal(refused.code, 2);
   assert.equal(refused.stdout, '');
   assert.match(refused.stderr, /^ip: ip has 501 items; at most 500 per call\. Accepted: /);
+  const missing = await bin(['audit', join(REPO, 'no-such-robots.txt')]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /^cannot read .*no-such-robots\.txt \(ENOENT\); give a robots\.txt file, or - for standard input\n$/);
 });

@@ -15,9 +15,15 @@ export interface CommandResult {
   exitCode: number;
 }
 
+/** A file the command line names that cannot be read: said in one line, never a stack trace. */
+export class InputUnreadable extends Error {}
+
 /** A file's text, or standard input's for `-`. */
 export async function readInput(path: string): Promise<string> {
-  if (path !== '-') return readFile(path, 'utf8');
+  if (path !== '-')
+    return readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw new InputUnreadable(`cannot read ${path} (${error.code ?? error.message}); give a robots.txt file, or - for standard input`);
+    });
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');

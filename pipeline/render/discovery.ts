@@ -1,18 +1,17 @@
 import { stringify } from 'yaml';
-import type { Model } from '../model/model.ts';
+import { type Model, url } from '../model/model.ts';
 import type { SiteSettings } from '../records/types.ts';
 import { contentTypeOf, href, ROUTE_GROUPS, type Route, type RouteGroup, routes } from '../routes.ts';
 import { API_PREFIX } from '../http/paths.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import { escapeHtml } from '../site/html.ts';
 import type { RenderedFile } from './output.ts';
+import { LEDGER_JSON, LEDGER_TXT } from '../ledger/ledger.ts';
 import { apiReference, REFERENCE_PATH, referenceMarkdown } from './reference.ts';
 
 // The documents by which programs find the API (SPEC 4.3): catalogues, host metadata, the
 // sitemap, llms.txt. Each is generated from the route table, so a path added there appears in
 // every one of them.
-
-const absolute = (site: SiteSettings, path: string) => site.base_url + path;
 
 /** The address a route is published at: its canonical form where it has one. */
 const publicPath = (route: Route) => route.canonical ?? route.path;
@@ -25,13 +24,13 @@ function openDocuments(answered: readonly Route[]): Route[] {
 /** The links every host-level description carries (host-meta, its JSON form, the API catalogue). */
 function serviceLinks(site: SiteSettings) {
   return [
-    { rel: 'api-catalog', type: 'application/linkset+json', href: absolute(site, href('api_catalog')) },
-    { rel: 'service-desc', type: 'application/openapi+json', href: absolute(site, href('openapi')) },
-    { rel: 'service-desc', type: 'application/openapi+yaml', href: absolute(site, href('openapi_yaml')) },
-    { rel: 'service-doc', type: 'text/html', href: absolute(site, REFERENCE_PATH) },
-    { rel: 'service-meta', type: 'application/json', href: absolute(site, href('apis_json')) },
-    { rel: 'status', type: 'application/json', href: absolute(site, href('status')) },
-    { rel: 'describedby', type: 'text/plain', href: absolute(site, href('llms')) },
+    { rel: 'api-catalog', type: 'application/linkset+json', href: url(site, href('api_catalog')) },
+    { rel: 'service-desc', type: 'application/openapi+json', href: url(site, href('openapi')) },
+    { rel: 'service-desc', type: 'application/openapi+yaml', href: url(site, href('openapi_yaml')) },
+    { rel: 'service-doc', type: 'text/html', href: url(site, REFERENCE_PATH) },
+    { rel: 'service-meta', type: 'application/json', href: url(site, href('apis_json')) },
+    { rel: 'status', type: 'application/json', href: url(site, href('status')) },
+    { rel: 'describedby', type: 'text/plain', href: url(site, href('llms')) },
   ];
 }
 
@@ -44,7 +43,7 @@ function apiCatalog(site: SiteSettings) {
   return {
     linkset: [
       {
-        anchor: absolute(site, API_PREFIX),
+        anchor: url(site, API_PREFIX),
         'service-desc': byRel('service-desc'),
         'service-doc': byRel('service-doc'),
         'service-meta': byRel('service-meta'),
@@ -77,7 +76,7 @@ function apisJson(site: SiteSettings, stamp: string) {
     aid: new URL(site.base_url).host,
     name: site.name,
     description: apiReference(site).summary,
-    url: absolute(site, href('apis_json')),
+    url: url(site, href('apis_json')),
     specificationVersion: '0.19',
     modified: stamp.slice(0, 10),
     tags: ['web crawlers', 'robots.txt', 'bot verification', 'ip ranges', 'open data'],
@@ -86,18 +85,18 @@ function apisJson(site: SiteSettings, stamp: string) {
         aid: `${new URL(site.base_url).host}:v1`,
         name: `${site.name} API`,
         description: 'Keyless read-only documents and tools; every path is also served under /api/v1.',
-        humanURL: absolute(site, REFERENCE_PATH),
-        baseURL: absolute(site, API_PREFIX),
+        humanURL: url(site, REFERENCE_PATH),
+        baseURL: url(site, API_PREFIX),
         tags: ['keyless', 'read-only', 'cc0'],
         properties: [
-          { type: 'OpenAPI', url: absolute(site, href('openapi')) },
-          { type: 'OpenAPI', url: absolute(site, href('openapi_yaml')) },
-          { type: 'Documentation', url: absolute(site, REFERENCE_PATH) },
-          { type: 'x-llms-txt', url: absolute(site, href('llms')) },
-          { type: 'x-agent-card', url: absolute(site, href('agent_card')) },
-          { type: 'x-change-feed', url: absolute(site, href('changes')) },
-          { type: 'TermsOfService', url: absolute(site, href('terms')) },
-          { type: 'x-privacy', url: absolute(site, href('privacy')) },
+          { type: 'OpenAPI', url: url(site, href('openapi')) },
+          { type: 'OpenAPI', url: url(site, href('openapi_yaml')) },
+          { type: 'Documentation', url: url(site, REFERENCE_PATH) },
+          { type: 'x-llms-txt', url: url(site, href('llms')) },
+          { type: 'x-agent-card', url: url(site, href('agent_card')) },
+          { type: 'x-change-feed', url: url(site, href('changes')) },
+          { type: 'TermsOfService', url: url(site, href('terms')) },
+          { type: 'x-privacy', url: url(site, href('privacy')) },
         ],
         contact: [{ FN: site.name, url: site.contact }],
       },
@@ -123,16 +122,11 @@ function llmsText(site: SiteSettings, answered: readonly Route[]): string {
     for (const route of members)
       out.push(
         route.parameter
-          ? `- \`${absolute(site, route.path)}\`: ${route.returns}; {${route.parameter.name}} from ${route.parameter.values_from}`
-          : `- [${publicPath(route)}](${absolute(site, publicPath(route))}): ${route.returns}`,
+          ? `- \`${url(site, route.path)}\`: ${route.returns}; {${route.parameter.name}} from ${route.parameter.values_from}`
+          : `- [${publicPath(route)}](${url(site, publicPath(route))}): ${route.returns}`,
       );
   }
-  out.push(
-    '',
-    '## Optional',
-    '',
-    `- [The whole reference inline](${absolute(site, href('llms_full'))}): this index with every path, tool parameter and error code`,
-  );
+  out.push('', '## Optional', '', `- [The whole reference inline](${url(site, href('llms_full'))}): this index with every path, tool parameter and error code`);
   return `${out.join('\n')}\n`;
 }
 
@@ -146,21 +140,21 @@ function siteIndex(model: Model, answered: readonly Route[]) {
   return {
     name: site.name,
     description: apiReference(site).summary,
-    home: absolute(site, '/'),
-    reference: absolute(site, REFERENCE_PATH),
+    home: url(site, '/'),
+    reference: url(site, REFERENCE_PATH),
     license: site.license,
     repository: site.repository,
     counts: { crawlers: model.crawlers.length, operators: model.operators.length, policies: model.policies.length, ip_sources: model.sources.length },
     policies: model.policies.map((p) => ({
       id: p.id,
       title: p.title,
-      robots_txt: absolute(site, href('robots', p.id)),
-      json: absolute(site, href('policy', p.id)),
+      robots_txt: url(site, href('robots', p.id)),
+      json: url(site, href('policy', p.id)),
     })),
-    documents: openDocuments(answered).map((r) => ({ key: r.key, url: absolute(site, publicPath(r)), type: r.type, returns: r.returns })),
+    documents: openDocuments(answered).map((r) => ({ key: r.key, url: url(site, publicPath(r)), type: r.type, returns: r.returns })),
     templates: answered
       .filter((r) => r.parameter && r.methods.includes('GET'))
-      .map((r) => ({ key: r.key, url: absolute(site, r.path), values_from: r.parameter!.values_from })),
+      .map((r) => ({ key: r.key, url: url(site, r.path), values_from: r.parameter!.values_from })),
   };
 }
 
@@ -171,10 +165,10 @@ function apiVersions(site: SiteSettings) {
       {
         version: 'v1',
         status: 'current',
-        root: absolute(site, API_PREFIX),
-        base_url: absolute(site, API_PREFIX),
+        root: url(site, API_PREFIX),
+        base_url: url(site, API_PREFIX),
         unprefixed_base_url: site.base_url,
-        openapi: absolute(site, href('openapi')),
+        openapi: url(site, href('openapi')),
         sunset: null,
       },
     ],
@@ -197,28 +191,11 @@ function sitemap(site: SiteSettings, rendered: readonly RenderedFile[], answered
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
-    ...[...new Set(paths)].map((p) => `  <url><loc>${xml(absolute(site, p))}</loc></url>`),
+    ...[...new Set(paths)].map((p) => `  <url><loc>${xml(url(site, p))}</loc></url>`),
     '</urlset>',
     '',
   ].join('\n');
 }
-
-/** Documents the other renderers' files do not include: this module's own, and the ledger the build writes last. */
-const MADE_ELSEWHERE = () =>
-  [
-    'llms',
-    'llms_full',
-    'apis_json',
-    'apis_yaml',
-    'api_catalog',
-    'host_meta',
-    'host_meta_json',
-    'site_index',
-    'api_versions',
-    'sitemap',
-    'documents',
-    'documents_txt',
-  ].map((key) => href(key));
 
 /**
  * The service's own robots.txt. Documents and pages are there to be read; a tool called with
@@ -227,36 +204,41 @@ const MADE_ELSEWHERE = () =>
  */
 function ownRobotsTxt(site: SiteSettings): string {
   return [
-    `# robots.txt of ${site.name} itself. The index of crawlers is ${absolute(site, href('agents'))};`,
-    `# Ready-made policies for your own site: ${absolute(site, href('robots', 'block-ai-training'))} and the others listed at ${absolute(site, REFERENCE_PATH)}.`,
+    `# robots.txt of ${site.name} itself. The index of crawlers is ${url(site, href('agents'))};`,
+    `# Ready-made policies for your own site: ${url(site, href('robots', 'block-ai-training'))} and the others listed at ${url(site, REFERENCE_PATH)}.`,
     'User-agent: *',
     'Allow: /',
     `Disallow: /tools/*?`,
     `Disallow: ${href('hits')}`,
     '',
-    `Sitemap: ${absolute(site, href('sitemap'))}`,
+    `Sitemap: ${url(site, href('sitemap'))}`,
     '',
   ].join('\n');
 }
 
+type Body = RenderedFile['body'];
+
 /** Every discovery document; the sitemap is given the files the other renderers made. */
 export function renderDiscovery(model: Model, rendered: readonly RenderedFile[]): RenderedFile[] {
   const { site } = model;
-  // The routes a client gets an answer from: a stored document only if this build made it
-  // (/swagger.json is left out while its conversion would lose something), and every other.
-  const made = new Set([...rendered.map((f) => f.path), ...MADE_ELSEWHERE()]);
-  const answered = routes().filter((r) => r.answer.by !== 'document' || r.parameter !== undefined || made.has(r.path));
-  return [
-    { path: href('llms'), kind: 'discovery', body: llmsText(site, answered) },
-    { path: href('llms_full'), kind: 'discovery', body: llmsFullText(site, answered) },
-    { path: href('apis_json'), kind: 'discovery', body: (stamp) => canonicalJson(apisJson(site, stamp)) },
-    { path: href('apis_yaml'), kind: 'discovery', body: (stamp) => stringify(apisJson(site, stamp), { lineWidth: 0 }) },
-    { path: href('api_catalog'), kind: 'discovery', body: canonicalJson(apiCatalog(site)) },
-    { path: href('host_meta'), kind: 'discovery', body: hostMetaXrd(site) },
-    { path: href('host_meta_json'), kind: 'discovery', body: canonicalJson(hostMetaJrd(site)) },
-    { path: href('site_index'), kind: 'discovery', body: canonicalJson(siteIndex(model, answered)) },
-    { path: href('api_versions'), kind: 'discovery', body: canonicalJson(apiVersions(site)) },
-    { path: href('sitemap'), kind: 'discovery', body: sitemap(site, rendered, answered) },
-    { path: href('own_robots'), kind: 'discovery', body: ownRobotsTxt(site) },
+  // Each document by route key; those that list addresses are given the routes that answer.
+  const documents: readonly [key: string, body: (answered: readonly Route[]) => Body][] = [
+    ['llms', (answered) => llmsText(site, answered)],
+    ['llms_full', (answered) => llmsFullText(site, answered)],
+    ['apis_json', () => (stamp: string) => canonicalJson(apisJson(site, stamp))],
+    ['apis_yaml', () => (stamp: string) => stringify(apisJson(site, stamp), { lineWidth: 0 })],
+    ['api_catalog', () => canonicalJson(apiCatalog(site))],
+    ['host_meta', () => hostMetaXrd(site)],
+    ['host_meta_json', () => canonicalJson(hostMetaJrd(site))],
+    ['site_index', (answered) => canonicalJson(siteIndex(model, answered))],
+    ['api_versions', () => canonicalJson(apiVersions(site))],
+    ['sitemap', (answered) => sitemap(site, rendered, answered)],
+    ['own_robots', () => ownRobotsTxt(site)],
   ];
+  // The routes a client gets an answer from: a stored document only if this build makes it
+  // (/swagger.json is left out while its conversion would lose something): the other
+  // renderers' files, these, and the ledger the build writes last.
+  const made = new Set([...rendered.map((f) => f.path), ...documents.map(([key]) => href(key)), LEDGER_JSON, LEDGER_TXT]);
+  const answered = routes().filter((r) => r.answer.by !== 'document' || r.parameter !== undefined || made.has(r.path));
+  return documents.map(([key, body]) => ({ path: href(key), kind: 'discovery', body: body(answered) }));
 }

@@ -1,4 +1,4 @@
-import type { Model } from '../model/model.ts';
+import { type Model, url } from '../model/model.ts';
 import type { SiteSettings } from '../records/types.ts';
 import { href, ROUTE_GROUPS, type Route, type RouteGroup, routes, toolRouteKey } from '../routes.ts';
 import { ERROR_CODES, STATUSES } from '../http/error-catalog.ts';
@@ -30,13 +30,11 @@ const CONVENTIONS: readonly string[] = [
   'An error is JSON: {"error": {"code", "message", "status", "field"?, "accepted"?, "allow"?, "documentation"?}}, with the field at fault and its accepted form where there is one. MCP and A2A answer with JSON-RPC 2.0 error objects instead.',
 ];
 
-const absolute = (site: SiteSettings, path: string) => site.base_url + path;
-
 function endpointEntry(site: SiteSettings, route: Route) {
   return {
     key: route.key,
     path: route.path,
-    url: absolute(site, route.canonical ?? route.path),
+    url: url(site, route.canonical ?? route.path),
     methods: route.methods,
     type: route.type,
     returns: route.returns,
@@ -50,7 +48,7 @@ function endpointEntry(site: SiteSettings, route: Route) {
 }
 
 function toolEntry(site: SiteSettings, tool: (typeof TOOLS)[number]) {
-  const at = (form: 'endpoint' | 'spec' | 'form') => (tool.path === null ? null : absolute(site, href(toolRouteKey(tool.name, form))));
+  const at = (form: 'endpoint' | 'spec' | 'form') => (tool.path === null ? null : url(site, href(toolRouteKey(tool.name, form))));
   return {
     name: tool.name,
     title: tool.title,
@@ -66,7 +64,7 @@ function toolEntry(site: SiteSettings, tool: (typeof TOOLS)[number]) {
       description: httpDescription(p),
       accepted: p.accepted,
     })),
-    mcp: MCP_SERVERS.filter((s) => s.tools.includes(tool.name)).map((s) => absolute(site, s.path)),
+    mcp: MCP_SERVERS.filter((s) => s.tools.includes(tool.name)).map((s) => url(site, s.path)),
   };
 }
 
@@ -82,12 +80,12 @@ export function apiReference(site: SiteSettings) {
     summary:
       'A read-only, keyless index of web crawlers: robots.txt tokens, user-agent patterns, operator-published IP ranges and how to verify a visit, ready-made robots.txt policies, and tools that answer questions about them over HTTP, MCP and A2A.',
     formats: {
-      html: absolute(site, REFERENCE_PATH),
-      json: absolute(site, href('reference_json')),
-      markdown: absolute(site, href('reference_markdown')),
-      openapi: absolute(site, href('openapi')),
-      openapi_yaml: absolute(site, href('openapi_yaml')),
-      llms_txt: absolute(site, href('llms')),
+      html: url(site, REFERENCE_PATH),
+      json: url(site, href('reference_json')),
+      markdown: url(site, href('reference_markdown')),
+      openapi: url(site, href('openapi')),
+      openapi_yaml: url(site, href('openapi_yaml')),
+      llms_txt: url(site, href('llms')),
     },
     access: {
       ...ACCESS,
@@ -101,8 +99,8 @@ export function apiReference(site: SiteSettings) {
     })),
     tools: TOOLS.map((tool) => toolEntry(site, tool)),
     attribution_parameter: { name: ATTRIBUTION_PARAM.name, description: ATTRIBUTION_PARAM.description },
-    mcp_servers: MCP_SERVERS.map((s) => ({ url: absolute(site, s.path), name: s.name, description: s.description, tools: s.tools })),
-    a2a: { endpoint: absolute(site, href('a2a')), agent_card: absolute(site, href('agent_card')) },
+    mcp_servers: MCP_SERVERS.map((s) => ({ url: url(site, s.path), name: s.name, description: s.description, tools: s.tools })),
+    a2a: { endpoint: url(site, href('a2a')), agent_card: url(site, href('agent_card')) },
     statuses: STATUSES,
     error_codes: ERROR_CODES,
     endpoint_count: all.length,
@@ -183,7 +181,7 @@ ${ref.error_codes.map((e) => html`<tr><td>${e.status}</td><td><code>${e.code}</c
     path: REFERENCE_PATH,
     title: 'API reference',
     description: `Every path, tool and error of the ${site.name} API.`,
-    canonical: absolute(site, REFERENCE_PATH),
+    canonical: url(site, REFERENCE_PATH),
     alternates: [
       { type: 'application/json', href: ref.formats.json },
       { type: 'text/markdown', href: ref.formats.markdown },

@@ -1,4 +1,4 @@
-import type { Model } from '../model/model.ts';
+import { type Model, url } from '../model/model.ts';
 import type { SiteSettings } from '../records/types.ts';
 import { href, routes } from '../routes.ts';
 import { API_PREFIX } from '../http/paths.ts';
@@ -10,8 +10,6 @@ import { REFERENCE_PATH } from './reference.ts';
 // What a user of the service agrees to, how to report a flaw, what the server keeps about
 // them, and how to start: security.txt (RFC 9116), /security.json, /terms.json,
 // /privacy.json, /register and /.well-known/api-onboarding.
-
-const absolute = (site: SiteSettings, path: string) => site.base_url + path;
 
 /**
  * RFC 9116 wants Expires less than a year ahead, and the build wants an unchanged rebuild to
@@ -45,8 +43,8 @@ function securityTxt(site: SiteSettings, base: string): string {
     `Contact: ${site.security_contact}`,
     `Expires: ${securityTxtExpiry(base)}`,
     'Preferred-Languages: en',
-    `Canonical: ${absolute(site, href('security_txt'))}`,
-    `Policy: ${absolute(site, href('security'))}`,
+    `Canonical: ${url(site, href('security_txt'))}`,
+    `Policy: ${url(site, href('security'))}`,
     '',
   ].join('\n');
 }
@@ -54,7 +52,7 @@ function securityTxt(site: SiteSettings, base: string): string {
 function securityPolicy(site: SiteSettings) {
   return {
     report_to: site.security_contact,
-    security_txt: absolute(site, href('security_txt')),
+    security_txt: url(site, href('security_txt')),
     how: 'Report privately through the repository security advisory form; include the URL, the request and what you observed. Please do not open a public issue for a vulnerability.',
     in_scope: [
       'The Node server (serve.ts) and everything it answers: documents, tools, MCP and A2A endpoints, /stats.json and /hits.json',
@@ -69,7 +67,7 @@ function securityPolicy(site: SiteSettings) {
     exposed: {
       authentication: `None, except the export key of ${href('hits')}, compared in constant time and never logged`,
       writes: 'Nothing can be written through the API; the only POST bodies are tool inputs and JSON-RPC messages',
-      stored_about_visitors: absolute(site, href('privacy')),
+      stored_about_visitors: url(site, href('privacy')),
     },
   };
 }
@@ -81,14 +79,14 @@ function terms(site: SiteSettings) {
       id: site.license,
       text: 'All data and code are dedicated to the public domain under CC0 1.0 Universal: copy, change and republish them without asking or attributing (a link back is welcome).',
     },
-    access: { api_key: false, account: false, registration: absolute(site, href('register')), rate_limit: 'none imposed' },
+    access: { api_key: false, account: false, registration: url(site, href('register')), rate_limit: 'none imposed' },
     fair_use:
       'The documents change every six hours at most: use ETag or Last-Modified, poll /changes.json no more often than that, and take /data/agents.json whole rather than crawling every record.',
     warranty:
       'None. The index is assembled with care from the sources it cites, but may be incomplete, out of date or wrong; verify what matters against the operator pages it cites. Robots.txt asks; it does not enforce.',
     affiliation: 'An independent, non-commercial project, not affiliated with the operators it documents.',
     changes: `Changes to these terms are commits to ${site.repository}; the git log is their history.`,
-    privacy: absolute(site, href('privacy')),
+    privacy: url(site, href('privacy')),
   };
 }
 
@@ -112,8 +110,8 @@ function privacy(site: SiteSettings) {
       retention_days_default: DEFAULT_RETENTION_DAYS,
       retention: `Rows older than the retention period (${DEFAULT_RETENTION_DAYS} days unless the operator of the server sets --log-retention-days) are deleted every hour.`,
       who_can_read: {
-        public: `${absolute(site, href('stats'))}: daily counts only (by route, status, crawler, category and verdict), no hash and no User-Agent`,
-        export_key_holders: `${absolute(site, href('hits'))}: the rows themselves, for whoever runs the server (EXPORT_KEY)`,
+        public: `${url(site, href('stats'))}: daily counts only (by route, status, crawler, category and verdict), no hash and no User-Agent`,
+        export_key_holders: `${url(site, href('hits'))}: the rows themselves, for whoever runs the server (EXPORT_KEY)`,
       },
       turned_off_by: '--no-log; a static copy of dist/ keeps no log of its own (its host may).',
     },
@@ -127,8 +125,8 @@ function register(site: SiteSettings) {
   return {
     registration_required: false,
     message: `There is nothing to register: ${site.name} has no API keys, accounts or sign-up. Every path except ${href('hits')} answers anyone.`,
-    start_here: absolute(site, href('api_onboarding')),
-    reference: absolute(site, REFERENCE_PATH),
+    start_here: url(site, href('api_onboarding')),
+    reference: url(site, REFERENCE_PATH),
   };
 }
 
@@ -139,22 +137,22 @@ function onboarding(site: SiteSettings) {
     api: site.name,
     auth: 'none',
     steps: [
-      { step: 'Read the reference, or give a model the llms.txt index', urls: [absolute(site, REFERENCE_PATH), absolute(site, href('llms'))] },
+      { step: 'Read the reference, or give a model the llms.txt index', urls: [url(site, REFERENCE_PATH), url(site, href('llms'))] },
       {
         step: 'Take the whole crawler list (JSON or CSV); keep its ETag and ask again with If-None-Match',
-        urls: [absolute(site, href('agents')), absolute(site, href('agents_csv'))],
+        urls: [url(site, href('agents')), url(site, href('agents_csv'))],
       },
       {
         step: 'Ask a tool a question: no parameters returns its specification',
-        urls: [absolute(site, href('tools')), ...(example ? [`${absolute(site, example.path)}?ua=GPTBot%2F1.2`] : [])],
+        urls: [url(site, href('tools')), ...(example ? [`${url(site, example.path)}?ua=GPTBot%2F1.2`] : [])],
       },
-      { step: 'Follow what changes instead of re-reading everything', urls: [absolute(site, href('changes')), absolute(site, href('feed_json'))] },
-      { step: 'Connect an MCP client or an A2A agent', urls: [absolute(site, '/mcp'), absolute(site, href('agent_card'))] },
+      { step: 'Follow what changes instead of re-reading everything', urls: [url(site, href('changes')), url(site, href('feed_json'))] },
+      { step: 'Connect an MCP client or an A2A agent', urls: [url(site, '/mcp'), url(site, href('agent_card'))] },
     ],
-    openapi: absolute(site, href('openapi')),
-    base_urls: [site.base_url, absolute(site, API_PREFIX)],
-    registration: absolute(site, href('register')),
-    terms: absolute(site, href('terms')),
+    openapi: url(site, href('openapi')),
+    base_urls: [site.base_url, url(site, API_PREFIX)],
+    registration: url(site, href('register')),
+    terms: url(site, href('terms')),
     support: site.contact,
   };
 }

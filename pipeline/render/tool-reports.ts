@@ -1,44 +1,19 @@
 import type { SiteSettings } from '../records/types.ts';
 import { html, type Markup } from '../site/html.ts';
 import { page } from '../site/layout.ts';
+import type { auditAiAccess, lintAnswer } from '../tools/definitions/robots-answers.ts';
+import type { allowedTool } from '../tools/definitions/check-path-allowed.ts';
 
 // Readable answers for the robots.txt tools, for a browser that submitted a form: the same
 // answer as the JSON (rendered from it), laid out as a report. Programs keep the JSON: only a
 // request that rates text/html above application/json gets this.
 
-interface Line {
-  line: number;
-  text: string;
-}
-interface Brief {
-  slug: string;
-  name: string;
-  operator: string;
-  category: string;
-  robots_token: string | null;
-  respects_robots_txt: string;
-  deciding_line: Line | null;
-  parser_dependent: { note: string } | null;
-}
-interface Audit {
-  path: string;
-  parsed: { not_robots_txt: string | null; groups: number };
-  summary: { ai_crawlers: number; blocked: number; allowed: number };
-  blocked: Brief[];
-  allowed: Brief[];
-  unknown_tokens: { token: string; line: number; did_you_mean: string | null }[];
-  obedience: { blocked_but_may_not_obey: { slug: string }[] };
-}
-interface Lint {
-  counts: { error: number; warning: number; info: number };
-  findings: { line: number | null; text: string | null; severity: string; message: string; fix: string }[];
-}
-interface Allowed {
-  token: string;
-  ua_note: string | null;
-  not_robots_txt: string | null;
-  results: { path: string; allowed: boolean; reason: string; deciding: Line | null; notes: string[] }[];
-}
+// The answers' own types, so a report cannot drift from what the tools return.
+type Audit = ReturnType<typeof auditAiAccess>;
+type Brief = Audit['blocked'][number];
+type Lint = ReturnType<typeof lintAnswer>;
+type Allowed = ReturnType<typeof allowedTool.run>;
+type Line = NonNullable<Brief['deciding_line']>;
 
 const wide = (table: Markup) => html`<div class="wide" tabindex="0">${table}</div>`;
 const lineCell = (line: Line | null) =>

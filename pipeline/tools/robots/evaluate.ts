@@ -460,7 +460,7 @@ export function evaluateMany(parsed: ParsedRobots, productToken: string, paths: 
   if (token !== productToken.trim()) {
     baseNotes.push(`"${productToken.trim()}" was read as the product token "${token}"; pass a token, not a whole User-Agent header`);
   }
-  if (token !== '' && token !== '*' && !/^[A-Za-z_-]+$/.test(token)) {
+  if (readingForToken(token) === 'whole-token') {
     baseNotes.push(`"${token}" is not an RFC 9309 product token (only letters, "_" and "-"); a strict parser can never match it to a user-agent line`);
   }
   if (sel.matchedBy === 'fallback') {
