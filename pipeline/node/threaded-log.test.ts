@@ -17,8 +17,10 @@ async function until(check: () => Promise<boolean>): Promise<void> {
   assert.fail('the log thread never caught up');
 }
 
-test('entries go to the log thread and come back through it; a queued one already counts for its visitor', async () => {
+test('entries go to the log thread and come back through it; a queued one already counts for its visitor', async (t) => {
   const log = threadedLog({ file: join(dir, 'a.db'), flushEveryMs: 10 });
+  // A failed assertion must not leave the thread running: it would keep this file, and the suite, from ending.
+  t.after(() => log.close());
   log.record(entry());
   assert.equal((await log.visitor('cafe'))?.requests, 1, 'handed over before the question, and counted');
   log.record(entry({ crawler: 'gptbot', verdict: 'genuine' }));
@@ -28,16 +30,15 @@ test('entries go to the log thread and come back through it; a queued one alread
     [1, 1],
   );
   await until(async () => log.health().written === 2);
-  await log.close();
 });
 
-test('a file the thread cannot open turns the log unavailable, with the reason, and reads answer empty', async () => {
+test('a file the thread cannot open turns the log unavailable, with the reason, and reads answer empty', async (t) => {
   const lines: string[] = [];
   const log = threadedLog({ file: join(dir, 'missing', 'folder', 'b.db'), log: (line) => lines.push(line) });
+  t.after(() => log.close());
   await until(async () => log.health().state === 'unavailable');
   assert.match(log.health().reason ?? '', /cannot open/);
   assert.deepEqual(await log.hits(0, 10), { hits: [], next_cursor: null });
   await until(async () => lines.length === 1);
   assert.match(lines[0]!, /requests are answered but not recorded/);
-  await log.close();
 });
