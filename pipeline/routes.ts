@@ -284,12 +284,16 @@ const buildRoutes = (): readonly Route[] => [
       key: 'a2a',
       path: '/a2a',
       type: 'application/json',
-      returns: 'Agent-to-agent endpoint (JSON-RPC 2.0, message/send)',
+      returns: 'Agent-to-agent endpoint (JSON-RPC 2.0): SendMessage (A2A 1.0) and message/send (A2A 0.3)',
       methods: ['POST'],
       statuses: [200, 405, 413],
       answer: { by: 'a2a' },
     },
-    doc('agent_card', '/.well-known/agent-card.json', 'A2A agent card describing /a2a and its skills', undefined, 'agent-card'),
+    doc('agent_card', '/.well-known/agent-card.json', 'A2A agent card (1.0, with the 0.3 fields) describing /a2a and its skills', undefined, 'agent-card', {
+      // The name A2A used before 0.3; older clients still ask for it.
+      aliases: ['/.well-known/agent.json'],
+      canonical: '/.well-known/agent-card.json',
+    }),
   ]),
   ...inGroup('docs', [
     doc('openapi', '/openapi.json', 'OpenAPI 3.1 description of every path, generated from this table', undefined, 'openapi'),

@@ -1,40 +1,45 @@
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { Role, type Message, type Part } from '@a2a-js/sdk';
+import { Role, type AgentCard, type Message, type Part } from '@a2a-js/sdk';
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
 import { build } from '../pipeline/publish/build.ts';
 import { readSite, startServer, type RunningServer } from '../pipeline/node/server.ts';
 import { A2A_PROMPTS, agentCard } from '../pipeline/render/agent-card.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
 import { TOOLS } from '../pipeline/tools/registry/index.ts';
-import { tempProject } from './support/project.ts';
+import { REPO, tempProject } from './support/project.ts';
 
 const validateCard = validatorFor('outputs/agent-card.schema.json');
 const validateError = validatorFor('outputs/error.schema.json');
-const BASE = 'https://index.example';
 
 let project: Awaited<ReturnType<typeof tempProject>>;
 let server: RunningServer;
+/** The SDK's standard client, unmodified: it reads the 1.0 interface and sends SendMessage. */
 let client: Client;
+/** The SDK's 0.3 transport, as an A2A 0.3 client reaches the same card's 0.3 interface. */
+let legacyClient: Client;
 
-// The card names the public base URL; the client's requests are sent to the test server instead.
-const localFetch: typeof fetch = (input, init) => {
-  const url = input instanceof Request ? input.url : String(input);
-  return fetch(url.startsWith(BASE) ? server.url + url.slice(BASE.length) : url, init);
-};
+/** A port free a moment ago, so the build can name the address the server will listen on. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
 
 before(async () => {
   project = await tempProject('mini');
-  await build({ root: project.root, now: '2026-01-01T00:00:00Z' });
-  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', checkEveryMs: 0 });
-  // The SDK (1.x) speaks A2A 1.0 natively; its legacy-compat switch selects the 0.3 JSON-RPC
-  // transport (method message/send) for a 0.3 card such as ours.
-  const factory = new ClientFactory({
-    transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true }, fetchImpl: localFetch })],
-    cardResolver: new DefaultAgentCardResolver({ legacyCompat: { enabled: true }, fetchImpl: localFetch }),
-  });
-  client = await factory.createFromUrl(server.url);
+  const port = await freePort();
+  await build({ root: project.root, now: '2026-01-01T00:00:00Z', baseUrl: `http://127.0.0.1:${port}` });
+  server = await startServer({ root: project.root, port, host: '127.0.0.1', checkEveryMs: 0 });
+  client = await new ClientFactory().createFromUrl(server.url);
+  // A 0.3 client: the same card, its 0.3 interface, the SDK's legacy JSON-RPC transport (message/send).
+  const card = await new DefaultAgentCardResolver().resolve(server.url);
+  const legacyOnly: AgentCard = { ...card, supportedInterfaces: card.supportedInterfaces.filter((i) => i.protocolVersion === '0.3') };
+  legacyClient = await new ClientFactory({ transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true } })] }).createFromAgentCard(legacyOnly);
 });
 after(async () => {
   await server.close();
@@ -51,8 +56,13 @@ const dataPart = (value: unknown): Part => ({ content: { $case: 'data', value },
 /** Sends with the SDK client; returns the tool that ran, the text part and the data part's value. */
 async function ask(
   parts: Part[],
-): Promise<{ tool: string | null; text: string; data: { tool: string | null; input?: Record<string, unknown>; output?: Record<string, unknown> } }> {
-  const result = await client.sendMessage({ tenant: '', message: userMessage(parts), configuration: undefined, metadata: undefined });
+  through: Client = client,
+): Promise<{
+  tool: string | null;
+  text: string;
+  data: { tool: string | null; input?: Record<string, unknown>; output?: Record<string, unknown>; note?: string };
+}> {
+  const result = await through.sendMessage({ tenant: '', message: userMessage(parts), configuration: undefined, metadata: undefined });
   assert.ok('messageId' in result && 'parts' in result, 'the answer is a Message, not a Task');
   const message = result as Message;
   assert.equal(message.role, Role.ROLE_AGENT);
@@ -72,20 +82,39 @@ describe('agent card', () => {
     const response = await fetch(`${server.url}/.well-known/agent-card.json`);
     assert.equal(response.status, 200);
     assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
-    const card = (await response.json()) as { url: string; skills: { id: string; examples: string[] }[] };
+    const card = (await response.json()) as {
+      url: string;
+      supportedInterfaces: { url: string; protocolVersion: string }[];
+      skills: { id: string; examples: string[] }[];
+    };
     assert.ok(validateCard(card), JSON.stringify(validateCard.errors));
-    assert.deepEqual(card, agentCard(await readSite(project.root)));
-    assert.equal(card.url, `${BASE}/a2a`);
+    assert.deepEqual(card, agentCard({ ...(await readSite(project.root)), base_url: server.url }));
+    assert.equal(card.url, `${server.url}/a2a`);
+    assert.deepEqual(
+      card.supportedInterfaces.map((i) => [i.url, i.protocolVersion]),
+      [
+        [`${server.url}/a2a`, '1.0'],
+        [`${server.url}/a2a`, '0.3'],
+      ],
+      'the 1.0 interface first, as the preferred one',
+    );
     assert.deepEqual(
       card.skills.map((s) => s.id),
       TOOLS.map((t) => t.name),
     );
   });
 
+  test('/.well-known/agent.json, the name before A2A 0.3, answers the same card with rel=canonical', async () => {
+    const [card, alias] = await Promise.all(['/.well-known/agent-card.json', '/.well-known/agent.json'].map((path) => fetch(`${server.url}${path}`)));
+    assert.equal(alias!.status, 200);
+    assert.equal(await alias!.text(), await card!.text());
+    assert.match(alias!.headers.get('link') ?? '', /<[^>]*\/\.well-known\/agent-card\.json>; rel="?canonical"?/);
+  });
+
   test('the schema refuses a card that breaks it', () => {
     const card = agentCard({
       name: 'X',
-      base_url: BASE,
+      base_url: 'https://index.example',
       repository: 'https://example.org',
       license: 'CC0-1.0',
       contact: 'https://example.org',
@@ -93,7 +122,10 @@ describe('agent card', () => {
     }) as Record<string, unknown>;
     assert.ok(validateCard(card));
     for (const broken of [
-      { ...card, url: `${BASE}/mcp` },
+      { ...card, url: 'https://index.example/mcp' },
+      { ...card, supportedInterfaces: [] },
+      { ...card, supportedInterfaces: [{ url: 'https://index.example/a2a', protocolBinding: 'GRPC', protocolVersion: '1.0' }] },
+      { ...card, capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false } },
       { ...card, preferredTransport: 'GRPC' },
       { ...card, skills: [] },
       { ...card, extra: 1 },
@@ -103,97 +135,152 @@ describe('agent card', () => {
   });
 });
 
-describe('message/send with the @a2a-js/sdk client', () => {
-  test('a User-Agent string → classify_user_agent', async () => {
-    const answer = await ask([textPart('Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.3; +https://openai.com/gptbot)')]);
-    assert.equal(answer.tool, 'classify_user_agent');
-    assert.equal((answer.data.output as { matched: boolean; crawler: { slug: string } }).crawler.slug, 'gptbot');
-    assert.match(answer.text, /^GPTBot by OpenAI/);
-  });
+const CLIENTS: readonly (readonly [string, () => Client])[] = [
+  ["SendMessage (A2A 1.0) with the SDK's standard ClientFactory, unmodified", () => client],
+  ["message/send (A2A 0.3) with the SDK's 0.3 transport", () => legacyClient],
+];
 
-  test('IP addresses with a claimed crawler → verify_batch', async () => {
-    const answer = await ask([textPart('Are 20.171.206.10 and 192.0.2.1 really GPTBot?')]);
-    assert.equal(answer.tool, 'verify_batch');
-    assert.deepEqual(answer.data.input, { ip: ['20.171.206.10', '192.0.2.1'], ua: 'GPTBot' });
-    const output = answer.data.output as { checked: number; results: { input: string }[] };
-    assert.equal(output.checked, 2);
-    assert.match(answer.text, /2 addresses checked/);
-  });
+for (const [label, through] of CLIENTS)
+  describe(label, () => {
+    const askVia = (parts: Part[]) => ask(parts, through());
+    test('a User-Agent string → classify_user_agent', async () => {
+      const answer = await askVia([textPart('Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.3; +https://openai.com/gptbot)')]);
+      assert.equal(answer.tool, 'classify_user_agent');
+      assert.equal((answer.data.output as { matched: boolean; crawler: { slug: string } }).crawler.slug, 'gptbot');
+      assert.match(answer.text, /^GPTBot by OpenAI/);
+    });
 
-  test('an access-log line → verify_batch with the logged User-Agent as the claim', async () => {
-    const answer = await ask([
-      textPart(
-        '66.249.66.1 - - [01/Jan/2026:00:00:00 +0000] "GET /a HTTP/1.1" 200 512 "https://example.org/" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"',
-      ),
-    ]);
-    assert.equal(answer.tool, 'verify_batch');
-    assert.deepEqual(answer.data.input, { ip: ['66.249.66.1'], ua: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' });
-  });
+    test('IP addresses with a claimed crawler → verify_batch', async () => {
+      const answer = await askVia([textPart('Are 20.171.206.10 and 192.0.2.1 really GPTBot?')]);
+      assert.equal(answer.tool, 'verify_batch');
+      assert.deepEqual(answer.data.input, { ip: ['20.171.206.10', '192.0.2.1'], ua: 'GPTBot' });
+      const output = answer.data.output as { checked: number; results: { input: string }[] };
+      assert.equal(output.checked, 2);
+      assert.match(answer.text, /2 addresses checked/);
+    });
 
-  test('IPv6 addresses in brackets and a list → verify_batch', async () => {
-    const answer = await ask([textPart('check [2001:db8::1], 2001:4860:4801:10::1 and 192.0.2.7.')]);
-    assert.equal(answer.tool, 'verify_batch');
-    assert.deepEqual(answer.data.input, { ip: ['2001:db8::1', '2001:4860:4801:10::1', '192.0.2.7'] });
-  });
+    test('an access-log line → verify_batch with the logged User-Agent as the claim', async () => {
+      const answer = await askVia([
+        textPart(
+          '66.249.66.1 - - [01/Jan/2026:00:00:00 +0000] "GET /a HTTP/1.1" 200 512 "https://example.org/" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"',
+        ),
+      ]);
+      assert.equal(answer.tool, 'verify_batch');
+      assert.deepEqual(answer.data.input, { ip: ['66.249.66.1'], ua: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' });
+    });
 
-  test('a robots.txt, with a sentence and code fences around it → audit_ai_access', async () => {
-    const answer = await ask([textPart('Which AI crawlers does this block?\n```\nUser-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n```')]);
-    assert.equal(answer.tool, 'audit_ai_access');
-    assert.equal(answer.data.input?.['robots_txt'], 'User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n');
-    const output = answer.data.output as { blocked: { slug: string }[] };
-    assert.deepEqual(
-      output.blocked.map((b) => b.slug),
-      ['gptbot'],
-    );
-    assert.match(answer.text, /1 of \d+ AI crawlers are blocked/);
-  });
+    test('IPv6 addresses in brackets and a list → verify_batch', async () => {
+      const answer = await askVia([textPart('check [2001:db8::1], 2001:4860:4801:10::1 and 192.0.2.7.')]);
+      assert.equal(answer.tool, 'verify_batch');
+      assert.deepEqual(answer.data.input, { ip: ['2001:db8::1', '2001:4860:4801:10::1', '192.0.2.7'] });
+    });
 
-  test('"who am I" → whoami about the calling request', async () => {
-    const answer = await ask([textPart('Who am I?')]);
-    assert.equal(answer.tool, 'whoami');
-    assert.equal((answer.data.output as { address: string }).address, '127.0.0.1');
-  });
+    test('a robots.txt, with a sentence and code fences around it → audit_ai_access', async () => {
+      const answer = await askVia([textPart('Which AI crawlers does this block?\n```\nUser-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n```')]);
+      assert.equal(answer.tool, 'audit_ai_access');
+      assert.equal(answer.data.input?.['robots_txt'], 'User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n');
+      const output = answer.data.output as { blocked: { slug: string }[] };
+      assert.deepEqual(
+        output.blocked.map((b) => b.slug),
+        ['gptbot'],
+      );
+      assert.match(answer.text, /1 of \d+ AI crawlers are blocked/);
+    });
 
-  test('anything else → a help text listing what it can do', async () => {
-    const answer = await ask([textPart('hello there')]);
-    assert.equal(answer.tool, null);
-    for (const name of ['classify_user_agent', 'verify_batch', 'audit_ai_access', 'whoami']) assert.match(answer.text, new RegExp(name));
-    assert.match(answer.text, /agent-card\.json/);
-  });
+    test('"who am I" → whoami about the calling request', async () => {
+      const answer = await askVia([textPart('Who am I?')]);
+      assert.equal(answer.tool, 'whoami');
+      assert.equal((answer.data.output as { address: string }).address, '127.0.0.1');
+    });
 
-  test("a data part naming a skill calls it directly; one with a tool's fields is routed by them", async () => {
-    const direct = await ask([dataPart({ skill: 'lint_robots_txt', input: { robots_txt: 'User-agent: *\nDissallow: /x\n' } })]);
-    assert.equal(direct.tool, 'lint_robots_txt');
-    assert.ok((direct.data.output as { findings: unknown[] }).findings.length > 0);
-    const inferred = await ask([dataPart({ ip: ['20.171.206.10'], ua: 'GPTBot' })]);
-    assert.equal(inferred.tool, 'verify_batch');
-  });
+    test('anything else → a help text listing what it can do', async () => {
+      const answer = await askVia([textPart('hello there')]);
+      assert.equal(answer.tool, null);
+      for (const name of ['classify_user_agent', 'verify_batch', 'audit_ai_access', 'whoami']) assert.match(answer.text, new RegExp(name));
+      assert.match(answer.text, /agent-card\.json/);
+    });
 
-  test('every example in the agent card is answered by its own skill', async () => {
-    const card = agentCard(await readSite(project.root)) as { skills: { id: string; examples: string[] }[] };
-    for (const skill of card.skills) {
-      for (const example of skill.examples) {
-        const part = example.startsWith('{') ? dataPart(JSON.parse(example)) : textPart(example);
-        assert.equal((await ask([part])).tool, skill.id, `${skill.id}: ${example}`);
+    test("a data part naming a skill calls it directly; one with a tool's fields is routed by them", async () => {
+      const direct = await askVia([dataPart({ skill: 'lint_robots_txt', input: { robots_txt: 'User-agent: *\nDissallow: /x\n' } })]);
+      assert.equal(direct.tool, 'lint_robots_txt');
+      assert.ok((direct.data.output as { findings: unknown[] }).findings.length > 0);
+      const inferred = await askVia([dataPart({ ip: ['20.171.206.10'], ua: 'GPTBot' })]);
+      assert.equal(inferred.tool, 'verify_batch');
+    });
+
+    test('questions in plain words: a path question with and without its robots.txt, and what to block and keep', async () => {
+      const withFile = await askVia([textPart('Can GPTBot fetch /search?\n\nUser-agent: GPTBot\nDisallow: /search\n')]);
+      assert.equal(withFile.tool, 'check_path_allowed');
+      assert.deepEqual(withFile.data.input, { robots_txt: 'User-agent: GPTBot\nDisallow: /search\n', ua: 'GPTBot', path: ['/search'] });
+      const verdict = (withFile.data.output as { results: { path: string; allowed: boolean }[] }).results;
+      assert.deepEqual(
+        verdict.map((r) => [r.path, r.allowed]),
+        [['/search', false]],
+      );
+
+      const withoutFile = await askVia([textPart('Can GPTBot fetch /search?')]);
+      assert.equal(withoutFile.tool, 'crawler_markdown');
+      assert.match(withoutFile.text, /^Whether GPTBot may fetch \/search depends on your robots\.txt/);
+      assert.match(withoutFile.text, /"skill":"check_path_allowed"/);
+      assert.match(withoutFile.text, /# GPTBot/);
+
+      const policy = await askVia([textPart('How do I block AI training but keep AI search?')]);
+      assert.equal(policy.tool, 'policy_markdown');
+      assert.deepEqual(policy.data.input, { policy: 'block-ai-training' });
+      assert.match(policy.text, /^To block AI training crawlers and keep AI search crawlers, append the block-ai-training policy/);
+      assert.match(policy.data.note ?? '', /allow-ai-search-only/);
+    });
+
+    test('every example in the agent card is answered by its own skill', async () => {
+      const card = agentCard(await readSite(project.root)) as { skills: { id: string; examples: string[] }[] };
+      for (const skill of card.skills) {
+        for (const example of skill.examples) {
+          const part = example.startsWith('{') ? dataPart(JSON.parse(example)) : textPart(example);
+          assert.equal((await askVia([part])).tool, skill.id, `${skill.id}: ${example}`);
+        }
       }
-    }
-    assert.ok(Object.keys(A2A_PROMPTS).every((name) => TOOLS.some((t) => t.name === name)));
+      assert.ok(Object.keys(A2A_PROMPTS).every((name) => TOOLS.some((t) => t.name === name)));
+    });
+
+    test('bad input reaches the SDK client as a JSON-RPC error', async () => {
+      await assert.rejects(
+        through().sendMessage({ tenant: '', message: userMessage([dataPart({ skill: 'nope' })]), configuration: undefined, metadata: undefined }),
+        /unknown skill "nope"/,
+      );
+      await assert.rejects(
+        through().sendMessage({
+          tenant: '',
+          message: userMessage([dataPart({ skill: 'classify_user_agent', input: {} })]),
+          configuration: undefined,
+          metadata: undefined,
+        }),
+        /ua is required/,
+      );
+    });
   });
 
-  test('bad input reaches the SDK client as a JSON-RPC error', async () => {
-    await assert.rejects(
-      client.sendMessage({ tenant: '', message: userMessage([dataPart({ skill: 'nope' })]), configuration: undefined, metadata: undefined }),
-      /unknown skill "nope"/,
-    );
-    await assert.rejects(
-      client.sendMessage({
-        tenant: '',
-        message: userMessage([dataPart({ skill: 'classify_user_agent', input: {} })]),
-        configuration: undefined,
-        metadata: undefined,
-      }),
-      /ua is required/,
-    );
+describe("the issue's questions, asked of the published index through the SDK's standard client", () => {
+  let published: RunningServer;
+  let asker: Client;
+  before(async () => {
+    published = await startServer({ root: REPO, port: 0, host: '127.0.0.1', checkEveryMs: 0, requestLog: { file: null } });
+    // The committed card names the public address; its interfaces are pointed at this server.
+    const card = await new DefaultAgentCardResolver().resolve(published.url);
+    const local: AgentCard = { ...card, supportedInterfaces: card.supportedInterfaces.map((i) => ({ ...i, url: `${published.url}/a2a` })) };
+    asker = await new ClientFactory().createFromAgentCard(local);
+  });
+  after(() => published.close());
+
+  test('"What is Bytespider?", "Can GPTBot fetch /search?", "How do I block AI training but keep AI search?"', async () => {
+    const bytespider = await ask([textPart('What is Bytespider?')], asker);
+    assert.equal(bytespider.tool, 'crawler_markdown');
+    assert.match(bytespider.text, /^# Bytespider/m);
+    const path = await ask([textPart('Can GPTBot fetch /search?')], asker);
+    assert.equal(path.tool, 'crawler_markdown');
+    assert.match(path.text, /depends on your robots\.txt/);
+    const policy = await ask([textPart('How do I block AI training but keep AI search?')], asker);
+    assert.equal(policy.tool, 'policy_markdown');
+    assert.deepEqual(policy.data.input, { policy: 'block-ai-training' });
   });
 });
 
@@ -208,8 +295,8 @@ interface RpcAnswer {
   text: string;
 }
 
-async function post(body: BodyInit): Promise<RpcAnswer> {
-  const response = await fetch(`${server.url}/a2a`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+async function post(body: BodyInit, headers: Record<string, string> = {}, query = ''): Promise<RpcAnswer> {
+  const response = await fetch(`${server.url}/a2a${query}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
   const text = await response.text();
   let parsed: RpcAnswer['body'] = null;
   try {
@@ -221,6 +308,7 @@ async function post(body: BodyInit): Promise<RpcAnswer> {
 }
 
 const send = (params: unknown, id: unknown = 1) => JSON.stringify({ jsonrpc: '2.0', id, method: 'message/send', params });
+const sendV1 = (params: unknown, id: unknown = 1) => JSON.stringify({ jsonrpc: '2.0', id, method: 'SendMessage', params });
 
 function assertRpcError(answer: RpcAnswer, code: number) {
   assert.equal(answer.status, 200, answer.text);
@@ -277,10 +365,93 @@ describe('raw JSON-RPC on /a2a', () => {
     }
   });
 
-  test('other methods → -32601 naming message/send', async () => {
-    for (const method of ['tasks/get', 'message/stream', 'SendMessage']) {
-      const error = assertRpcError(await post(JSON.stringify({ jsonrpc: '2.0', id: 3, method, params: { id: 't' } })), -32601);
-      assert.match(error.message, /message\/send/);
+  test('the task, streaming, push and extended-card methods of both generations get the error A2A defines for each', async () => {
+    const expected: [string, number][] = [
+      ['GetTask', -32001],
+      ['CancelTask', -32001],
+      ['SubscribeToTask', -32001],
+      ['tasks/get', -32001],
+      ['tasks/cancel', -32001],
+      ['tasks/resubscribe', -32001],
+      ['SendStreamingMessage', -32004],
+      ['message/stream', -32004],
+      ['CreateTaskPushNotificationConfig', -32003],
+      ['tasks/pushNotificationConfig/set', -32003],
+      ['GetExtendedAgentCard', -32007],
+      ['agent/getAuthenticatedExtendedCard', -32007],
+    ];
+    for (const [method, code] of expected) assertRpcError(await post(JSON.stringify({ jsonrpc: '2.0', id: 3, method, params: { id: 't' } })), code);
+    const streaming = assertRpcError(await post(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'message/stream', params: {} })), -32004);
+    assert.match(streaming.message, /message\/send/);
+    const listed = await post(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'ListTasks', params: {} }));
+    assert.deepEqual(listed.body?.result, { tasks: [], nextPageToken: '', pageSize: 0, totalSize: 0 });
+  });
+
+  test('an unknown method → -32601 naming both send methods', async () => {
+    for (const method of ['tasks/list', 'sendMessage', 'Send']) {
+      const error = assertRpcError(await post(JSON.stringify({ jsonrpc: '2.0', id: 3, method, params: {} })), -32601);
+      assert.match(error.message, /SendMessage \(A2A 1\.0\) and message\/send \(A2A 0\.3\)/);
+    }
+  });
+
+  test('A2A-Version: 1.0, 0.3, a patch number, empty or absent are served; any other version → -32009 naming the accepted ones', async () => {
+    const body = sendV1({ message: { role: 'ROLE_USER', messageId: 'v', parts: [{ text: 'GPTBot/1.2' }] } });
+    for (const version of ['1.0', '0.3', '1.0.3', '', null]) {
+      const answer = await post(body, version === null ? {} : { 'a2a-version': version });
+      assert.ok(answer.body?.result, `${version}: ${answer.text}`);
+    }
+    const byQuery = await post(body, {}, '?A2A-Version=1.0');
+    assert.ok(byQuery.body?.result, byQuery.text);
+    for (const version of ['0.5', '2.0', 'one', '1']) {
+      const error = assertRpcError(await post(body, { 'a2a-version': version }), -32009);
+      assert.match(error.message, /1\.0, 0\.3/);
+    }
+    assertRpcError(await post(body, {}, '?A2A-Version=3.0'), -32009);
+  });
+
+  test('a v1.0 SendMessage answers {message} with ROLE_AGENT and a text and a data part, told apart by member', async () => {
+    const answer = await post(sendV1({ message: { role: 'ROLE_USER', messageId: 'x2', contextId: 'ctx-2', parts: [{ text: 'GPTBot/1.2' }] } }, 'req-2'), {
+      'a2a-version': '1.0',
+    });
+    assert.equal(answer.body?.id, 'req-2');
+    const result = answer.body?.result as unknown as {
+      message: { role: string; contextId: string; parts: Record<string, unknown>[]; metadata: { tool: string } };
+    };
+    assert.equal(result.message.role, 'ROLE_AGENT');
+    assert.equal(result.message.contextId, 'ctx-2');
+    assert.equal(typeof result.message.parts[0]?.['text'], 'string');
+    assert.equal((result.message.parts[1]?.['data'] as { tool: string } | undefined)?.tool, 'classify_user_agent');
+    assert.equal(result.message.metadata.tool, 'classify_user_agent');
+    assert.ok(
+      result.message.parts.every((part) => !('kind' in part)),
+      'no 0.3 kind tag in a 1.0 answer',
+    );
+  });
+
+  test('v1.0 invalid params → -32602 with a BadRequest naming the field and an ErrorInfo with the reason', async () => {
+    const cases: [unknown, string][] = [
+      [undefined, 'params'],
+      [{}, 'params.message'],
+      [{ message: { role: 'ROLE_USER', parts: [] } }, 'params.message.parts'],
+      [{ message: { role: 'ROLE_USER', parts: [{ text: 'a', data: {} }] } }, 'params.message.parts[0]'],
+      [{ message: { role: 'ROLE_USER', parts: [{}] } }, 'params.message.parts[0]'],
+      [{ message: { role: 'ROLE_USER', parts: [{ text: 5 }] } }, 'params.message.parts[0].text'],
+      [{ message: { role: 'ROLE_USER', parts: [{ data: 'GPTBot' }] } }, 'params.message.parts[0].data'],
+      [{ message: { role: 'ROLE_USER', parts: [{ url: 'https://example.org/robots.txt' }] } }, 'params.message.parts'],
+      [{ message: { role: 'ROLE_USER', parts: [{ data: { skill: 'verify_batch', input: { ip: [] } } }] } }, 'ip'],
+    ];
+    for (const [params, field] of cases) {
+      const error = assertRpcError(await post(sendV1(params), { 'a2a-version': '1.0' }), -32602);
+      const details = error.data as unknown as { '@type': string; fieldViolations?: { field: string }[]; reason?: string; metadata?: Record<string, string> }[];
+      assert.ok(Array.isArray(details), JSON.stringify(error));
+      const badRequest = details.find((d) => d['@type'] === 'type.googleapis.com/google.rpc.BadRequest');
+      assert.equal(badRequest?.fieldViolations?.[0]?.field, field, JSON.stringify(params));
+      const info = details.find((d) => d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo');
+      assert.equal(info?.reason, 'INVALID_PARAMS');
+      assert.ok(
+        Object.values(info?.metadata ?? {}).every((value) => typeof value === 'string'),
+        'ErrorInfo metadata is a map of strings',
+      );
     }
   });
 

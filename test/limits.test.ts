@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { after, before, describe, test } from 'node:test';
-import { handleA2a } from '../pipeline/http/a2a.ts';
+import { handleA2a } from '../pipeline/http/a2a/endpoint.ts';
 import { handleMcp } from '../pipeline/http/mcp.ts';
 import type { RunningServer } from '../pipeline/node/server.ts';
 import type { SiteSettings } from '../pipeline/records/types.ts';

@@ -24,7 +24,7 @@ import { callTool } from './tools-http.ts';
 import { toolDataFrom } from './tool-data.ts';
 import { inProcessRunner, type ToolRunner } from '../tools/registry/call.ts';
 import { handleMcp, type McpServerSpec } from './mcp.ts';
-import { handleA2a } from './a2a.ts';
+import { handleA2a } from './a2a/endpoint.ts';
 import { withMissingHeaders, withSecurityHeaders } from './security.ts';
 import { quote } from '../util/quote.ts';
 import { jsonDocument, type DocumentStore, type StoredDocument } from './store.ts';

@@ -1,12 +1,18 @@
 import type { SiteSettings } from '../records/types.ts';
 import { TOOLS, type ToolDefinition } from '../tools/registry/index.ts';
 
-// The A2A agent card (protocol 0.3, /.well-known/agent-card.json) for POST /a2a. Its skills
-// are the tool registry's tools; A2A_PROMPTS are the ones /a2a also reaches from plain
-// language, and each example below is a message /a2a answers as written.
+// The A2A agent card (/.well-known/agent-card.json) for POST /a2a, which speaks A2A 1.0
+// (SendMessage) and 0.3 (message/send) on one URL. One static card serves both generations,
+// so any static host can publish it: A2A 1.0 clients read `supportedInterfaces` (1.0 listed
+// first, as the preferred one); 0.3 clients read the top-level `url`, `preferredTransport` and
+// `protocolVersion`, which 1.0 dropped. This is the hybrid shape the A2A JavaScript SDK's own
+// compatibility layer sends to 0.3 clients, and 1.0 SDKs read it as a 1.0 card.
+// Its skills are the tool registry's tools; A2A_PROMPTS are the ones /a2a also reaches from
+// plain language, and each example below is a message /a2a answers as written.
 
-const A2A_PROTOCOL_VERSION = '0.3.0';
-const AGENT_VERSION = '1.0.0';
+/** The 0.3 field's value: that generation's cards named the full version. */
+const LEGACY_PROTOCOL_VERSION = '0.3.0';
+const AGENT_VERSION = '1.1.0';
 
 /** Plain-language examples for the tools /a2a routes to without a data part. */
 export const A2A_PROMPTS: Readonly<Record<string, readonly string[]>> = {
@@ -17,7 +23,9 @@ export const A2A_PROMPTS: Readonly<Record<string, readonly string[]>> = {
   verify_batch: ['Is 66.249.66.1 really Googlebot?', '20.171.206.10, 192.0.2.1 GPTBot'],
   audit_ai_access: ['User-agent: GPTBot\nDisallow: /\n\nUser-agent: CCBot\nDisallow: /'],
   whoami: ['Who am I?'],
-  crawler_markdown: ['What is PerplexityBot?'],
+  crawler_markdown: ['What is PerplexityBot?', 'Can GPTBot fetch /search?'],
+  check_path_allowed: ['Can GPTBot fetch /search?\nUser-agent: GPTBot\nDisallow: /search'],
+  policy_markdown: ['How do I block AI training but keep AI search?'],
 };
 
 const PARAM_TAGS: Readonly<Record<string, string>> = {
@@ -42,17 +50,19 @@ function dataExample(tool: ToolDefinition, input: unknown): string {
 }
 
 export function agentCard(site: SiteSettings): unknown {
+  const endpoint = `${site.base_url}/a2a`;
   return {
-    protocolVersion: A2A_PROTOCOL_VERSION,
     name: site.name,
     description:
-      'Identifies web crawlers from User-Agent headers, verifies crawler IP addresses against operator-published ranges, and audits robots.txt files against every AI crawler in an open, keyless index. Send plain text (a User-Agent, IP addresses, a robots.txt, "who am I") or a data part {"skill": "<skill id>", "input": {...}}.',
-    url: `${site.base_url}/a2a`,
-    preferredTransport: 'JSONRPC',
+      'Identifies web crawlers from User-Agent headers, verifies crawler IP addresses against operator-published ranges, audits robots.txt files against every AI crawler in an open, keyless index, and answers questions such as "Can GPTBot fetch /search?" or "How do I block AI training but keep AI search?". Send plain text or a data part {"skill": "<skill id>", "input": {...}}.',
+    supportedInterfaces: [
+      { url: endpoint, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url: endpoint, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+    ],
     provider: { organization: site.name, url: site.base_url },
     version: AGENT_VERSION,
     documentationUrl: `${site.base_url}/tools/`,
-    capabilities: { streaming: false, pushNotifications: false, stateTransitionHistory: false },
+    capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false },
     defaultInputModes: ['text/plain', 'application/json'],
     defaultOutputModes: ['text/plain', 'application/json'],
     skills: TOOLS.map((tool) => ({
@@ -64,6 +74,10 @@ export function agentCard(site: SiteSettings): unknown {
       inputModes: ['text/plain', 'application/json'],
       outputModes: ['text/plain', 'application/json'],
     })),
+    // A2A 0.3's fields, for clients that have not moved to 1.0.
+    protocolVersion: LEGACY_PROTOCOL_VERSION,
+    url: endpoint,
+    preferredTransport: 'JSONRPC',
     supportsAuthenticatedExtendedCard: false,
   };
 }

@@ -114,7 +114,7 @@ function operations(route: Route, alias?: string) {
           description:
             route.answer.by === 'mcp'
               ? 'A JSON-RPC 2.0 request (MCP Streamable HTTP; send accept: application/json, text/event-stream)'
-              : 'A JSON-RPC 2.0 request (A2A message/send)',
+              : 'A JSON-RPC 2.0 request: SendMessage (A2A 1.0, send A2A-Version: 1.0) or message/send (A2A 0.3)',
           content: { 'application/json': { schema: JSON_RPC_REQUEST } },
         };
     ops['post'] = {

@@ -36,3 +36,42 @@ test('a data part names a tool, or is matched by its fields', () => {
   const badInput = intentOf({ texts: [], data: [{ skill: 'whoami', input: [1] }] }, data);
   assert.ok(badInput.kind === 'invalid' && badInput.field === 'input');
 });
+
+test('questions in plain words are read into the tool that answers them (issue 12, item 12)', () => {
+  const routed = (text: string) => {
+    const intent = ofText(text);
+    return intent.kind === 'tool' ? { tool: intent.tool.name, raw: intent.raw, note: intent.note } : { kind: intent.kind };
+  };
+  assert.deepEqual(routed('What is Bytespider?'), { tool: 'crawler_markdown', raw: { crawler: 'Bytespider' }, note: undefined });
+
+  const block = routed('How do I block AI training but keep AI search?');
+  assert.deepEqual(block.raw, { policy: 'block-ai-training' });
+  assert.match(block.note ?? '', /^To block AI training crawlers and keep AI search crawlers, append the block-ai-training policy/);
+  assert.match(block.note ?? '', /allow-ai-search-only/, 'the stricter policy that also keeps AI search is named');
+  assert.deepEqual(routed('Block all AI bots, but keep AI search').raw, { policy: 'allow-ai-search-only' });
+  assert.deepEqual(routed('how can I block every AI crawler?').raw, { policy: 'block-all-ai' });
+  assert.deepEqual(routed('I want to stop AI training, but still appear in Google search and AI answers').raw, { policy: 'block-ai-training' });
+  const pair = routed('Block SEO tools and datasets');
+  assert.deepEqual(pair.raw, { policy: 'block-datasets' });
+  assert.match(pair.note ?? '', /two policies: block-datasets .* and block-seo-tools/);
+  // A named crawler is a question about that crawler, not about a category.
+  assert.deepEqual(routed('How do I block GPTBot?').raw, { crawler: 'GPTBot' });
+
+  const path = routed('Can GPTBot fetch /search?');
+  assert.deepEqual(path.raw, { crawler: 'gptbot' });
+  assert.match(path.note ?? '', /^Whether GPTBot may fetch \/search depends on your robots\.txt/);
+  assert.deepEqual(routed('Can GPTBot fetch /search?\nUser-agent: GPTBot\nDisallow: /search\n'), {
+    tool: 'check_path_allowed',
+    raw: { robots_txt: 'User-agent: GPTBot\nDisallow: /search\n', ua: 'GPTBot', path: ['/search'] },
+    note: undefined,
+  });
+  assert.deepEqual(routed('User-agent: *\nDisallow: /private\n\nIs ClaudeBot allowed to crawl https://example.org/private/a?x=1 and /b?').raw, {
+    robots_txt: 'User-agent: *\nDisallow: /private\n\n',
+    ua: 'ClaudeBot',
+    path: ['/private/a?x=1', '/b'],
+  });
+  // An unknown crawler still gets the pointer; one that is no crawler at all does not.
+  assert.deepEqual(routed('Can FooBot crawl /a?'), { kind: 'help' });
+  assert.match((ofText('Can FooBot crawl /a?') as { reason: string }).reason, /FooBot is not in the index/);
+  assert.deepEqual(routed('Does ClaudeBot read robots.txt?').raw, { crawler: 'ClaudeBot' });
+});

@@ -1,12 +1,15 @@
 // Which tool a message to the agent means. A data part may name a tool ("skill") or carry a
-// tool's parameters; free text is recognised by its shape: a robots.txt, IP addresses (with a
-// claimed crawler from the words or log line around them), "who am I", a crawler's name, or a
-// User-Agent header. Pure: the A2A transport (http/a2a.ts) only reads and answers JSON-RPC.
+// tool's parameters; free text is recognised by its shape: a robots.txt (with a question about
+// a crawler and a path, or without), IP addresses (with a claimed crawler from the words or log
+// line around them), "who am I", a question whether a crawler may fetch a path, what to block
+// and keep, a crawler's name, or a User-Agent header. Pure: the A2A transport (http/a2a/) only
+// reads and answers JSON-RPC.
 
 import { classify, inputIssue } from './classify/index.ts';
 import { TOOLS, toolByName, type ToolData, type ToolDefinition } from './registry/index.ts';
 import { ATTRIBUTION_PARAM } from './registry/input.ts';
 import { parseAddress } from '../net/address.ts';
+import { choosePolicy, namedCrawler, pathQuestion, policyQuestion } from './questions.ts';
 import { isRecord } from '../util/guards.ts';
 
 /** The parts of a user message the router reads. */
@@ -16,7 +19,8 @@ export interface MessageParts {
 }
 
 export type Intent =
-  | { kind: 'tool'; tool: ToolDefinition; raw: Record<string, unknown>; via: 'data' | 'text' }
+  /** note: what the router made of a question, said before the tool's own answer. */
+  | { kind: 'tool'; tool: ToolDefinition; raw: Record<string, unknown>; via: 'data' | 'text'; note?: string }
   | { kind: 'help'; reason: string }
   /** A data part that names no known tool, or gives it something other than an object of parameters. */
   | { kind: 'invalid'; field: string; message: string; accepted: string | string[] };
@@ -85,23 +89,6 @@ function findClaim(text: string, addressTokens: ReadonlySet<string>, data: ToolD
   return classified.matched ? classified.crawler.robots_token : null;
 }
 
-/** The crawler whose robots.txt token or slug is a word of the text; the longest wins (Googlebot-Image over Googlebot). */
-function namedCrawler(text: string, data: ToolData) {
-  const words = new Set(
-    text
-      .toLowerCase()
-      .split(/[^a-z0-9._-]+/)
-      .map((w) => w.replace(/[.]+$/, ''))
-      .filter((w) => w !== ''),
-  );
-  let best: ToolData['crawlers'][number] | null = null;
-  for (const crawler of data.crawlers) {
-    const token = crawler.robots_token?.toLowerCase() ?? crawler.slug;
-    if ((words.has(token) || words.has(crawler.slug)) && (best === null || token.length > (best.robots_token ?? best.slug).length)) best = crawler;
-  }
-  return best;
-}
-
 function findUserAgent(text: string, data: ToolData): string | null {
   const lines = text
     .split(/\r?\n/)
@@ -129,21 +116,105 @@ function crawlerQuestion(text: string, data: ToolData): string | null {
   return namedCrawler(text, data)?.robots_token ?? null;
 }
 
+/** The lines of a message that are not part of the robots.txt it carries: the question asked about it. */
+function proseAround(text: string): string {
+  return text
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== '' && !ROBOTS_LINE.test(line))
+    .join('\n');
+}
+
+function routeRobotsTxt(body: string, data: ToolData): Intent {
+  const asked = pathQuestion(proseAround(body), data);
+  if (asked === null) return { kind: 'tool', tool: tool('audit_ai_access'), raw: { robots_txt: robotsPart(body) }, via: 'text' };
+  // The question's own lines are left out of the file: RFC 9309 parsers skip them anyway, and the answer quotes the file.
+  const prose = new Set(proseAround(body).split('\n'));
+  const robots_txt = robotsPart(
+    body
+      .split(/\r?\n/)
+      .filter((line) => !prose.has(line))
+      .join('\n'),
+  );
+  return { kind: 'tool', tool: tool('check_path_allowed'), raw: { robots_txt, ua: asked.ua, path: asked.paths }, via: 'text' };
+}
+
+/** "Can GPTBot fetch /search?" with no robots.txt: the crawler's record, and what to send for a verdict. */
+function pathQuestionWithoutFile(body: string, data: ToolData): Intent | null {
+  const asked = pathQuestion(body, data);
+  if (asked === null) return null;
+  const paths = asked.paths.join(', ');
+  const call = JSON.stringify({ skill: 'check_path_allowed', input: { robots_txt: 'User-agent: ...', ua: asked.ua, path: asked.paths } });
+  const verdict = `Whether ${asked.ua} may fetch ${paths} depends on your robots.txt: send the file with the question, or a data part ${call}, and I will evaluate it under RFC 9309.`;
+  if (asked.crawler === null) return { kind: 'help', reason: `${verdict} ${asked.ua} is not in the index.` };
+  const stance = `${asked.crawler.name} and robots.txt: ${asked.crawler.respects_robots_txt_label}.`;
+  return { kind: 'tool', tool: tool('crawler_markdown'), raw: { crawler: asked.crawler.slug }, via: 'text', note: `${verdict} ${stance}` };
+}
+
+/** Category labels as a phrase: "AI training crawlers and open dataset crawlers". */
+function categoryPhrase(ids: readonly string[], data: ToolData): string {
+  const names = ids.map((id) => {
+    const label = data.categories.find((c) => c.id === id)?.label ?? id;
+    // Lower-case the first word unless it is an acronym (AI, SEO).
+    const [first = '', ...rest] = label.split(' ');
+    return [first === first.toUpperCase() ? first : first.toLowerCase(), ...rest].join(' ') + 's';
+  });
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/** "How do I block AI training but keep AI search?": the ready-made policy that does exactly that. */
+function policyAnswer(body: string, data: ToolData): Intent | null {
+  const asked = policyQuestion(body, data);
+  if (asked === null) return null;
+  const wish = `block ${categoryPhrase(asked.block, data)}${asked.keep.length > 0 ? ` and keep ${categoryPhrase(asked.keep, data)}` : ''}`;
+  const chosen = choosePolicy(asked, data);
+  if (chosen.kind === 'none')
+    return {
+      kind: 'help',
+      reason: `No ready-made policy, alone or with one other, does exactly this (${wish}); the policies are ${data.policies.map((p) => p.id).join(', ')}.`,
+    };
+  if (chosen.kind === 'pair') {
+    const [a, b] = chosen.policies;
+    return {
+      kind: 'tool',
+      tool: tool('policy_markdown'),
+      raw: { policy: a.id },
+      via: 'text',
+      note: `To ${wish}, append two policies: ${a.id} (${a.title}) and ${b.id} (${b.title}); no single one does it. ${a.id} follows; ask for ${b.id} too.`,
+    };
+  }
+  const { policy, broader } = chosen;
+  const also = broader.length === 0 ? '' : ` Also doing it, and naming more crawlers: ${broader.map((p) => `${p.id} (${p.title})`).join('; ')}.`;
+  return {
+    kind: 'tool',
+    tool: tool('policy_markdown'),
+    raw: { policy: policy.id },
+    via: 'text',
+    note: `To ${wish}, append the ${policy.id} policy (${policy.title}): it names ${policy.crawlers.length} crawlers.${also}`,
+  };
+}
+
 function routeText(text: string, data: ToolData): Intent {
   const body = stripFences(text).trim();
   if (body === '') return { kind: 'help', reason: 'The message is empty.' };
-  if (looksLikeRobotsTxt(body)) return { kind: 'tool', tool: tool('audit_ai_access'), raw: { robots_txt: robotsPart(body) }, via: 'text' };
+  if (looksLikeRobotsTxt(body)) return routeRobotsTxt(body, data);
   const { addresses, tokens } = findAddresses(body);
   if (addresses.length > 0) {
     const claim = findClaim(body, tokens, data);
     return { kind: 'tool', tool: tool('verify_batch'), raw: claim === null ? { ip: addresses } : { ip: addresses, ua: claim }, via: 'text' };
   }
   if (/\bwho\s*am\s*i\b|\bwhoami\b/i.test(body)) return { kind: 'tool', tool: tool('whoami'), raw: {}, via: 'text' };
+  if (!looksLikeUserAgent(body)) {
+    const question = pathQuestionWithoutFile(body, data) ?? policyAnswer(body, data);
+    if (question !== null) return question;
+  }
   const named = looksLikeUserAgent(body) ? null : crawlerQuestion(body, data);
   if (named !== null) return { kind: 'tool', tool: tool('crawler_markdown'), raw: { crawler: named }, via: 'text' };
   const ua = findUserAgent(body, data);
   if (ua !== null) return { kind: 'tool', tool: tool('classify_user_agent'), raw: { ua }, via: 'text' };
-  return { kind: 'help', reason: 'The message is not a User-Agent, IP addresses, a robots.txt, a crawler\'s name or "who am I".' };
+  return {
+    kind: 'help',
+    reason: 'The message is not a User-Agent, IP addresses, a robots.txt, a question about a crawler or a policy, or "who am I".',
+  };
 }
 
 // Inferred from a data part's fields when it names no skill, most specific first.

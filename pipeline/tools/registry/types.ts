@@ -37,6 +37,8 @@ export interface PublishedPolicy {
   id: string;
   title: string;
   directive: string;
+  /** The rule that picks the crawlers (by category and/or stance); absent for a policy naming none. */
+  select?: { categories?: string[]; stances?: string[] };
   rationale: string;
   caveats: string[];
   crawlers: { slug: string; robots_token: string; respects_robots_txt: string; note: string | null }[];
