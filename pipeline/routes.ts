@@ -54,7 +54,8 @@ export type Answer =
   | { by: 'hits' }
   | { by: 'tool'; tool: string }
   | { by: 'mcp'; server: string }
-  | { by: 'a2a' };
+  | { by: 'a2a' }
+  | { by: 'agent-card' };
 
 export const ROUTE_GROUPS = {
   data: 'Crawler data',
@@ -293,6 +294,8 @@ const buildRoutes = (): readonly Route[] => [
       // The name A2A used before 0.3; older clients still ask for it.
       aliases: ['/.well-known/agent.json'],
       canonical: '/.well-known/agent-card.json',
+      // Stored for static hosts; the server names its own origin in it, so a client stays there.
+      answer: { by: 'agent-card' },
     }),
   ]),
   ...inGroup('docs', [

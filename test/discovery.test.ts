@@ -97,7 +97,8 @@ test('every documentation and discovery path of SPEC 4.3 answers GET and HEAD wi
 });
 
 test('the reference: its aliases name /reference as canonical; Accept: application/json gets its JSON form', async () => {
-  const canonical = `<${SITE.base_url}/reference>; rel="canonical"`;
+  // Link headers name the origin the client used (issue 13): this server's own.
+  const canonical = `<${server.url}/reference>; rel="canonical"`;
   assert.ok(!((await get('/reference')).headers.get('link') ?? '').includes('rel="canonical"'), '/reference is the canonical address');
   for (const alias of ['/docs', '/documentation', '/api', '/api/docs', '/api.html', '/reference.html', '/api/v1/reference']) {
     const response = await get(alias);
@@ -118,7 +119,7 @@ test('the reference: its aliases name /reference as canonical; Accept: applicati
   assert.match((await get('/docs', { accept: '*/*' })).headers.get('content-type') ?? '', /^text\/html/);
   assert.match((await get('/docs', { accept: 'text/html;q=0.1, application/json;q=0.5' })).headers.get('content-type') ?? '', /^application\/json/);
   const api = await get('/api.json');
-  assert.ok(api.headers.get('link')?.startsWith(`<${SITE.base_url}/reference.json>; rel="canonical"`));
+  assert.ok(api.headers.get('link')?.startsWith(`<${server.url}/reference.json>; rel="canonical"`));
 });
 
 test('the reference lists every route once, every tool, and every error code the service writes', async () => {
@@ -197,7 +198,10 @@ test('the API catalogue (RFC 9727) is a linkset whose every address answers 200,
   }
   assert.deepEqual(await notOk(addresses), []);
   const head = await fetch(server.url + '/.well-known/api-catalog', { method: 'HEAD' });
-  assert.match(head.headers.get('link') ?? '', new RegExp(`<${SITE.base_url}/\\.well-known/api-catalog>; rel="api-catalog"`));
+  assert.ok(
+    (head.headers.get('link') ?? '').includes(`<${server.url}/.well-known/api-catalog>; rel="api-catalog"`),
+    'every answer links to the catalogue on this server',
+  );
 });
 
 test('host-meta: the XRD parses as XML in the XRD namespace and carries the same links as host-meta.json', async () => {

@@ -295,6 +295,7 @@ describe(`every answer is capped at ${MAX_ANSWER_BYTES} bytes`, () => {
       runner: inPlace(inflated()).runner,
       generatedAt: '2026-01-01T00:00:00Z',
       headers: {},
+      origin: 'http://localhost',
     });
     assert.ok('response' in result, 'refused, not answered');
     const body = JSON.parse(await result.response.text()) as { error: { code: string; status: number; message: string } };

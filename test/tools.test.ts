@@ -1,5 +1,8 @@
 import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { parse } from 'yaml';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { build } from '../pipeline/publish/build.ts';
 import { startServer, type RunningServer } from '../pipeline/node/server.ts';
@@ -7,7 +10,7 @@ import { validatorFor } from '../pipeline/schema/ajv.ts';
 import { TOOLS } from '../pipeline/tools/registry/index.ts';
 import { seededRandom } from '../pipeline/tools/robots/random.ts';
 import { raw } from './support/http.ts';
-import { tempProject } from './support/project.ts';
+import { REPO, tempProject } from './support/project.ts';
 
 // The tool endpoints over a real socket, against the repository's own records and mirror,
 // so verify-crawler sees real operator prefixes.
@@ -17,6 +20,8 @@ const spec = validatorFor('outputs/tool-spec.schema.json');
 const error = validatorFor('outputs/error.schema.json');
 const outputs = new Ajv2020({ strict: false, allErrors: true });
 const HTTP_TOOLS = TOOLS.filter((t) => t.path !== null);
+/** The base URL the repository's records publish under, which the stored documents name. */
+const BUILT_FOR = (parse(readFileSync(join(REPO, 'records', 'site.yaml'), 'utf8')) as { base_url: string }).base_url;
 
 before(async () => {
   project = await tempProject('repo');
@@ -49,10 +54,11 @@ describe('every tool endpoint', () => {
       const explicit = json((await get(`/tools/${tool.path}?spec=1`)).text);
       assert.ok(spec(explicit), tool.name);
       assert.equal(explicit['name'], tool.name);
+      // The stored spec names the build's base URL; the live one the origin the client used (issue 13).
       assert.equal(
-        (await get(`/tools/${tool.path}.json`)).text,
+        (await get(`/tools/${tool.path}.json`)).text.replaceAll(BUILT_FOR, server.url),
         (await get(`/tools/${tool.path}?spec=1`)).text,
-        `${tool.name}: the static spec equals the live one`,
+        `${tool.name}: the static spec equals the live one, but for the origin`,
       );
       const form = await get(`/tools/${tool.path}.html`);
       assert.equal(form.status, 200);

@@ -33,6 +33,8 @@ import { livePages } from './live-pages.ts';
 import { carriesLiveCounters } from '../site/live.ts';
 import { LogBusy, NO_LOG } from '../log/types.ts';
 import { etagOfWeb } from '../util/etag-rule.ts';
+import { agentCard } from '../render/agent-card.ts';
+import { DIRECT, originHeadersOf, publicOrigin, relocate, type OriginHeaders, type OriginPolicy } from './origin.ts';
 import type { CallerHistory } from '../tools/registry/types.ts';
 
 type Handler = (request: Request) => Promise<Response>;
@@ -43,9 +45,16 @@ type Handler = (request: Request) => Promise<Response>;
  * Request, for an adapter that can write bytes directly (both go through PreparedDocument).
  * `refuseMethod` answers methods a WHATWG Request cannot carry (TRACE, TRACK, CONNECT).
  */
+/** What an adapter passes for a request it answers without building a Request. */
+interface DirectRequest extends ConditionalHeaders {
+  origin: OriginHeaders;
+  /** The origin the request arrived at (the listening address), named when Host says nothing usable. */
+  fallbackOrigin: string;
+}
+
 export interface App {
   fetch: Handler;
-  answerDocument(pathAndQuery: string, headers: ConditionalHeaders): DocumentAnswer | null;
+  answerDocument(pathAndQuery: string, request: DirectRequest): DocumentAnswer | null;
   refuseMethod(method: string, pathAndQuery: string): Response;
 }
 
@@ -85,9 +94,13 @@ export interface HandlerOptions {
   visits?: Visits;
   /** Told about every failure that became a 500, once, without the client's input. */
   onError?: (error: unknown, request: Request) => void;
+  /** How the origin named in dynamic answers is decided (http/origin.ts); default: the request's own. */
+  origin?: OriginPolicy;
 }
 
 const READ_METHODS: readonly Method[] = ['GET', 'HEAD', 'OPTIONS'];
+/** Header variants kept per stored document before they are dropped and built again. */
+const MAX_PREPARED_FORMS = 32;
 const STORED: Answer = { by: 'document' };
 
 /** Which variant of a stored document's headers an answer needs. */
@@ -117,6 +130,8 @@ interface Asked {
   canonical: string | null;
   cursor: number;
   headers: Record<string, string>;
+  /** The site as this client reached it: base_url is the origin it used (http/origin.ts). */
+  here: SiteSettings;
 }
 
 function documentResponse(document: StoredDocument, request: Request, headers: Record<string, string>): Response {
@@ -162,17 +177,17 @@ function canonicalAddress(route: Route | undefined, requested: string, stored: s
   return prefixed ? stored : null;
 }
 
-function linkHeader(site: SiteSettings, path: string, canonical: string | null, cursor: number): string {
+function linkHeader(base: string, path: string, canonical: string | null, cursor: number): string {
   const sibling = siblingOf(path);
   const links = [
     // "What changed after the state this answer reflects": the feed from the current head.
-    `<${site.base_url}/changes.json?since=${cursor}>; rel="related"; type="application/json"`,
-    `<${site.base_url}${sibling.path}>; rel="alternate"; type="${sibling.type}"`,
-    `<${site.base_url}/openapi.json>; rel="service-desc"; type="application/openapi+json"`,
+    `<${base}/changes.json?since=${cursor}>; rel="related"; type="application/json"`,
+    `<${base}${sibling.path}>; rel="alternate"; type="${sibling.type}"`,
+    `<${base}/openapi.json>; rel="service-desc"; type="application/openapi+json"`,
     // RFC 9727 3: the catalogue of the publisher's APIs, named from every answer (HEAD included).
-    `<${site.base_url}${href('api_catalog')}>; rel="api-catalog"; type="application/linkset+json"`,
+    `<${base}${href('api_catalog')}>; rel="api-catalog"; type="application/linkset+json"`,
   ];
-  if (canonical !== null) links.unshift(`<${site.base_url}${canonical}>; rel="canonical"`);
+  if (canonical !== null) links.unshift(`<${base}${canonical}>; rel="canonical"`);
   return links.join(', ');
 }
 
@@ -195,6 +210,8 @@ const internalError = () =>
 
 export function createApp(options: HandlerOptions): App {
   const { store, site } = options;
+  const originPolicy = options.origin ?? DIRECT;
+  const originOf = (headers: OriginHeaders, fallback: string) => publicOrigin(originPolicy, headers, fallback);
   const runner = options.tools ?? inProcessRunner(() => toolDataFrom(store));
   const visits: Visits = options.visits ?? { log: NO_LOG, hashAddress: () => '', exportKey: null };
   const views = logViews(visits);
@@ -206,18 +223,20 @@ export function createApp(options: HandlerOptions): App {
   // rel=canonical), whether it was negotiated, and the feed's head; they are computed once per
   // document object (one per snapshot), head and form (a handful per route), not per request.
   const prepared = new WeakMap<StoredDocument, { cursor: number; forms: Map<string, PreparedDocument> }>();
-  function preparedFor(document: StoredDocument, path: string, form: DocumentForm, cursor: number): PreparedDocument {
+  function preparedFor(document: StoredDocument, path: string, form: DocumentForm, cursor: number, origin: string): PreparedDocument {
     let entry = prepared.get(document);
     if (entry?.cursor !== cursor) {
       entry = { cursor, forms: new Map() };
       prepared.set(document, entry);
     }
-    const key = `${form.canonical ?? ''} ${form.negotiated ?? ''}`;
+    const key = `${origin} ${form.canonical ?? ''} ${form.negotiated ?? ''}`;
     let answer = entry.forms.get(key);
     if (answer === undefined) {
+      // Host is the client's to choose: past a handful of origins per document, start over rather than grow.
+      if (entry.forms.size >= MAX_PREPARED_FORMS) entry.forms.clear();
       const negotiation =
         form.negotiated === undefined ? {} : { vary: 'Accept, Accept-Encoding', ...(form.negotiated === path ? {} : { 'content-location': form.negotiated }) };
-      answer = new PreparedDocument(document, { ...CORS, link: linkHeader(site, path, form.canonical, cursor), ...negotiation });
+      answer = new PreparedDocument(document, { ...CORS, link: linkHeader(origin, path, form.canonical, cursor), ...negotiation });
       entry.forms.set(key, answer);
     }
     return answer;
@@ -229,18 +248,19 @@ export function createApp(options: HandlerOptions): App {
     const url = new URL(request.url);
     const resolved = resolvePath(url.pathname);
     const base = { ...CORS };
+    const here: SiteSettings = { ...site, base_url: originOf(originHeadersOf(request.headers), url.origin) };
     const cursor = cursorFrom(await store.get(LOG_PATH));
     if (!resolved.ok) {
       return errorResponse(
         404,
-        { code: 'not_found', message: `No document at this path (${resolved.reason}). Paths are listed at ${site.base_url}/api/v1.` },
-        { ...base, link: linkHeader(site, href('home'), null, cursor) },
+        { code: 'not_found', message: `No document at this path (${resolved.reason}). Paths are listed at ${here.base_url}/api/v1.` },
+        { ...base, link: linkHeader(here.base_url, href('home'), null, cursor) },
       );
     }
     const path = canonicalPath(resolved.path);
     const route = findRoute(path);
     const canonical = canonicalAddress(route, resolved.path, path, resolved.prefixed);
-    const headers: Record<string, string> = { ...base, link: linkHeader(site, path, canonical, cursor) };
+    const headers: Record<string, string> = { ...base, link: linkHeader(here.base_url, path, canonical, cursor) };
     const allow = allowedMethods(route);
 
     if (request.method === 'OPTIONS') {
@@ -259,31 +279,31 @@ export function createApp(options: HandlerOptions): App {
     }
     if (!allow.includes(request.method as Method)) return methodNotAllowed(request.method, allow, headers);
     // A stored file outside the table (the style sheet) is answered like any document.
-    return answer(route?.answer ?? STORED, route, { request, url, path, canonical, cursor, headers });
+    return answer(route?.answer ?? STORED, route, { request, url, path, canonical, cursor, headers, here });
   }
 
   /** The dispatcher: one case per way the route table says a path is answered. */
   async function answer(how: Answer, route: Route | undefined, asked: Asked): Promise<Response> {
-    const { request, url, path, headers } = asked;
+    const { request, url, path, headers, here } = asked;
     switch (how.by) {
       case 'document': {
         const choice = negotiate(route, path, asked.canonical, request.headers.get('accept'));
         const stored = await store.get(choice.served);
-        if (!stored) return notFound(site, path, route, headers);
+        if (!stored) return notFound(here, path, route, headers);
         const document = live(stored) ? await livePage.build(stored) : stored;
-        return toResponse(preparedFor(document, path, choice.form, asked.cursor).answer(conditionalHeadersOf(request)));
+        return toResponse(preparedFor(document, path, choice.form, asked.cursor, here.base_url).answer(conditionalHeadersOf(request)));
       }
       case 'api-root': {
         const generatedAt = await store.generatedAt();
-        return documentResponse(await jsonDocument('/api/v1', apiRootDocument(site, generatedAt), generatedAt), request, headers);
+        return documentResponse(await jsonDocument('/api/v1', apiRootDocument(here, generatedAt), generatedAt), request, headers);
       }
       case 'changes': {
         const parsed = parseChangesQuery(url.searchParams);
         if (!parsed.ok)
           return errorResponse(400, { code: 'invalid_parameter', message: parsed.message, field: parsed.field, accepted: parsed.accepted }, headers);
         const log = publishedLogFrom(await store.get(LOG_PATH));
-        if (!log) return notFound(site, path, route, headers);
-        const result = changesPage(log, parsed.query, site.base_url);
+        if (!log) return notFound(here, path, route, headers);
+        const result = changesPage(log, parsed.query, here.base_url);
         if (!result.ok)
           return errorResponse(400, { code: 'invalid_parameter', message: result.message, field: result.field, accepted: result.accepted }, headers);
         return documentResponse(await jsonDocument(href('changes'), result.page, result.lastModified), request, {
@@ -294,7 +314,12 @@ export function createApp(options: HandlerOptions): App {
       case 'stats':
         return documentResponse((await views.read()).stats, request, { ...headers, 'cache-control': 'max-age=60' });
       case 'hits':
-        return hitsResponse(visits, request, url, site.base_url, headers);
+        return hitsResponse(visits, request, url, here.base_url, headers);
+      case 'agent-card': {
+        // Stored for static hosts; here it names this server's own /a2a, so an A2A client stays on it.
+        const lastModified = (await store.get(path))?.lastModified ?? (await store.generatedAt());
+        return documentResponse(await jsonDocument(path, agentCard(here), lastModified), request, headers);
+      }
       case 'tool':
       case 'mcp':
       case 'a2a': {
@@ -306,17 +331,18 @@ export function createApp(options: HandlerOptions): App {
         const history = toolsAt(how).some((name) => toolByName(name)?.readsCallerHistory) ? await historyOf(visits, address) : undefined;
         const caller = { userAgent: request.headers.get('user-agent'), address, ...(history === undefined ? {} : { history }) };
         const context = { data, caller, runner };
-        if (how.by === 'mcp') return withBodyEtag(withMissingHeaders(await handleMcp(request, mcpServer(how.server), context), headers));
-        if (how.by === 'a2a') return withBodyEtag(withMissingHeaders(await handleA2a(request, context, site), headers));
+        const relocated = (response: Response) => withRelocatedBody(response, data.baseUrl, here.base_url);
+        if (how.by === 'mcp') return withBodyEtag(await relocated(withMissingHeaders(await handleMcp(request, mcpServer(how.server), context), headers)));
+        if (how.by === 'a2a') return withBodyEtag(await relocated(withMissingHeaders(await handleA2a(request, context, here), headers)));
         const tool = toolByName(how.tool)!;
         const reported = hasReport(tool.name);
         const answerHeaders = { ...headers, 'cache-control': 'no-cache', ...(reported ? { vary: 'Accept, Accept-Encoding' } : {}) };
-        const result = await callTool({ tool, request, url, ...context, generatedAt: await store.generatedAt(), headers });
+        const result = await callTool({ tool, request, url, ...context, generatedAt: await store.generatedAt(), headers, origin: here.base_url });
         if ('response' in result) return result.response;
         // A browser that submitted a form gets the answer as a readable report; programs keep the JSON.
         if (reported && result.answered && prefersHtml(request.headers.get('accept'))) {
           const output = JSON.parse(new TextDecoder().decode(result.document.bytes)) as unknown;
-          const page = toolReport(site, tool.name, href(toolRouteKey(tool.name, 'form')), output);
+          const page = toolReport(here, tool.name, href(toolRouteKey(tool.name, 'form')), output);
           const bytes = new TextEncoder().encode(page);
           const report = {
             path: result.document.path,
@@ -362,7 +388,7 @@ export function createApp(options: HandlerOptions): App {
       const document = live(stored) ? livePage.peek(stored) : stored;
       if (!document) return null;
       const cursor = cursorFrom(store.peek?.(LOG_PATH) ?? null);
-      return preparedFor(document, path, choice.form, cursor).answer(request);
+      return preparedFor(document, path, choice.form, cursor, originOf(request.origin, request.fallbackOrigin)).answer(request);
     },
 
     refuseMethod(method, pathAndQuery) {
@@ -384,6 +410,19 @@ async function withBodyEtag(response: Response): Promise<Response> {
   const headers = new Headers(response.headers);
   headers.set('etag', `"${await etagOfWeb(bytes)}"`);
   return new Response(bytes, { status: response.status, statusText: response.statusText, headers });
+}
+
+/**
+ * A JSON-RPC answer (or its event stream) with the build's base URL replaced by the client's
+ * origin, as a tool's HTTP answer is (http/origin.ts); bounded by the JSON-RPC answer limit.
+ */
+async function withRelocatedBody(response: Response, from: string, to: string): Promise<Response> {
+  const type = response.headers.get('content-type') ?? '';
+  if (from === to || response.body === null || !/^(application\/json|text\/event-stream)/.test(type)) return response;
+  const text = await response.text();
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return new Response(relocate(text, from, to), { status: response.status, statusText: response.statusText, headers });
 }
 
 /** The tools a dynamic route can call: its own, an MCP server's, or (A2A) every one. */
@@ -419,7 +458,7 @@ function isDynamic(path: string): boolean {
   return dynamic;
 }
 
-function notFound(site: SiteSettings, path: string, route: Route | undefined, headers: Record<string, string>): Response {
+function notFound(here: SiteSettings, path: string, route: Route | undefined, headers: Record<string, string>): Response {
   if (route?.parameter) {
     const value = matchRoute(route, path) ?? '';
     return errorResponse(
@@ -433,5 +472,5 @@ function notFound(site: SiteSettings, path: string, route: Route | undefined, he
       headers,
     );
   }
-  return errorResponse(404, { code: 'not_found', message: `No document at ${quote(path)}. Every path is listed at ${site.base_url}${API_PREFIX}.` }, headers);
+  return errorResponse(404, { code: 'not_found', message: `No document at ${quote(path)}. Every path is listed at ${here.base_url}${API_PREFIX}.` }, headers);
 }

@@ -9,6 +9,14 @@ import { toolBody } from './form-body.ts';
 import { jsonBytesDocument, jsonDocument, type StoredDocument } from './store.ts';
 import { unavailableAnswer } from './unavailable.ts';
 import { href, toolRouteKey } from '../routes.ts';
+import { relocate } from './origin.ts';
+
+/** The answer's bytes with the build's base URL replaced by the client's origin; the same bytes when there is none. */
+function relocatedBytes(bytes: Uint8Array<ArrayBuffer>, from: string, to: string): Uint8Array<ArrayBuffer> {
+  if (from === to) return bytes;
+  const text = new TextDecoder().decode(bytes);
+  return text.includes(from) ? (new TextEncoder().encode(relocate(text, from, to)) as Uint8Array<ArrayBuffer>) : bytes;
+}
 
 export interface ToolCall {
   tool: ToolDefinition;
@@ -19,6 +27,8 @@ export interface ToolCall {
   runner: ToolRunner;
   generatedAt: string;
   headers: Record<string, string>;
+  /** The origin the client used (http/origin.ts): every address in the answer names it. */
+  origin: string;
 }
 
 /** Parameters that steer the endpoint rather than the tool. */
@@ -30,7 +40,7 @@ const CONTROL_PARAMS = new Set(['spec']);
  * is the robots.txt. Bad input → 400 naming the field and the accepted form; an oversize body → 413.
  */
 export async function callTool(call: ToolCall): Promise<{ document: StoredDocument; answered: boolean } | { response: Response }> {
-  const { tool, request, url, data, caller, runner, generatedAt, headers } = call;
+  const { tool, request, url, data, caller, runner, generatedAt, headers, origin } = call;
   const path = href(toolRouteKey(tool.name, 'endpoint'));
   const params = fromSearchParams(url.searchParams);
   const specWanted = url.searchParams.get('spec');
@@ -51,7 +61,7 @@ export async function callTool(call: ToolCall): Promise<{ document: StoredDocume
   const toolParams = Object.fromEntries(Object.entries(params).filter(([name]) => !CONTROL_PARAMS.has(name)));
   const noInput = Object.keys(params).length === 0 && request.method !== 'POST';
   if (specWanted === '1' || (noInput && !tool.runsWithoutParams)) {
-    return { document: await jsonDocument(path, toolSpec(data.baseUrl, tool), generatedAt), answered: false };
+    return { document: await jsonDocument(path, toolSpec(origin, tool), generatedAt), answered: false };
   }
   if (request.method === 'POST' && tool.postBody) {
     if (tool.postBody in toolParams) {
@@ -107,12 +117,12 @@ export async function callTool(call: ToolCall): Promise<{ document: StoredDocume
       toolParams[name] = value;
     }
   }
-  const documentation = `${data.baseUrl}${path}.json`;
+  const documentation = `${origin}${path}.json`;
   const run: ToolRun = await runner.run({ tool: tool.name, params: toolParams, caller, source: 'query', form: 'json' });
   switch (run.status) {
     case 'answered':
       if (run.form !== 'json') throw new Error(`${tool.name}: the runner answered in the ${run.form} form, not json`);
-      return { document: await jsonBytesDocument(path, run.bytes, generatedAt), answered: true };
+      return { document: await jsonBytesDocument(path, relocatedBytes(run.bytes, data.baseUrl, origin), generatedAt), answered: true };
     case 'refused':
       return {
         response: errorResponse(400, { code: 'invalid_parameter', message: run.message, field: run.field, accepted: run.accepted, documentation }, headers),

@@ -45,6 +45,11 @@ function toRequest(req: IncomingMessage, origin: string, pathAndQuery: string): 
   return request;
 }
 
+/** A header node:http may give as a list (x-forwarded-* are not joined for us): its first value. */
+function firstValue(value: string | string[] | undefined): string | null {
+  return (Array.isArray(value) ? value[0] : value) ?? null;
+}
+
 /** The client's address as the socket saw it; IPv4 clients of a dual-stack socket appear as ::ffff:a.b.c.d. */
 function socketAddress(req: IncomingMessage): string | null {
   const address = req.socket.remoteAddress;
@@ -190,6 +195,13 @@ export function nodeListener(app: App, options: ListenerOptions) {
         ifModifiedSince: req.headers['if-modified-since'] ?? null,
         acceptEncoding: req.headers['accept-encoding'] ?? null,
         accept: req.headers['accept'] ?? null,
+        origin: {
+          host: req.headers['host'] ?? null,
+          forwarded: req.headers['forwarded'] ?? null,
+          forwardedProto: firstValue(req.headers['x-forwarded-proto']),
+          forwardedHost: firstValue(req.headers['x-forwarded-host']),
+        },
+        fallbackOrigin: options.origin(),
       });
       if (answer) {
         res.writeHead(answer.status, answer.headers);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { AddressInfo, Socket } from 'node:net';
 import { parse } from 'yaml';
 import { createApp } from '../http/handler.ts';
+import type { OriginPolicy } from '../http/origin.ts';
 import { toolDataFrom } from '../http/tool-data.ts';
 import type { ToolData } from '../tools/registry/types.ts';
 import type { SiteSettings } from '../records/types.ts';
@@ -65,6 +66,8 @@ export interface ServeOptions {
   requestLog?: { file: string | null; retentionDays?: number; flushEveryMs?: number };
   /** The key /hits.json asks for (EXPORT_KEY); null or absent: every request to it is 401. */
   exportKey?: string | null;
+  /** Which origin dynamic answers name (BASE_URL, --trust-proxy); default: the one each request used. */
+  origin?: OriginPolicy;
   log?: (line: string) => void;
 }
 
@@ -169,6 +172,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     addressOf,
     tools,
     visits,
+    ...(options.origin === undefined ? {} : { origin: options.origin }),
     onError: (error) =>
       log(isClientGone(error) ? `serve: client went away (${(error as Error).message})` : `serve: ${(error as Error).stack ?? String(error)}`),
   });

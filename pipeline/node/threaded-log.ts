@@ -23,6 +23,11 @@ const HAND_OVER_MS = 20;
 const QUEUE_LIMIT = 10_000;
 /** A read the thread does not answer within this fails with LogBusy. */
 const READ_TIMEOUT_MS = 2_000;
+/**
+ * A read asked before the thread has said it is up may also wait this long for it to start:
+ * loading the thread's code takes seconds on a busy machine, and that is not a busy log.
+ */
+const START_TIMEOUT_MS = 10_000;
 
 export function threadedLog(options: Omit<SqliteLogOptions, 'now'>): RequestLog {
   const say = options.log ?? (() => {});
@@ -35,12 +40,14 @@ export function threadedLog(options: Omit<SqliteLogOptions, 'now'>): RequestLog 
   let dead: string | null = null;
   const waiting = new Map<number, { resolve(value: unknown): void; timer: ReturnType<typeof setTimeout> }>();
   let closed: (() => void) | null = null;
+  let started = false;
 
   const { log: _log, ...workerOptions } = options;
   const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { ...workerOptions, flushEveryMs: workerOptions.flushEveryMs ?? 50 } });
   worker.unref();
   worker.on('message', (message: LogWorkerReply) => {
     if (message.op === 'health') {
+      started = true;
       health = message.health;
       for (const line of message.lines) say(line);
     } else if (message.op === 'answer') {
@@ -78,10 +85,13 @@ export function threadedLog(options: Omit<SqliteLogOptions, 'now'>): RequestLog 
     if (dead !== null) return Promise.resolve(empty);
     const id = nextId++;
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        waiting.delete(id);
-        reject(new LogBusy(`the request log did not answer within ${READ_TIMEOUT_MS / 1000} s`));
-      }, READ_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => {
+          waiting.delete(id);
+          reject(new LogBusy(`the request log did not answer within ${READ_TIMEOUT_MS / 1000} s`));
+        },
+        started ? READ_TIMEOUT_MS : START_TIMEOUT_MS + READ_TIMEOUT_MS,
+      );
       waiting.set(id, { resolve: (value) => resolve((value ?? empty) as T), timer });
       worker.postMessage(request(id));
     });

@@ -3,6 +3,7 @@ import { before, test } from 'node:test';
 import { REPO } from '../../test/support/project.ts';
 import { publishedToolData } from '../../test/support/tool-data.ts';
 import { intentOf, type Intent } from './intents.ts';
+import { MAX_QUESTION_CHARS } from './questions.ts';
 import type { ToolData } from './registry/index.ts';
 
 let data: ToolData;
@@ -74,4 +75,16 @@ test('questions in plain words are read into the tool that answers them (issue 1
   assert.deepEqual(routed('Can FooBot crawl /a?'), { kind: 'help' });
   assert.match((ofText('Can FooBot crawl /a?') as { reason: string }).reason, /FooBot is not in the index/);
   assert.deepEqual(routed('Does ClaudeBot read robots.txt?').raw, { crawler: 'ClaudeBot' });
+});
+
+test('a message longer than a question is not read as one, so a hostile one costs a linear scan, not a quadratic one', () => {
+  const question = 'Can GPTBot fetch /search?';
+  // Padding before the question: white space at either end is trimmed before reading.
+  const padded = (length: number) => 'x'.repeat(length - question.length - 1) + ' ' + question;
+  const noteOf = (intent: Intent) => (intent.kind === 'tool' ? (intent.note ?? null) : null);
+  assert.match(noteOf(ofText(padded(MAX_QUESTION_CHARS))) ?? '', /^Whether GPTBot may fetch/);
+  assert.equal(noteOf(ofText(padded(MAX_QUESTION_CHARS + 1))), null);
+  // Without the bound, each "can" would scan to the end of the text for a verb: about 10^11 steps.
+  assert.equal(ofText('can '.repeat(250_000)).kind, 'help');
+  assert.equal(ofText(`block ${'keep '.repeat(250_000)}`).kind, 'help');
 });

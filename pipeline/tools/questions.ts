@@ -26,6 +26,13 @@ export function namedCrawler(text: string, data: ToolData): Crawler | null {
 
 // --- "Can GPTBot fetch /search?" ---------------------------------------------------------------
 
+/**
+ * A question is a sentence or two: longer text is not read as one. This also bounds the work:
+ * the patterns below scan forward from each verb they try, so their cost grows with the
+ * square of the text.
+ */
+export const MAX_QUESTION_CHARS = 1000;
+
 const ASKS_ACCESS = /\b(can|may|could|is|are|does|do|will|would)\b[^.?!\n]*\b(fetch|crawl|access|read|visit|index|reach|scrape|get to|allowed|blocked)\b/i;
 const MAX_QUESTION_PATHS = 20;
 
@@ -58,7 +65,7 @@ function pathsIn(text: string): string[] {
 
 /** A question whether a crawler may fetch some paths; null when the text asks something else. */
 export function pathQuestion(text: string, data: ToolData): PathQuestion | null {
-  if (!ASKS_ACCESS.test(text)) return null;
+  if (text.length > MAX_QUESTION_CHARS || !ASKS_ACCESS.test(text)) return null;
   const paths = pathsIn(text);
   if (paths.length === 0) return null;
   const crawler = namedCrawler(text, data);
@@ -107,6 +114,7 @@ function categoriesIn(clause: string, aiCategories: ReadonlySet<string>): string
 
 /** What a sentence asks to block and to keep, by category; null when it asks to block nothing. */
 export function policyQuestion(text: string, data: ToolData): PolicyQuestion | null {
+  if (text.length > MAX_QUESTION_CHARS) return null;
   const lower = text.toLowerCase();
   if (!BLOCK.test(lower)) return null;
   const block = new Set<string>();

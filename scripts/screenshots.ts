@@ -1,0 +1,57 @@
+// npm run screenshots: the README's pictures of the website, taken in Debian's headless Chromium
+// from the committed dist/ served by the real server, so they show what the build makes.
+// Not part of the tests: pictures are for people; the page checks are in test/browser.test.ts.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import puppeteer from 'puppeteer-core';
+import { startServer } from '../pipeline/node/server.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const OUT = join(ROOT, 'docs', 'images');
+const CHROMIUM = [process.env['CHROMIUM'], '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p !== undefined && existsSync(p));
+
+/** Each picture: the page, the width it is seen at, and where on it to start (a heading's text). */
+const SHOTS = [
+  { name: 'crawler-table', path: '/', width: 1280, height: 900, from: 'Crawlers', type: 'Bytespider' },
+  { name: 'crawler-page', path: '/crawler/gptbot.html', width: 1280, height: 900 },
+  { name: 'policies', path: '/policies.html', width: 1280, height: 900 },
+  { name: 'home-phone', path: '/', width: 390, height: 844 },
+] as const;
+
+if (CHROMIUM === undefined) {
+  console.error('screenshots: no Chromium here (Debian: apt-get install chromium)');
+  process.exit(2);
+}
+const server = await startServer({ root: ROOT, port: 0, host: '127.0.0.1', checkEveryMs: 0, requestLog: { file: null } });
+const browser = await puppeteer.launch({
+  executablePath: CHROMIUM,
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+});
+try {
+  const page = await browser.newPage();
+  for (const shot of SHOTS) {
+    await page.setViewport({ width: shot.width, height: shot.height });
+    await page.goto(server.url + shot.path, { waitUntil: 'load' });
+    if ('from' in shot) {
+      // Scroll to the section, and show the table's search narrowing it as a person types.
+      await page.evaluate((heading) => [...document.querySelectorAll('h2')].find((h) => h.textContent === heading)?.scrollIntoView(), shot.from);
+      const search = await page.$('input[type="search"]');
+      await search?.type(shot.type);
+    }
+    const file = join(OUT, `${shot.name}.png`);
+    await page.screenshot({ path: file as `${string}.png` });
+    console.log(`screenshots: ${shot.path} at ${shot.width} px → ${file}`);
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
