@@ -25,7 +25,7 @@ import { toolDataFrom } from './tool-data.ts';
 import { inProcessRunner, type ToolRunner } from '../tools/registry/call.ts';
 import { handleMcp, type McpServerSpec } from './mcp.ts';
 import { handleA2a } from './a2a.ts';
-import { withMissingHeaders, withSecurityHeaders } from './security.ts';
+import { CORS_HEADERS, withMissingHeaders, withSecurityHeaders } from './security.ts';
 import { quote } from '../util/quote.ts';
 import { jsonDocument, type DocumentStore, type StoredDocument } from './store.ts';
 import { hitsResponse, logViews, type Visits } from './request-log.ts';
@@ -128,7 +128,7 @@ function mcpServer(path: string): McpServerSpec {
   if (server === undefined) throw new Error(`the route table names MCP server ${path}, which MCP_SERVERS lacks`);
   return server;
 }
-const CORS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'ETag, Last-Modified, Link, X-Cursor' };
+const CORS = CORS_HEADERS;
 
 const LOG_PATH = href('changes_log');
 

@@ -1,6 +1,7 @@
 import { html, Markup } from './html.ts';
 import { LIVE_MARKER } from './live.ts';
 import { escapeRegex } from '../render/regex.ts';
+import { href } from '../routes.ts';
 
 /** The one style sheet, served at /site.css so browsers fetch it once for every page. */
 export const STYLE = `
@@ -117,7 +118,7 @@ ${(options.alternates ?? []).map(
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
-<header><nav aria-label="Site"><a href="${options.baseUrl}/index.html"><strong>${options.siteName}</strong></a><a href="${options.baseUrl}/policies.html">Policies</a><a href="${options.baseUrl}/tools/">Tools</a><a href="${options.baseUrl}/data/agents.json">Data</a><a href="${options.baseUrl}/documents.json">Ledger</a><a href="${options.baseUrl}/reference">API</a><a href="${options.repository}">Source</a></nav></header>
+<header><nav aria-label="Site"><a href="${options.baseUrl}/index.html"><strong>${options.siteName}</strong></a><a href="${options.baseUrl}/policies.html">Policies</a><a href="${options.baseUrl}/tools/">Tools</a><a href="${options.baseUrl}/data/agents.json">Data</a><a href="${options.baseUrl}/documents.json">Ledger</a><a href="${options.baseUrl}${href('reference')}">API</a><a href="${options.repository}">Source</a></nav></header>
 <main id="main">
 ${options.body}
 </main>
