@@ -52,6 +52,8 @@ interface Target {
 
 /**
  * Every same-site link of every page in dist/, each target once, with the pages that link it.
+ * The pages come from dist/, not from what the crawl fetches, so it ends by itself: one request
+ * per distinct target, about 1,300 for 12,000 links.
  * `rel=canonical` names the address a page is published at rather than a link to follow; those
  * are checked on their own, since one of them (/reference) needs a host with clean URLs.
  */
