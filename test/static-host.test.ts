@@ -1,11 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { build } from '../pipeline/publish/build.ts';
 import { HEADERS_PATH, REDIRECTS_PATH } from '../pipeline/render/host-rules.ts';
 import { NEEDS_SERVER } from '../pipeline/render/tools.ts';
 import { contentTypeOf, findRoute, isDynamic, routes } from '../pipeline/routes.ts';
 import { linkAttributeCount, pageLinks } from './support/links.ts';
-import { REPO, readTree } from './support/project.ts';
+import { REPO, readTree, tempProject } from './support/project.ts';
 import { headerRuleMatches, parseHeaders, parseRedirects, type StaticHost, startStaticHost } from './support/static-host.ts';
 
 // Issue 13, part 3: the committed dist/ on any static host. Every link of every page works on
@@ -57,20 +58,24 @@ interface Target {
  * `rel=canonical` names the address a page is published at rather than a link to follow; those
  * are checked on their own, since one of them (/reference) needs a host with clean URLs.
  */
-function siteLinks(which: 'links' | 'canonical' = 'links'): { targets: Target[]; links: number; pages: number } {
+function siteLinks(
+  tree: ReadonlyMap<string, Buffer>,
+  base: string,
+  which: 'links' | 'canonical' = 'links',
+): { targets: Target[]; links: number; pages: number } {
   const targets = new Map<string, Target>();
   let links = 0;
   let pages = 0;
-  for (const path of [...dist.keys()].filter((p) => p.endsWith('.html')).sort()) {
+  for (const path of [...tree.keys()].filter((p) => p.endsWith('.html')).sort()) {
     pages += 1;
-    const html = text(path);
+    const html = decoder.decode(tree.get(path));
     const found = pageLinks(html);
     assert.equal(found.filter((l) => l.attribute !== 'srcset').length, linkAttributeCount(html), `${path}: the link scanner read every href, src and action`);
     for (const link of found) {
       if ((link.rel === 'canonical') !== (which === 'canonical')) continue;
       links += 1;
-      const resolved = new URL(link.value, `${BASE}${path}`);
-      if (resolved.origin !== new URL(BASE).origin) continue;
+      const resolved = new URL(link.value, `${base}${path}`);
+      if (resolved.origin !== new URL(base).origin) continue;
       const method = link.attribute === 'action' ? (link.method ?? 'get').toUpperCase() : 'GET';
       const address = `${resolved.pathname}${resolved.search}`;
       const key = `${method} ${address}`;
@@ -84,7 +89,7 @@ function siteLinks(which: 'links' | 'canonical' = 'links'): { targets: Target[];
 
 test('every link of every page works on a plain static host; tool forms, which need the server, say so', async () => {
   const started = performance.now();
-  const { targets, links, pages } = siteLinks();
+  const { targets, links, pages } = siteLinks(dist, BASE);
   assert.ok(pages > 400, `${pages} pages`);
   const needsServer = targets.filter((t) => {
     const route = findRoute(new URL(t.address, BASE).pathname);
@@ -115,8 +120,43 @@ test('every link of every page works on a plain static host; tool forms, which n
   console.log(`crawled ${links} links on ${pages} pages: ${documents.length} documents, ${needsServer.length} tool endpoints, in ${seconds} s`);
 });
 
+test('published under a path, as a fork on GitHub Pages is (https://<user>.github.io/<repo>/), every link stays under it and works', async () => {
+  const project = await tempProject('mini');
+  const mount = '/mirror';
+  try {
+    const base = `https://example.org${mount}`;
+    await build({ root: project.root, baseUrl: base, now: '2026-01-01T00:00:00Z' });
+    const tree = await readTree(join(project.root, 'dist'));
+    const host = await startStaticHost(join(project.root, 'dist'), undefined, mount);
+    try {
+      const { targets } = siteLinks(tree, base);
+      assert.ok(targets.length > 50, `${targets.length} targets`);
+      assert.deepEqual(
+        targets.filter((t) => !t.address.startsWith(`${mount}/`)).map((t) => `${t.address}, linked from ${t.from[0]}`),
+        [],
+      );
+      const documents = targets.filter((t) => {
+        const route = findRoute(new URL(t.address, base).pathname.slice(mount.length));
+        return route === undefined || !isDynamic(route);
+      });
+      const broken = (
+        await inBatches(documents, async (target) => {
+          const response = await fetch(`${host.url}${target.address}`, { redirect: 'manual' });
+          await response.arrayBuffer();
+          return response.status === 200 ? [] : [`${target.address} answered ${response.status}, linked from ${target.from[0]}`];
+        })
+      ).flat();
+      assert.deepEqual(broken, []);
+    } finally {
+      await host.close();
+    }
+  } finally {
+    await project.dispose();
+  }
+});
+
 test('every page names a canonical address that answers on a host with clean URLs; a plain host lacks only the clean ones', async () => {
-  const { targets } = siteLinks('canonical');
+  const { targets } = siteLinks(dist, BASE, 'canonical');
   assert.ok(targets.length > 400, `${targets.length} canonical addresses`);
   const missingOnPlain: string[] = [];
   for (const target of targets) {

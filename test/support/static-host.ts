@@ -65,8 +65,12 @@ export interface HostRules {
   redirects: readonly RedirectRule[];
 }
 
-/** A static host over `dir` on a random loopback port; with `rules`, one that reads _headers and _redirects. */
-export async function startStaticHost(dir: string, rules?: HostRules): Promise<StaticHost> {
+/**
+ * A static host over `dir` on a random loopback port; with `rules`, one that reads _headers and
+ * _redirects; with `mount`, one that publishes the folder under that path (/mirror/...), as
+ * GitHub Pages publishes a repository's site under /<repo>/.
+ */
+export async function startStaticHost(dir: string, rules?: HostRules, mount = ''): Promise<StaticHost> {
   const files = sirv(dir, {
     // The plain host tries the path itself, then a folder's index: '' first, then 'html' for
     // `<folder>/index` only (see below). The rules host also serves /x from x.html.
@@ -76,8 +80,15 @@ export async function startStaticHost(dir: string, rules?: HostRules): Promise<S
       for (const rule of rules?.headers ?? []) if (headerRuleMatches(rule, pathname)) for (const [name, value] of rule.headers) res.setHeader(name, value);
     },
   });
+  const notFound = (res: ServerResponse) => {
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end('not found\n');
+  };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const path = new URL(req.url ?? '/', 'http://host').pathname;
+    const url = new URL(req.url ?? '/', 'http://host');
+    if (!url.pathname.startsWith(`${mount}/`)) return notFound(res);
+    const path = url.pathname.slice(mount.length);
+    req.url = `${path}${url.search}`;
     const redirect = rules?.redirects.find((rule) => rule.from === path);
     if (redirect) {
       res.writeHead(redirect.status, { location: redirect.to });
@@ -86,10 +97,7 @@ export async function startStaticHost(dir: string, rules?: HostRules): Promise<S
     }
     // The index document: what every static host does for a folder's URL.
     if (path.endsWith('/')) req.url = `${path}index.html`;
-    files(req, res, () => {
-      res.writeHead(404, { 'content-type': 'text/plain' });
-      res.end('not found\n');
-    });
+    files(req, res, () => notFound(res));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
