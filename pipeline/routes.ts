@@ -98,6 +98,9 @@ const PATH_TYPES: Readonly<Record<string, string>> = {
   '/.well-known/api-onboarding': 'application/json',
   '/register': 'application/json',
   '/api/versions': 'application/json',
+  // The static hosts' rules (render/host-rules.ts): plain text, which is what they are.
+  '/_headers': 'text/plain; charset=utf-8',
+  '/_redirects': 'text/plain; charset=utf-8',
 };
 
 export function contentTypeOf(path: string): string {

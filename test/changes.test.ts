@@ -90,11 +90,13 @@ describe('change events from diffs against HEAD in a real git repository', () =>
 describe('GET /changes.json over a socket', () => {
   const validate = validatorFor('outputs/changes.schema.json');
 
-  test('no parameters: the same bytes as the static dist/changes.json, with ETag, Last-Modified and X-Cursor', async () => {
+  test('no parameters: the static dist/changes.json naming this server (issue 13), with ETag, Last-Modified and X-Cursor', async () => {
     await server.refresh();
     const response = await raw(server.url, '/changes.json');
     assert.equal(response.status, 200);
-    assert.equal(response.text, await readFile(join(project.root, 'dist', 'changes.json'), 'utf8'));
+    const stored = await readFile(join(project.root, 'dist', 'changes.json'), 'utf8');
+    assert.ok(stored.includes('https://index.example/crawler/'), 'the stored page names the build base URL');
+    assert.equal(response.text, stored.replaceAll('https://index.example', server.url));
     const page = JSON.parse(response.text) as { cursor: number; changes: { observed_at: string }[] };
     assert.ok(validate(page), JSON.stringify(validate.errors));
     assert.equal(response.headers['x-cursor'], String(page.cursor));

@@ -12,6 +12,24 @@ import { REPO, tempProject } from './support/project.ts';
 // answered before the last batch was written is in it. Only what was still queued (about 70 ms
 // of requests, docs/API.md §4.3a) can be lost.
 
+/** Waits until the log file holds at least `rows` rows, reading it as another process would. */
+async function writtenAtLeast(file: string, rows: number): Promise<void> {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    try {
+      const db = new Database(file, { readonly: true, fileMustExist: true });
+      const count = (db.prepare('SELECT COUNT(*) AS n FROM hits').get() as { n: number }).n;
+      db.close();
+      if (count >= rows) return;
+    } catch (error) {
+      // Not created yet, or its tables not yet: the thread is still starting. Anything else is a failure.
+      const code = (error as { code?: string }).code;
+      if (code !== 'SQLITE_CANTOPEN' && code !== 'SQLITE_ERROR') throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.fail(`the log never held ${rows} rows`);
+}
+
 test('kill -9 under load loses at most the unflushed batch and never corrupts the log', { timeout: 60_000 }, async () => {
   const project = await tempProject('mini');
   try {
@@ -39,8 +57,8 @@ test('kill -9 under load loses at most the unflushed batch and never corrupts th
 
     const settled = 60;
     for (let i = 0; i < settled; i++) assert.equal((await raw(origin, `/data/ua-regex.json?n=${i}`)).status, 200);
-    // Longer than the flush interval: these are written.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Until the log has written these (its thread may take seconds to start on a busy machine).
+    await writtenAtLeast(file, settled);
     // A burst still in flight when the process dies.
     const burst = Array.from({ length: 300 }, (_, i) => raw(origin, `/data/coverage.json?n=${i}`).catch(() => null));
     await new Promise((resolve) => setTimeout(resolve, 30));

@@ -36,6 +36,9 @@ interface Variant {
  * ledger's, an encoded one adds a suffix (`"<etag>-br"`), so the ledger keeps naming the bytes
  * of the file while no cache can mix up the encoded and plain bytes.
  */
+/** How long a cache may keep a stored document before asking again (its ETag makes asking cheap). */
+export const DOCUMENT_CACHE_CONTROL = 'public, max-age=300, must-revalidate';
+
 export class PreparedDocument {
   private readonly variants = new Map<Selected, Variant>();
   private readonly tags = new Map<Selected, string>();
@@ -54,7 +57,7 @@ export class PreparedDocument {
       ...securityHeadersFor(document.type),
       'content-type': document.type,
       'last-modified': new Date(document.lastModified).toUTCString(),
-      'cache-control': headers['cache-control'] ?? 'public, max-age=300, must-revalidate',
+      'cache-control': headers['cache-control'] ?? DOCUMENT_CACHE_CONTROL,
       vary: headers['vary'] ?? 'Accept-Encoding',
     };
   }

@@ -25,9 +25,10 @@ import { toolDataFrom } from './tool-data.ts';
 import { inProcessRunner, type ToolRunner } from '../tools/registry/call.ts';
 import { handleMcp, type McpServerSpec } from './mcp.ts';
 import { handleA2a } from './a2a/endpoint.ts';
-import { withMissingHeaders, withSecurityHeaders } from './security.ts';
+import { CORS_HEADERS, withMissingHeaders, withSecurityHeaders } from './security.ts';
 import { quote } from '../util/quote.ts';
-import { jsonDocument, type DocumentStore, type StoredDocument } from './store.ts';
+import { jsonBytesDocument, jsonDocument, type DocumentStore, type StoredDocument } from './store.ts';
+import { canonicalJson } from '../util/canonical-json.ts';
 import { hitsResponse, logViews, type Visits } from './request-log.ts';
 import { livePages } from './live-pages.ts';
 import { carriesLiveCounters } from '../site/live.ts';
@@ -143,7 +144,7 @@ function mcpServer(path: string): McpServerSpec {
   if (server === undefined) throw new Error(`the route table names MCP server ${path}, which MCP_SERVERS lacks`);
   return server;
 }
-const CORS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'ETag, Last-Modified, Link, X-Cursor' };
+const CORS = CORS_HEADERS;
 
 const LOG_PATH = href('changes_log');
 
@@ -306,7 +307,10 @@ export function createApp(options: HandlerOptions): App {
         const result = changesPage(log, parsed.query, here.base_url);
         if (!result.ok)
           return errorResponse(400, { code: 'invalid_parameter', message: result.message, field: result.field, accepted: result.accepted }, headers);
-        return documentResponse(await jsonDocument(href('changes'), result.page, result.lastModified), request, {
+        // The events name documents by the address the tree was built for; the page names this server's.
+        const builtFor = (await toolDataFrom(store))?.baseUrl ?? site.base_url;
+        const page = new TextEncoder().encode(relocate(canonicalJson(result.page), builtFor, here.base_url)) as Uint8Array<ArrayBuffer>;
+        return documentResponse(await jsonBytesDocument(href('changes'), page, result.lastModified), request, {
           ...headers,
           'x-cursor': String(result.page.cursor),
         });

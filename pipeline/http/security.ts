@@ -9,7 +9,13 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'referrer-policy': 'no-referrer',
 };
 
-const HTML_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+/** The documents are open data: any origin may read them, and the validators and links with them. */
+export const CORS_HEADERS: Readonly<Record<string, string>> = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'ETag, Last-Modified, Link, X-Cursor',
+};
+
+export const HTML_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   ...SECURITY_HEADERS,
   'content-security-policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",

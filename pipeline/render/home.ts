@@ -57,7 +57,7 @@ ${model.crawlers.map(
 )}</tbody>
 </table></div>
 <h2>Endpoints</h2>
-<p>Every path with its parameters and errors: <a href="${link('/reference')}">the API reference</a>.</p>
+<p>Every path with its parameters and errors: <a href="${link(href('reference'))}">the API reference</a>.</p>
 <div class="wide" tabindex="0"><table>
 <thead><tr><th scope="col">Path</th><th scope="col">Returns</th></tr></thead>
 <tbody>

@@ -19,6 +19,7 @@ import { renderReference } from './reference.ts';
 import { renderSitePages } from './site-pages.ts';
 import { renderDiscovery } from './discovery.ts';
 import { renderServiceTerms } from './service-terms.ts';
+import { renderHostRules } from './host-rules.ts';
 
 /** The feeds carry a build date, so they are rendered with the ledger's stamp like other dated files. */
 function renderFeedFiles(model: Model): RenderedFile[] {
@@ -54,9 +55,11 @@ const RENDERERS: ReadonlyArray<(model: Model) => RenderedFile[]> = [
 
 /**
  * `now` is the build's time: only security.txt reads it, to renew its Expires when it falls
- * due (render/service-terms.ts). The sitemap lists the pages the other renderers made.
+ * due (render/service-terms.ts). The sitemap lists the pages the other renderers made; the
+ * static hosts' rules cover every document.
  */
 export function renderAll(model: Model, now: string): RenderedFile[] {
   const files = [...RENDERERS.flatMap((render) => render(model)), ...renderReference(model), ...renderSitePages(model), ...renderServiceTerms(model, now)];
-  return [...files, ...renderDiscovery(model, files)];
+  const documents = [...files, ...renderDiscovery(model, files)];
+  return [...documents, ...renderHostRules(documents)];
 }

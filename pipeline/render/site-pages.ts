@@ -188,7 +188,7 @@ ${TOOLS.filter((t) => t.path === null).map((t) => html`<li><strong>${t.title}</s
 <p>Point an MCP client at <code>${url(model.site, '/mcp')}</code> for every tool, or at one of the focused servers:</p>
 <ul>
 ${MCP_SERVERS.filter((s) => s.path !== '/mcp').map((s) => html`<li><code>${url(model.site, s.path)}</code>: ${s.description}</li>\n`)}</ul>
-<p>The whole API, every parameter and error: <a href="${link('/reference')}">the reference</a>.</p>`;
+<p>The whole API, every parameter and error: <a href="${link(href('reference'))}">the reference</a>.</p>`;
   return {
     path: href('tools_html'),
     title: 'Keyless tools',

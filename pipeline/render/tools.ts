@@ -9,6 +9,13 @@ import type { RenderedFile } from './output.ts';
 import { href, toolRouteKey } from '../routes.ts';
 import { ATTRIBUTION_PARAM } from '../tools/registry/input.ts';
 
+/**
+ * The forms are answered by the server, which a static copy of the site (GitHub Pages, any
+ * static host) does not have: the page says so before a visitor fills it in, rather than
+ * leaving them with a 404. The same pages are served by the server, so it is said as a condition.
+ */
+export const NEEDS_SERVER = html`<p class="needs-server"><strong>Needs the server.</strong> This form is answered by the Crawler Index server (<code>npm start</code>, a container or Cloudflare Workers). A static copy of this site, such as one on GitHub Pages, serves every document but no tool: there the form gets a 404. The robots.txt, User-Agent and address checks also run offline: <code>npx crawler-index --help</code>.</p>`;
+
 /** A form that calls the tool with no script: robots.txt tools POST (so a large file fits, or is uploaded), the others GET; the browser shows the JSON answer. */
 function toolForm(model: Model, tool: ToolDefinition & { path: string }): string {
   const { site } = model;
@@ -27,6 +34,7 @@ ${
   });
   const body = html`<h1>${tool.title}</h1>
 <p>${tool.description}</p>
+${NEEDS_SERVER}
 ${
   tool.postBody
     ? html`<form method="post" enctype="multipart/form-data" action="${site.base_url}${href(toolRouteKey(tool.name, 'endpoint'))}">

@@ -1,6 +1,7 @@
 import { html, Markup } from './html.ts';
 import { LIVE_MARKER } from './live.ts';
 import { escapeRegex } from '../render/regex.ts';
+import { href } from '../routes.ts';
 
 /** The one style sheet, served at /site.css so browsers fetch it once for every page. */
 export const STYLE = `
@@ -85,20 +86,27 @@ function pageTitle(title: string, siteName: string): string {
 export const FAVICON =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#0b57d0"/><text x="16" y="22" font-family="system-ui,sans-serif" font-size="15" font-weight="700" fill="#fff" text-anchor="middle">CI</text></svg>\n';
 
-/** Links inside the site written from the root (`/data/agents.json`), canonical and alternate links left absolute. */
+/**
+ * Links inside the site written from the site's root (`/data/agents.json`, or
+ * `/mirror/data/agents.json` for a site published under /mirror), canonical and alternate links
+ * left absolute.
+ */
 function rootRelativeLinks(page: string, baseUrl: string): string {
   return page.replace(
     new RegExp(`(<(?:a|form)\\b[^>]*?\\s(?:href|action)=")${escapeRegex(baseUrl)}(/[^"]*)"`, 'g'),
-    (_m, head: string, target: string) => `${head}${target}"`,
+    (_m, head: string, target: string) => `${head}${sitePath(baseUrl)}${target}"`,
   );
 }
+
+/** The path the site is published under: empty at a host's root. */
+const sitePath = (baseUrl: string) => new URL(baseUrl).pathname.replace(/\/+$/, '');
 
 export function page(options: PageOptions): string {
   const localise =
     options.links === 'root'
       ? (text: string) => rootRelativeLinks(text, options.baseUrl)
       : (text: string) => relativizeLinks(text, options.baseUrl, options.path);
-  const styleSheet = options.links === 'root' ? '/site.css' : relativePath(options.path, '/site.css');
+  const siteFile = (path: string) => (options.links === 'root' ? `${sitePath(options.baseUrl)}${path}` : relativePath(options.path, path));
   return localise(
     html`<!DOCTYPE html>
 <html lang="en">
@@ -111,13 +119,13 @@ export function page(options: PageOptions): string {
 ${(options.alternates ?? []).map(
   (alt) => html`<link rel="alternate" type="${alt.type}" href="${alt.href}">
 `,
-)}<link rel="stylesheet" href="${styleSheet}">
-<script src="${options.links === 'root' ? '/site.js' : relativePath(options.path, '/site.js')}" defer></script>
-<link rel="icon" href="${options.links === 'root' ? '/favicon.svg' : relativePath(options.path, '/favicon.svg')}" type="image/svg+xml">
+)}<link rel="stylesheet" href="${siteFile('/site.css')}">
+<script src="${siteFile('/site.js')}" defer></script>
+<link rel="icon" href="${siteFile('/favicon.svg')}" type="image/svg+xml">
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
-<header><nav aria-label="Site"><a href="${options.baseUrl}/index.html"><strong>${options.siteName}</strong></a><a href="${options.baseUrl}/policies.html">Policies</a><a href="${options.baseUrl}/tools/">Tools</a><a href="${options.baseUrl}/data/agents.json">Data</a><a href="${options.baseUrl}/documents.json">Ledger</a><a href="${options.baseUrl}/reference">API</a><a href="${options.repository}">Source</a></nav></header>
+<header><nav aria-label="Site"><a href="${options.baseUrl}/index.html"><strong>${options.siteName}</strong></a><a href="${options.baseUrl}/policies.html">Policies</a><a href="${options.baseUrl}/tools/">Tools</a><a href="${options.baseUrl}/data/agents.json">Data</a><a href="${options.baseUrl}/documents.json">Ledger</a><a href="${options.baseUrl}${href('reference')}">API</a><a href="${options.repository}">Source</a></nav></header>
 <main id="main">
 ${options.body}
 </main>

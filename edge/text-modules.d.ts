@@ -1,0 +1,5 @@
+// wrangler.toml bundles YAML files as text modules (its [[rules]]); so does the edge tests' bundler.
+declare module '*.yaml' {
+  const text: string;
+  export default text;
+}
