@@ -15,11 +15,14 @@ import { echoId, MAX_RPC_BODY_BYTES, parseJsonBody, payloadTooLarge, RPC, type R
 const PROTOCOL_METHOD = 'message/send';
 
 class A2aError {
-  constructor(
-    readonly code: number,
-    readonly message: string,
-    readonly data?: unknown,
-  ) {}
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+  constructor(code: number, message: string, data?: unknown) {
+    this.code = code;
+    this.message = message;
+    this.data = data;
+  }
 }
 
 function respond(id: RpcId, body: { result: unknown } | { error: { code: number; message: string; data?: unknown } }): { text: string; response: Response } {

@@ -216,10 +216,17 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       (response.headers.get('allow') ?? 'GET, HEAD, OPTIONS').split(', '),
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => resolve());
+    });
+  } catch (error) {
+    // A busy port or a bad address: the threads already started would keep the process alive.
+    await tools.close();
+    await requestLog.close();
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   origin = `http://${host}:${address.port}`;
