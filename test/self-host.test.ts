@@ -10,10 +10,13 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { servingOrigin } from '../bench/server-process.ts';
+import { validatorFor } from '../pipeline/schema/ajv.ts';
 import { raw } from './support/http.ts';
+import { serveMini, type ServedMini } from './support/served.ts';
 import { REPO } from './support/project.ts';
 
 const START_TIMEOUT_MS = 60_000;
+const validateHealth = validatorFor('outputs/health.schema.json');
 
 interface Started {
   child: ChildProcess;
@@ -92,6 +95,7 @@ describe('a signal stops the server and leaves no process behind', { skip: proce
       const log = join(scratch, `requests-${i}.db`);
       const server = await start(way.argv(), { PORT: '0', HOST: '127.0.0.1', LOG_DB: log });
       const pid = server.child.pid ?? 0;
+      assert.equal((await raw(server.origin, '/healthz')).status, 200);
       for (let n = 0; n < 5; n++) assert.equal((await raw(server.origin, `/status.json?n=${n}`)).status, 200);
       const tree = [pid, ...descendants(pid)];
       assert.ok(tree.length >= 1);
@@ -111,6 +115,7 @@ describe('a signal stops the server and leaves no process behind', { skip: proce
         const rows = (db.prepare('SELECT route, COUNT(*) AS n FROM hits GROUP BY route').all() as { route: string; n: number }[]).map(
           (r) => `${r.route} ${r.n}`,
         );
+        // The health probe is not booked: a HEALTHCHECK every 30 s would be most of the log.
         assert.deepEqual(rows, ['/status.json 5']);
       } finally {
         db.close();
@@ -189,5 +194,35 @@ describe('a port or address that cannot be had: one line, exit 1', () => {
     const { code, stderr } = await serveOnce(['--host', '192.0.2.1', '--port', '0']);
     assert.equal(code, 1, stderr);
     assertOneLine(stderr, /^error: cannot listen on 192\.0\.2\.1:0: 192\.0\.2\.1 is not an address of this machine; .*HOST or --host/);
+  });
+});
+
+describe('GET /healthz', () => {
+  let served: ServedMini;
+  before(async () => {
+    served = await serveMini('2026-01-01T00:00:00Z', { tools: { threads: 0 } });
+  });
+  after(() => served.dispose());
+
+  for (const path of ['/healthz', '/api/v1/healthz']) {
+    test(`${path}: 200, JSON by its schema, naming the build served, never cached`, async () => {
+      const response = await raw(served.server.url, path);
+      assert.equal(response.status, 200);
+      assert.equal(response.headers['content-type'], 'application/json');
+      assert.equal(response.headers['cache-control'], 'no-store');
+      assert.equal(response.headers['etag'], undefined, 'no validator: a cached "ok" would hide a dead server');
+      const body = JSON.parse(response.text) as unknown;
+      assert.ok(validateHealth(body), JSON.stringify(validateHealth.errors));
+      assert.deepEqual(body, { status: 'ok', generated_at: '2026-01-01T00:00:00Z' });
+    });
+  }
+
+  test('HEAD answers without a body; POST is 405 with Allow', async () => {
+    const head = await raw(served.server.url, '/healthz', { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.equal(head.body.length, 0);
+    const post = await raw(served.server.url, '/healthz', { method: 'POST', body: '' });
+    assert.equal(post.status, 405);
+    assert.equal(post.headers['allow'], 'GET, HEAD, OPTIONS');
   });
 });

@@ -34,6 +34,7 @@ import { carriesLiveCounters } from '../site/live.ts';
 import { LogBusy, NO_LOG } from '../log/types.ts';
 import { etagOfWeb } from '../util/etag-rule.ts';
 import type { CallerHistory } from '../tools/registry/types.ts';
+import { healthDocument, healthResponse } from './health.ts';
 
 type Handler = (request: Request) => Promise<Response>;
 
@@ -295,6 +296,8 @@ export function createApp(options: HandlerOptions): App {
         return documentResponse((await views.read()).stats, request, { ...headers, 'cache-control': 'max-age=60' });
       case 'hits':
         return hitsResponse(visits, request, url, site.base_url, headers);
+      case 'health':
+        return healthResponse(healthDocument(await store.generatedAt()), headers);
       case 'tool':
       case 'mcp':
       case 'a2a': {
