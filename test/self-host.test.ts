@@ -1,5 +1,5 @@
-// Self-hosting as a user runs it: `npm start` is a real process here, stopped by a real
-// signal; bad settings are given the way people give them.
+// Self-hosting as a user or a container runs it: `npm start` and the Dockerfile's CMD are real
+// processes here, stopped by a real signal; bad settings are given the way people give them.
 import { strict as assert } from 'node:assert';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -80,6 +80,17 @@ async function refusesConnections(origin: string): Promise<boolean> {
   );
 }
 
+/** The Dockerfile's CMD, exec form: what `docker run` starts as the container's process. */
+function dockerCmd(): string[] {
+  const line = readFileSync(join(REPO, 'Dockerfile'), 'utf8')
+    .split('\n')
+    .find((l) => /^CMD\s/.test(l));
+  assert.ok(line, 'the Dockerfile has a CMD');
+  const argv = JSON.parse(line.replace(/^CMD\s+/, '')) as unknown;
+  assert.ok(Array.isArray(argv) && argv.every((a) => typeof a === 'string'), 'CMD is in exec form (a JSON array), so the signal reaches node');
+  return argv.map((a) => (a === 'node' ? process.execPath : a));
+}
+
 let scratch: string;
 before(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'crawler-index-self-host-'));
@@ -89,7 +100,11 @@ after(async () => {
 });
 
 describe('a signal stops the server and leaves no process behind', { skip: process.platform !== 'linux' && 'reads /proc' }, () => {
-  const ways = [{ name: 'npm start, SIGTERM to npm', argv: () => ['npm', 'start', '--', '--port', '0', '--host', '127.0.0.1'], signal: 'SIGTERM' }] as const;
+  const ways = [
+    { name: 'npm start, SIGTERM to npm', argv: () => ['npm', 'start', '--', '--port', '0', '--host', '127.0.0.1'], signal: 'SIGTERM' },
+    { name: "the Dockerfile's CMD, SIGTERM", argv: dockerCmd, signal: 'SIGTERM' },
+    { name: "the Dockerfile's CMD, SIGINT", argv: dockerCmd, signal: 'SIGINT' },
+  ] as const;
   for (const [i, way] of ways.entries()) {
     test(way.name, { timeout: 120_000 }, async () => {
       const log = join(scratch, `requests-${i}.db`);
