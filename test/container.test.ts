@@ -1,5 +1,6 @@
 // The container's promises, checked without a Docker engine (there is none where the tests
-// run, and hadolint is neither on npm nor in Debian): the Dockerfile is read instruction by
+// run, and hadolint is neither on npm nor in Debian): the Dockerfile is linted by
+// dockerfile-utils (the validator of the Dockerfile language server) and read instruction by
 // instruction, its build context is judged through .dockerignore, compose.yaml is parsed, and
 // the HEALTHCHECK's script is run against a real server. `docker build` itself is not run here.
 import { strict as assert } from 'node:assert';
@@ -8,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { validate } from 'dockerfile-utils';
 import { parse } from 'yaml';
 import { serveMini, type ServedMini } from './support/served.ts';
 import { REPO } from './support/project.ts';
@@ -92,6 +94,18 @@ const envOf = (name: string): string | undefined => {
 };
 
 describe('Dockerfile', () => {
+  const problems = (text: string) => validate(text).map((d) => `line ${d.range.start.line + 1}: ${d.message}`);
+
+  test('the Dockerfile linter finds nothing', () => {
+    assert.deepEqual(problems(dockerfile), []);
+  });
+
+  // Proves the linter is really running, so "finds nothing" above means something.
+  test('the linter finds the faults in a broken Dockerfile', () => {
+    const found = problems(['FROM node:24', 'RUNN true', 'HEALTHCHECK --intervall=3s CMD true', 'EXPOSE http', ''].join('\n'));
+    assert.deepEqual(found, ['line 2: Unknown instruction: RUNN', 'line 3: Unknown flag: intervall', 'line 4: Invalid containerPort: http']);
+  });
+
   test('every stage starts from the Node LTS of .nvmrc, pinned to a full version', () => {
     assert.ok(stages.length >= 1);
     for (const stage of stages) {
