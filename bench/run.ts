@@ -9,6 +9,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchAddresses, mirroredPrefixes } from './addresses.ts';
 import { cleanupOnExit } from './cleanup.ts';
+import { coldStarts } from './cold-start.ts';
 import { findExecutable, type Executable } from './executables.ts';
 import { startNginx } from './nginx.ts';
 import { describeAnswer, probe } from './probe.ts';
@@ -201,3 +202,9 @@ if (wrk === null) {
 
 print('\ntools (fastest of several runs; ratio = baseline / ours, above 1 means ours is faster)');
 for (const f of toolFigures(root)) print(`${f.task.padEnd(62)} ours ${f.ours.padEnd(22)} baseline ${f.baseline.padEnd(44)} ${f.ratio}`);
+
+const COLD_RUNS = 5;
+print(`\ncold start on node ${process.version}: spawn to the first 200 of /healthz (median of ${COLD_RUNS}, taking turns; --no-log; target under 1 s)`);
+for (const c of await coldStarts(root, COLD_RUNS)) {
+  print(`${c.label.padEnd(72)} median ${Math.round(c.medianMs)} ms (${Math.round(c.minMs)}-${Math.round(c.maxMs)})`);
+}

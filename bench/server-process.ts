@@ -28,14 +28,18 @@ export function rssFromStatus(status: string): number | null {
 const KEPT_LINES = 40;
 
 /**
- * Starts serve.ts on a kernel-chosen loopback port. Node is run directly with tsx as a loader
- * (not through npx) so that the child's pid is the server's own.
+ * Starts serve.ts on a kernel-chosen loopback port, with the loader npm start uses, so that the
+ * child's pid is the server's own.
  */
 export function startServerProcess(root: string, extraArgs: readonly string[] = [], timeoutMs = 60_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'serve.ts'), '--port', '0', '--host', '127.0.0.1', '--root', root, ...extraArgs], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', join(root, 'bin', 'ts-loader.mjs'), join(root, 'serve.ts'), '--port', '0', '--host', '127.0.0.1', '--root', root, ...extraArgs],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   const pid = child.pid;
   const lines: string[] = [];
   return new Promise((resolve, reject) => {

@@ -23,8 +23,12 @@ const LEDGER_PATHS = [href('documents'), href('documents_txt')];
 export class AssetStore implements DocumentStore {
   private ledger: Promise<{ generatedAt: string; entries: Map<string, LedgerEntry> }> | null = null;
   private readonly documents = new Map<string, Promise<StoredDocument>>();
+  // A plain field, not a parameter property: the project keeps to syntax Node can strip (erasableSyntaxOnly).
+  private readonly assets: AssetsBinding;
 
-  constructor(private readonly assets: AssetsBinding) {}
+  constructor(assets: AssetsBinding) {
+    this.assets = assets;
+  }
 
   async get(path: string): Promise<StoredDocument | null> {
     const { entries, generatedAt } = await this.index();

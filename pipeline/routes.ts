@@ -52,6 +52,7 @@ export type Answer =
   | { by: 'api-root' }
   | { by: 'stats' }
   | { by: 'hits' }
+  | { by: 'health' }
   | { by: 'tool'; tool: string }
   | { by: 'mcp'; server: string }
   | { by: 'a2a' }
@@ -234,6 +235,16 @@ const buildRoutes = (): readonly Route[] => [
       methods: READ,
       statuses: [200, 400, 401, 503],
       answer: { by: 'hits' },
+    },
+    {
+      key: 'healthz',
+      path: '/healthz',
+      schema: 'health',
+      type: 'application/json',
+      returns: 'Liveness: 200 while the server runs with a build of dist/ loaded (a container HEALTHCHECK asks for it); never cached. Not on a static host',
+      methods: READ,
+      statuses: [200],
+      answer: { by: 'health' },
     },
   ]),
   ...inGroup('data', [

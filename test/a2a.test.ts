@@ -356,6 +356,7 @@ describe('raw JSON-RPC on /a2a', () => {
       '{"jsonrpc":"2.0","id":1}',
       '{"jsonrpc":"2.0","method":"message/send","params":{}}',
       '{"jsonrpc":"2.0","id":true,"method":"message/send"}',
+      `{"jsonrpc":"2.0","id":${'9'.repeat(400)},"method":"SendMessage","params":{}}`,
       '{"jsonrpc":"2.0","id":1,"method":"message/send","params":5}',
       '[]',
       '[{"jsonrpc":"2.0","id":1,"method":"message/send"}]',

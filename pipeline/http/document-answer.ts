@@ -46,11 +46,10 @@ export class PreparedDocument {
   private codings: ReadonlySet<Coding> = new Set();
   private readonly lastModifiedSeconds: number;
   private readonly base: Readonly<Record<string, string>>;
+  readonly document: StoredDocument;
 
-  constructor(
-    readonly document: StoredDocument,
-    headers: Readonly<Record<string, string>>,
-  ) {
+  constructor(document: StoredDocument, headers: Readonly<Record<string, string>>) {
+    this.document = document;
     this.lastModifiedSeconds = Math.floor(Date.parse(document.lastModified) / 1000);
     this.base = {
       ...headers,

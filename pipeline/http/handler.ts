@@ -37,6 +37,7 @@ import { etagOfWeb } from '../util/etag-rule.ts';
 import { agentCard } from '../render/agent-card.ts';
 import { DIRECT, originHeadersOf, publicOrigin, relocate, type OriginHeaders, type OriginPolicy } from './origin.ts';
 import type { CallerHistory } from '../tools/registry/types.ts';
+import { healthDocument, healthResponse } from './health.ts';
 
 type Handler = (request: Request) => Promise<Response>;
 
@@ -324,6 +325,8 @@ export function createApp(options: HandlerOptions): App {
         const lastModified = (await store.get(path))?.lastModified ?? (await store.generatedAt());
         return documentResponse(await jsonDocument(path, agentCard(here), lastModified), request, headers);
       }
+      case 'health':
+        return healthResponse(healthDocument(await store.generatedAt()), headers);
       case 'tool':
       case 'mcp':
       case 'a2a': {

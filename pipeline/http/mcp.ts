@@ -32,12 +32,12 @@ const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
 /** An error the SDK's Protocol turns into a JSON-RPC error object with this code (McpError would prefix the message). */
 class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
+  readonly code: number;
+  readonly data?: unknown;
+  constructor(code: number, message: string, data?: unknown) {
     super(message);
+    this.code = code;
+    this.data = data;
   }
 }
 

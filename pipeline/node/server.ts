@@ -22,6 +22,7 @@ import { dailySaltedHasher } from '../log/salt.ts';
 import { logEntry } from '../log/entry.ts';
 import type { Visits } from '../http/request-log.ts';
 import { routeTemplateOf } from '../http/route-template.ts';
+import { href } from '../routes.ts';
 
 /**
  * How long a client may take, and how many connections it may hold. A slow client is cut off
@@ -50,6 +51,8 @@ const DEFAULT_LIMITS: ConnectionLimits = {
   maxConnections: 4_096,
   maxConnectionsPerAddress: 256,
 };
+
+const HEALTH_ROUTE = href('healthz');
 
 export interface ServeOptions {
   root: string;
@@ -194,7 +197,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           : (answered) => {
               // Booked after the answer is sent, from the tools' data of the build being served.
               try {
-                requestLog.record(logEntry({ ...answered, route: routeTemplateOf(answered.target) }, current, hasher));
+                const route = routeTemplateOf(answered.target);
+                // A container's health probe (every 30 s) is the operator's machinery, not a visit.
+                if (route === HEALTH_ROUTE) return;
+                requestLog.record(logEntry({ ...answered, route }, current, hasher));
               } catch (error) {
                 log(`log: ${(error as Error).message}`);
               }
@@ -220,10 +226,17 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       (response.headers.get('allow') ?? 'GET, HEAD, OPTIONS').split(', '),
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => resolve());
+    });
+  } catch (error) {
+    // A busy port or a bad address: the threads already started would keep the process alive.
+    await tools.close();
+    await requestLog.close();
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   origin = `http://${host}:${address.port}`;

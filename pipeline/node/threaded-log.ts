@@ -6,6 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import { type DailyRow, type HitsPage, LogBusy, type LogEntry, type LogHealth, type RequestLog, type Visitor } from '../log/types.ts';
 import type { SqliteLogOptions } from './sqlite-log.ts';
+import { workerSource } from './worker-source.ts';
 
 export type LogWorkerRequest =
   | { op: 'record'; entries: LogEntry[] }
@@ -16,7 +17,7 @@ export type LogWorkerRequest =
 
 export type LogWorkerReply = { op: 'health'; health: LogHealth; lines: string[] } | { op: 'answer'; id: number; result: unknown } | { op: 'closed' };
 
-const BOOTSTRAP = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(new URL('./log-worker.ts', import.meta.url).href)}); });`;
+const BOOTSTRAP = workerSource(new URL('./log-worker.ts', import.meta.url));
 
 /** Entries are handed to the thread at the latest this long after they are queued (ms). */
 const HAND_OVER_MS = 20;
@@ -131,6 +132,8 @@ export function threadedLog(options: Omit<SqliteLogOptions, 'now'>): RequestLog 
       });
       worker.postMessage({ op: 'close' } satisfies LogWorkerRequest);
       await done;
+      // Ended on purpose: its exit is not news (stop() says nothing once dead is set).
+      dead = 'closed';
       await worker.terminate();
     },
   };

@@ -9,6 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { DocumentStore } from '../http/store.ts';
 import { toolSnapshotFrom, type ToolSnapshot } from '../http/tool-data.ts';
 import { notReady, type ToolJob, type ToolRun, type ToolRunner } from '../tools/registry/call.ts';
+import { workerSource } from './worker-source.ts';
 
 /** Pool → thread: a job, with the documents when the thread holds another build (or none). */
 export interface JobMessage {
@@ -53,9 +54,8 @@ interface Thread {
   current: { id: number; waiting: Waiting; timer: NodeJS.Timeout } | null;
 }
 
-// The thread registers tsx itself before it loads the worker: hooks that tsx registers on this
-// thread do not reach new threads on Node 20. Both are absolute URLs, so the working directory does not matter.
-const BOOTSTRAP = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(new URL('./tool-worker.ts', import.meta.url).href)}); });`;
+// An absolute URL, so the working directory does not matter.
+const BOOTSTRAP = workerSource(new URL('./tool-worker.ts', import.meta.url));
 
 /** After a thread fails to start, no new one is tried for this long (so a broken install cannot spin). */
 const RESTART_PAUSE_MS = 1_000;

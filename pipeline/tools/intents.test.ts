@@ -88,3 +88,15 @@ test('a message longer than a question is not read as one, so a hostile one cost
   assert.equal(ofText('can '.repeat(250_000)).kind, 'help');
   assert.equal(ofText(`block ${'keep '.repeat(250_000)}`).kind, 'help');
 });
+
+test('addresses are read one past what verify_batch takes, so a long list is refused by the tool with its limit', () => {
+  const many = Array.from({ length: 700 }, (_, i) => `192.0.2.${i % 256}`).concat(Array.from({ length: 700 }, (_, i) => `198.51.100.${i % 256}`));
+  const distinct = Array.from({ length: 900 }, (_, i) => `10.0.${i >> 8}.${i & 255}`);
+  const intent = ofText(distinct.join(' '));
+  assert.ok(intent.kind === 'tool' && intent.tool.name === 'verify_batch');
+  assert.equal((intent.raw['ip'] as string[]).length, 501);
+  // Repeats count once.
+  const repeated = ofText(many.join(', '));
+  assert.ok(repeated.kind === 'tool');
+  assert.equal((repeated.raw['ip'] as string[]).length, 501);
+});

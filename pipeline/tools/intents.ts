@@ -9,7 +9,8 @@ import { classify, inputIssue } from './classify/index.ts';
 import { TOOLS, toolByName, type ToolData, type ToolDefinition } from './registry/index.ts';
 import { ATTRIBUTION_PARAM } from './registry/input.ts';
 import { parseAddress } from '../net/address.ts';
-import { choosePolicy, namedCrawler, pathQuestion, policyQuestion } from './questions.ts';
+import { MAX_ADDRESSES_PER_CALL } from './verify/index.ts';
+import { choosePolicy, MAX_QUESTION_CHARS, namedCrawler, pathQuestion, policyQuestion } from './questions.ts';
 import { isRecord } from '../util/guards.ts';
 
 /** The parts of a user message the router reads. */
@@ -28,6 +29,8 @@ export type Intent =
 const ROBOTS_LINE = /^\s*(user-agent|disallow|allow|sitemap|crawl-delay|#)/i;
 const PRODUCT_VERSION = /(^|[\s(;])[A-Za-z][\w.+-]*\/\d/;
 const UA_PREFIX = /^\s*user-agent\s*[:=]\s*/i;
+/** Words of a message read for addresses: more than any log excerpt of 500 addresses holds. */
+const MAX_TOKENS = 50_000;
 
 function looksLikeRobotsTxt(text: string): boolean {
   return /^\s*user-agent\s*:/im.test(text) && /^\s*(dis)?allow\s*:/im.test(text);
@@ -48,18 +51,26 @@ function stripFences(text: string): string {
   return text.replace(/^\s*```[\w-]*\s*$/gm, '');
 }
 
-/** Every token that is one IP address, in order, once each; brackets and sentence punctuation around it are dropped. */
+/**
+ * Every token that is one IP address, in order, once each; brackets and sentence punctuation
+ * around it are dropped. Bounded: it stops one address past what verify_batch takes (so the
+ * tool still refuses the list by name) and after MAX_TOKENS words, so a megabyte of text costs
+ * one short scan.
+ */
 function findAddresses(text: string): { addresses: string[]; tokens: Set<string> } {
-  const addresses: string[] = [];
+  const found = new Set<string>();
   const tokens = new Set<string>();
-  for (const raw of text.split(/[\s,;]+/)) {
+  let read = 0;
+  for (const match of text.matchAll(/[^\s,;]+/g)) {
+    if (++read > MAX_TOKENS || found.size > MAX_ADDRESSES_PER_CALL) break;
+    const raw = match[0];
     const token = raw.replace(/^[(["'<]+/, '').replace(/[)\]"'>.?!]+$/, '');
     if (!/^[0-9a-fA-F:.]+$/.test(token) || !/[.:]/.test(token)) continue;
     if (!parseAddress(token).ok) continue;
     tokens.add(raw);
-    if (!addresses.includes(token)) addresses.push(token);
+    found.add(token);
   }
-  return { addresses, tokens };
+  return { addresses: [...found], tokens };
 }
 
 /** Which crawler the addresses claim to be: a User-Agent line, the last quoted User-Agent of a log line, or a crawler named in the words around them. */
@@ -111,6 +122,7 @@ function findUserAgent(text: string, data: ToolData): string | null {
 
 /** A question that is just a crawler's token or slug, perhaps with a few words around it ("what is GPTBot?"). */
 function crawlerQuestion(text: string, data: ToolData): string | null {
+  if (text.length > MAX_QUESTION_CHARS) return null;
   const words = text.split(/\s+/).filter((w) => w !== '');
   if (words.length > 6 || text.includes('\n')) return null;
   return namedCrawler(text, data)?.robots_token ?? null;

@@ -34,12 +34,14 @@ function literalAddress(url: URL): string | null {
 /** A redirect target's host name resolved to an address a crawler list may not come from. */
 export class NotPublicAddressError extends Error {
   readonly code = 'ERR_NOT_PUBLIC_ADDRESS';
-  constructor(
-    readonly hostname: string,
-    readonly address: string,
-    readonly problem: string,
-  ) {
+  readonly hostname: string;
+  readonly address: string;
+  readonly problem: string;
+  constructor(hostname: string, address: string, problem: string) {
     super(`${hostname} resolves to ${address}, which is ${problem}; redirects are followed only to public addresses`);
+    this.hostname = hostname;
+    this.address = address;
+    this.problem = problem;
     this.name = 'NotPublicAddressError';
   }
 }

@@ -51,7 +51,8 @@ function readEnvelope(value: unknown): { id: RpcId; method: string; params: unkn
   if (typeof value['method'] !== 'string' || value['method'] === '') return invalidRequest('"method" must be a non-empty string.');
   if (!('id' in value)) return invalidRequest('"id" is missing; A2A requests expect an answer, so they are not notifications.');
   const id = value['id'];
-  if (!(id === null || typeof id === 'string' || typeof id === 'number')) return invalidRequest('"id" must be a string, a number or null.');
+  if (!(id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id))))
+    return invalidRequest('"id" must be a string, a number JSON can carry back, or null.');
   if ('params' in value && (value['params'] === null || typeof value['params'] !== 'object')) return invalidRequest('"params" must be an object.');
   return { id: id as RpcId, method: value['method'], params: value['params'] };
 }

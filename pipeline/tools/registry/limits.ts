@@ -38,12 +38,12 @@ export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
  * -32602, naming the field, the limit and the accepted form.
  */
 export class InputRefused extends Error {
-  constructor(
-    readonly field: string,
-    message: string,
-    readonly accepted: string,
-  ) {
+  readonly field: string;
+  readonly accepted: string;
+  constructor(field: string, message: string, accepted: string) {
     super(message);
+    this.field = field;
+    this.accepted = accepted;
     this.name = 'InputRefused';
   }
 }

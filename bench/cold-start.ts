@@ -1,0 +1,97 @@
+// Cold start: from spawning the server to its first 200, the figure issue 13 set (under 1 s).
+// npm start's command (one node process; Node 22.18+ and 24 strip the types themselves and
+// keep compiled modules in the compile cache) beside the tsx command npm start ran before, on
+// the same dist/, in the same run, taking turns so that both meet the same machine.
+import { spawn } from 'node:child_process';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { stopChild } from './child.ts';
+
+interface Command {
+  label: string;
+  command: string;
+  args: string[];
+}
+
+export interface ColdStart {
+  label: string;
+  medianMs: number;
+  minMs: number;
+  maxMs: number;
+}
+
+const POLL_MS = 5;
+const GIVE_UP_MS = 60_000;
+
+/** npm start's command, and the baseline: the tsx command it used to run. */
+function coldStartCommands(root: string): Command[] {
+  return [
+    {
+      label: "npm start's command (node --import ./bin/ts-loader.mjs serve.ts)",
+      command: process.execPath,
+      args: ['--import', join(root, 'bin', 'ts-loader.mjs'), join(root, 'serve.ts')],
+    },
+    {
+      label: 'baseline: the tsx command npm start ran before (tsx serve.ts)',
+      command: join(root, 'node_modules', '.bin', 'tsx'),
+      args: [join(root, 'serve.ts')],
+    },
+  ];
+}
+
+function answers200(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = request({ host: '127.0.0.1', port, path: '/healthz' }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on('error', () => resolve(false));
+    req.end();
+  });
+}
+
+async function once(root: string, command: Command, port: number): Promise<number> {
+  const started = performance.now();
+  const child = spawn(command.command, [...command.args, '--port', String(port), '--host', '127.0.0.1', '--no-log', '--root', root], {
+    cwd: root,
+    stdio: 'ignore',
+  });
+  try {
+    while (!(await answers200(port))) {
+      if (child.exitCode !== null) throw new Error(`${command.label} exited (${child.exitCode}) before answering`);
+      if (performance.now() - started > GIVE_UP_MS) throw new Error(`${command.label} did not answer within ${GIVE_UP_MS} ms`);
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+    return performance.now() - started;
+  } finally {
+    await stopChild(child);
+  }
+}
+
+/** A loopback port that was free a moment ago (the server is polled on it, so it must be known before it starts). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/** `runs` starts of each command, taking turns. */
+export async function coldStarts(root: string, runs: number): Promise<ColdStart[]> {
+  const commands = coldStartCommands(root);
+  const times = commands.map(() => [] as number[]);
+  for (let run = 0; run < runs; run++) {
+    for (const [i, command] of commands.entries()) times[i]?.push(await once(root, command, await freePort()));
+  }
+  return commands.map((command, i) => {
+    const sorted = [...(times[i] ?? [])].sort((a, b) => a - b);
+    return {
+      label: command.label,
+      medianMs: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN,
+      minMs: sorted[0] ?? Number.NaN,
+      maxMs: sorted.at(-1) ?? Number.NaN,
+    };
+  });
+}

@@ -1,0 +1,19 @@
+// A worker thread's entry, given to `new Worker(source, { eval: true })`.
+//
+// Node 22.18+ and 24 strip TypeScript's types themselves, so the thread imports the module
+// directly and pays nothing more. Older Node (20) needs tsx's loader, registered on the thread
+// itself: hooks that tsx registers on the main thread do not reach new threads there.
+
+/** True when this Node runs `.ts` files without a loader (`process.features.typescript`). */
+function nodeStripsTypes(): boolean {
+  // @types/node 20 does not know the field; Node before 22.6 has no such field.
+  const { typescript } = process.features as { typescript?: unknown };
+  return typeof typescript === 'string';
+}
+
+export function workerSource(module: URL, stripsTypes = nodeStripsTypes()): string {
+  const load = `import(${JSON.stringify(module.href)})`;
+  if (stripsTypes) return `${load};`;
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  return `import(${tsx}).then(({ register }) => { register(); return ${load}; });`;
+}

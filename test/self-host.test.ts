@@ -1,0 +1,243 @@
+// Self-hosting as a user or a container runs it: `npm start` and the Dockerfile's CMD are real
+// processes here, stopped by a real signal; bad settings are given the way people give them.
+import { strict as assert } from 'node:assert';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { servingOrigin } from '../bench/server-process.ts';
+import { validatorFor } from '../pipeline/schema/ajv.ts';
+import { raw } from './support/http.ts';
+import { serveMini, type ServedMini } from './support/served.ts';
+import { REPO } from './support/project.ts';
+
+const START_TIMEOUT_MS = 60_000;
+const validateHealth = validatorFor('outputs/health.schema.json');
+
+interface Started {
+  child: ChildProcess;
+  origin: string;
+  stderr: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Runs argv in the repository and waits for serve.ts's "serving ... at <origin>" line. */
+function start(argv: readonly string[], env: Record<string, string>): Promise<Started> {
+  const [command = '', ...args] = argv;
+  const child = spawn(command, args, { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let text = '';
+  // 'exit', not 'close': a server left behind would hold the stderr pipe open, and 'close' never come.
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "serving" line within ${START_TIMEOUT_MS} ms:\n${text}`)), START_TIMEOUT_MS);
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+      const origin = text
+        .split('\n')
+        .map(servingOrigin)
+        .find((found) => found !== null);
+      if (origin) {
+        clearTimeout(timer);
+        resolve({ child, origin, stderr: () => text, exited });
+      }
+    });
+    void exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`exited (${code ?? signal}) before serving:\n${text}`));
+    });
+  });
+}
+
+/** Every process below pid, from /proc (Linux): the ones a signal to pid must not leave behind. */
+function descendants(pid: number): number[] {
+  const file = `/proc/${pid}/task/${pid}/children`;
+  if (!existsSync(file)) return [];
+  const children = readFileSync(file, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  return children.flatMap((child) => [child, ...descendants(child)]);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  // A zombie has ended; only its parent has not read its status yet.
+  const stat = `/proc/${pid}/stat`;
+  return !(existsSync(stat) && /^\d+ \(.*\) Z /.test(readFileSync(stat, 'utf8')));
+}
+
+async function refusesConnections(origin: string): Promise<boolean> {
+  return raw(origin, '/status.json').then(
+    () => false,
+    (error: NodeJS.ErrnoException) => error.code === 'ECONNREFUSED',
+  );
+}
+
+/** The Dockerfile's CMD, exec form: what `docker run` starts as the container's process. */
+function dockerCmd(): string[] {
+  const line = readFileSync(join(REPO, 'Dockerfile'), 'utf8')
+    .split('\n')
+    .find((l) => /^CMD\s/.test(l));
+  assert.ok(line, 'the Dockerfile has a CMD');
+  const argv = JSON.parse(line.replace(/^CMD\s+/, '')) as unknown;
+  assert.ok(Array.isArray(argv) && argv.every((a) => typeof a === 'string'), 'CMD is in exec form (a JSON array), so the signal reaches node');
+  return argv.map((a) => (a === 'node' ? process.execPath : a));
+}
+
+let scratch: string;
+before(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'crawler-index-self-host-'));
+});
+after(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe('a signal stops the server and leaves no process behind', { skip: process.platform !== 'linux' && 'reads /proc' }, () => {
+  const ways = [
+    { name: 'npm start, SIGTERM to npm', argv: () => ['npm', 'start', '--', '--port', '0', '--host', '127.0.0.1'], signal: 'SIGTERM' },
+    { name: "the Dockerfile's CMD, SIGTERM", argv: dockerCmd, signal: 'SIGTERM' },
+    { name: "the Dockerfile's CMD, SIGINT", argv: dockerCmd, signal: 'SIGINT' },
+  ] as const;
+  for (const [i, way] of ways.entries()) {
+    test(way.name, { timeout: 120_000 }, async () => {
+      const log = join(scratch, `requests-${i}.db`);
+      const server = await start(way.argv(), { PORT: '0', HOST: '127.0.0.1', LOG_DB: log });
+      const pid = server.child.pid ?? 0;
+      assert.equal((await raw(server.origin, '/healthz')).status, 200);
+      for (let n = 0; n < 5; n++) assert.equal((await raw(server.origin, `/status.json?n=${n}`)).status, 200);
+      const tree = [pid, ...descendants(pid)];
+      assert.ok(tree.length >= 1);
+      server.child.kill(way.signal);
+      await server.exited;
+      // Give an orphan, if any, the time a clean stop takes before judging.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const left = tree.filter(alive);
+      for (const pid of left) process.kill(pid, 'SIGKILL');
+      assert.deepEqual(left, [], `processes left running after ${way.signal} (now killed):\n${server.stderr()}`);
+      assert.equal((await server.exited).code, 0, server.stderr());
+      assert.match(server.stderr(), new RegExp(`${way.signal}: closing`));
+      assert.ok(await refusesConnections(server.origin), 'the port no longer answers');
+      // The log was flushed and closed, not cut off: every request answered is in it.
+      const db = new Database(log, { readonly: true });
+      try {
+        const rows = (db.prepare('SELECT route, COUNT(*) AS n FROM hits GROUP BY route').all() as { route: string; n: number }[]).map(
+          (r) => `${r.route} ${r.n}`,
+        );
+        // The health probe is not booked: a HEALTHCHECK every 30 s would be most of the log.
+        assert.deepEqual(rows, ['/status.json 5']);
+      } finally {
+        db.close();
+      }
+    });
+  }
+});
+
+/** serve.ts as npm start runs it, without npm (whose own error lines would wrap ours). */
+function serveOnce(args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', './bin/ts-loader.mjs', 'serve.ts', '--no-log', ...args], {
+    cwd: REPO,
+    env: { ...process.env, HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), START_TIMEOUT_MS);
+  return new Promise((resolve) =>
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    }),
+  );
+}
+
+function assertOneLine(stderr: string, pattern: RegExp): void {
+  const lines = stderr.trimEnd().split('\n');
+  assert.equal(lines.length, 1, `one line, got:\n${stderr}`);
+  assert.match(lines[0] ?? '', pattern);
+  assert.doesNotMatch(stderr, /^\s+at /m, 'no stack trace');
+}
+
+describe('a setting in the wrong form: one line naming the accepted form, exit 2', () => {
+  const PORT_FORM = /^error: .*is invalid\. expected a whole number from 1 to 65535, or 0 for any free port$/;
+  const cases: { given: string; args?: string[]; env?: Record<string, string>; form: RegExp }[] = [
+    { given: 'PORT=99999', env: { PORT: '99999' }, form: PORT_FORM },
+    { given: 'PORT=abc', env: { PORT: 'abc' }, form: PORT_FORM },
+    { given: 'PORT=-1', env: { PORT: '-1' }, form: PORT_FORM },
+    { given: 'PORT=8e1', env: { PORT: '8e1' }, form: PORT_FORM },
+    { given: '--port -1', args: ['--port', '-1'], form: PORT_FORM },
+    { given: '--port 65536', args: ['--port', '65536'], form: PORT_FORM },
+    { given: '--port abc', args: ['--port', 'abc'], form: PORT_FORM },
+    { given: '--log-retention-days 0', args: ['--log-retention-days', '0'], form: /days from 1 to 3650$/ },
+    { given: 'LOG_RETENTION_DAYS=x', env: { LOG_RETENTION_DAYS: 'x' }, form: /^error: environment variable LOG_RETENTION_DAYS "x" is invalid\./ },
+  ];
+  for (const c of cases) {
+    test(c.given, { timeout: 90_000 }, async () => {
+      const { code, stderr } = await serveOnce(c.args ?? [], c.env);
+      assert.equal(code, 2, stderr);
+      assertOneLine(stderr, c.form);
+    });
+  }
+});
+
+describe('a port or address that cannot be had: one line, exit 1', () => {
+  let holder: Server;
+  let port: number;
+  before(async () => {
+    holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    port = (holder.address() as { port: number }).port;
+  });
+  after(() => new Promise<void>((resolve) => holder.close(() => resolve())));
+
+  test('a busy port names the port and how to choose another', { timeout: 90_000 }, async () => {
+    const { code, stderr } = await serveOnce(['--port', String(port)]);
+    assert.equal(code, 1, stderr);
+    assertOneLine(stderr, new RegExp(`^error: port ${port} is already in use on 127\\.0\\.0\\.1: .*PORT or --port \\(a whole number from 1 to 65535`));
+  });
+
+  test('an address this machine does not have', { timeout: 90_000 }, async () => {
+    // 192.0.2.0/24 is reserved for documentation (RFC 5737): no machine has it.
+    const { code, stderr } = await serveOnce(['--host', '192.0.2.1', '--port', '0']);
+    assert.equal(code, 1, stderr);
+    assertOneLine(stderr, /^error: cannot listen on 192\.0\.2\.1:0: 192\.0\.2\.1 is not an address of this machine; .*HOST or --host/);
+  });
+});
+
+describe('GET /healthz', () => {
+  let served: ServedMini;
+  before(async () => {
+    served = await serveMini('2026-01-01T00:00:00Z', { tools: { threads: 0 } });
+  });
+  after(() => served.dispose());
+
+  for (const path of ['/healthz', '/api/v1/healthz']) {
+    test(`${path}: 200, JSON by its schema, naming the build served, never cached`, async () => {
+      const response = await raw(served.server.url, path);
+      assert.equal(response.status, 200);
+      assert.equal(response.headers['content-type'], 'application/json');
+      assert.equal(response.headers['cache-control'], 'no-store');
+      assert.equal(response.headers['etag'], undefined, 'no validator: a cached "ok" would hide a dead server');
+      const body = JSON.parse(response.text) as unknown;
+      assert.ok(validateHealth(body), JSON.stringify(validateHealth.errors));
+      assert.deepEqual(body, { status: 'ok', generated_at: '2026-01-01T00:00:00Z' });
+    });
+  }
+
+  test('HEAD answers without a body; POST is 405 with Allow', async () => {
+    const head = await raw(served.server.url, '/healthz', { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.equal(head.body.length, 0);
+    const post = await raw(served.server.url, '/healthz', { method: 'POST', body: '' });
+    assert.equal(post.status, 405);
+    assert.equal(post.headers['allow'], 'GET, HEAD, OPTIONS');
+  });
+});
