@@ -4,11 +4,11 @@
 // Run it as `npm start` or `node --import ./bin/ts-loader.mjs serve.ts` (Node 22.18+ and 24 also
 // run `node serve.ts`): one process, so SIGTERM and SIGINT reach the server itself, which then
 // closes its socket, its tool threads and the request log before it exits.
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { join } from 'node:path';
 import type { RunningServer } from './pipeline/node/server.ts';
 import { DEFAULT_RETENTION_DAYS } from './pipeline/log/types.ts';
-import { fromEnvironment, listenFailure, parseBaseUrl, parseDays, parsePort, UsageError } from './pipeline/node/serve-args.ts';
+import { fromEnvironment, listenFailure, parseBaseUrl, parseDays, parsePort, parseSwitch, UsageError } from './pipeline/node/serve-args.ts';
 import { errnoOf, messageOf } from './pipeline/util/errno.ts';
 
 /** Exit codes: 2 for a value given in the wrong form, 1 when the server cannot start or stop. */
@@ -51,13 +51,12 @@ function readOptions(): Options {
     .option('--log-db <path>', 'the request log, a SQLite file (env LOG_DB; default <root>/state/requests.db)', process.env['LOG_DB'])
     .option('--no-log', 'keep no request log (/stats.json then says so, /hits.json has nothing)')
     .option('--log-retention-days <n>', `days of requests the log keeps (env LOG_RETENTION_DAYS; default ${DEFAULT_RETENTION_DAYS})`, option(parseDays))
-    // Option.env runs the same parser on the variable, so a bad BASE_URL is one line, as a bad flag is.
-    .addOption(
-      new Option('--base-url <url>', 'the origin every address the server writes names, for a server behind a proxy (default: the Host each request used)')
-        .env('BASE_URL')
-        .argParser(option(parseBaseUrl)),
+    .option(
+      '--base-url <url>',
+      'the origin every address the server writes names, for a server behind a proxy (env BASE_URL; default: the Host each request used)',
+      option(parseBaseUrl),
     )
-    .addOption(new Option('--trust-proxy', 'read Forwarded, X-Forwarded-Proto and X-Forwarded-Host, set by a proxy in front').env('TRUST_PROXY'))
+    .option('--trust-proxy', 'read Forwarded, X-Forwarded-Proto and X-Forwarded-Host, set by a proxy in front (env TRUST_PROXY=1)')
     .exitOverride();
   try {
     return command.parse(process.argv).opts<Options>();
@@ -74,6 +73,10 @@ function settings(options: Options) {
       port: options.port ?? fromEnvironment(process.env, 'PORT', parsePort, 8080),
       host: options.host ?? (process.env['HOST'] || '0.0.0.0'),
       retentionDays: options.logRetentionDays ?? fromEnvironment(process.env, 'LOG_RETENTION_DAYS', parseDays, DEFAULT_RETENTION_DAYS),
+      origin: {
+        fixed: options.baseUrl ?? fromEnvironment<string | null>(process.env, 'BASE_URL', parseBaseUrl, null),
+        trustProxy: options.trustProxy === true || fromEnvironment(process.env, 'TRUST_PROXY', parseSwitch, false),
+      },
     };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
@@ -106,7 +109,7 @@ function stopOnSignals(running: RunningServer): void {
 }
 
 const options = readOptions();
-const { port, host, retentionDays } = settings(options);
+const { port, host, retentionDays, origin } = settings(options);
 let running: RunningServer;
 try {
   // Loaded after the arguments are judged, so a mistyped one is answered at once.
@@ -119,7 +122,7 @@ try {
     requestLog: { file: options.log ? (options.logDb ?? join(options.root, 'state', 'requests.db')) : null, retentionDays },
     // The only secret the service knows: it opens /hits.json, the raw log (docs/API.md §5).
     exportKey: process.env['EXPORT_KEY'] || null,
-    origin: { fixed: options.baseUrl ?? null, trustProxy: options.trustProxy === true },
+    origin,
   });
 } catch (error) {
   const code = errnoOf(error);

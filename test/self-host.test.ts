@@ -178,6 +178,14 @@ describe('a setting in the wrong form: one line naming the accepted form, exit 2
     { given: '--port abc', args: ['--port', 'abc'], form: PORT_FORM },
     { given: '--log-retention-days 0', args: ['--log-retention-days', '0'], form: /days from 1 to 3650$/ },
     { given: 'LOG_RETENTION_DAYS=x', env: { LOG_RETENTION_DAYS: 'x' }, form: /^error: environment variable LOG_RETENTION_DAYS "x" is invalid\./ },
+    {
+      given: 'BASE_URL=ftp://x',
+      env: { BASE_URL: 'ftp://x' },
+      form: /^error: environment variable BASE_URL "ftp:\/\/x" is invalid\. expected an absolute http or https URL/,
+    },
+    { given: '--base-url crawlers.example', args: ['--base-url', 'crawlers.example'], form: /expected an absolute http or https URL with no query/ },
+    { given: '--base-url https://a.example/?q', args: ['--base-url', 'https://a.example/?q'], form: /expected an absolute http or https URL with no query/ },
+    { given: 'TRUST_PROXY=yes', env: { TRUST_PROXY: 'yes' }, form: /^error: environment variable TRUST_PROXY "yes" is invalid\. expected 1 or true/ },
   ];
   for (const c of cases) {
     test(c.given, { timeout: 90_000 }, async () => {

@@ -38,6 +38,13 @@ export function parseBaseUrl(value: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
+/** An on/off setting from the environment (TRUST_PROXY): 1 or true, 0 or false. */
+export function parseSwitch(value: string): boolean {
+  if (/^(1|true)$/i.test(value)) return true;
+  if (/^(0|false)$/i.test(value)) return false;
+  throw new UsageError('expected 1 or true to turn it on, 0 or false (or nothing) to leave it off');
+}
+
 export function parseDays(value: string): number {
   const n = wholeNumber(value, 3_650);
   if (n === null || n < 1) throw new UsageError(`expected ${DAYS_FORM}`);
