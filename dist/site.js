@@ -1,5 +1,13 @@
 'use strict';
 (function () {
+  if (!/^https?:$/.test(location.protocol)) return;
+  Array.prototype.forEach.call(document.querySelectorAll('[data-built-for]'), function (element) {
+    var builtFor = element.getAttribute('data-built-for');
+    if (!builtFor || location.href.indexOf(builtFor + '/') === 0) return;
+    element.textContent = element.textContent.split(builtFor).join(location.origin);
+  });
+})();
+(function () {
   var table = document.querySelector('table[data-filterable]');
   if (!table) return;
   var rows = Array.prototype.slice.call(table.tBodies[0].rows);

@@ -114,6 +114,26 @@ test('the ai-access form takes a 27 KB robots.txt (it was a 431 as a GET) and an
   await page.close();
 });
 
+test("a tool form on a self-hosted server shows its curl command and MCP addresses with that server's address (issue 13)", { skip }, async () => {
+  const page = await browser.newPage();
+  await page.goto(`${server.url}/tools/ai-access.html`);
+  const shown = await page.$$eval('code[data-built-for]', (codes) => codes.map((c) => c.textContent ?? ''));
+  assert.ok(shown.length >= 2, JSON.stringify(shown));
+  assert.ok(
+    shown.every((text) => text.includes(server.url) && !text.includes('crawler-index.github.io')),
+    JSON.stringify(shown),
+  );
+  // With scripts off, the page names the address the tree was built for.
+  await page.setJavaScriptEnabled(false);
+  await page.reload();
+  const stored = await page.$$eval('code[data-built-for]', (codes) => codes.map((c) => c.textContent ?? ''));
+  assert.ok(
+    stored.every((text) => text.includes('https://crawler-index.github.io/')),
+    JSON.stringify(stored),
+  );
+  await page.close();
+});
+
 test('the crawler table can be searched and filtered with scripts on, and lists every crawler with them off', { skip }, async () => {
   const page = await browser.newPage();
   await page.setViewport({ width: 390, height: 900 });

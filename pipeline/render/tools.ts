@@ -44,8 +44,8 @@ ${fields}<p><label for="f-upload"><strong>or upload the file</strong></label><br
 ${fields}`
 }${tool.params.length === 0 ? html`<input type="hidden" name="${ATTRIBUTION_PARAM.name}" value="form">` : ''}<p><button type="submit">Run ${tool.name}</button></p>
 </form>
-${tool.postBody ? html`<p>Large files: <code>curl --data-binary @robots.txt '${site.base_url}${href(toolRouteKey(tool.name, 'endpoint'))}'</code> sends the file as the raw body.</p>` : ''}
-<p>Specification: <a href="${site.base_url}${href(toolRouteKey(tool.name, 'spec'))}">${tool.path}.json</a>. Also on MCP: ${spec.mcp.map((u, i) => html`${i > 0 ? ', ' : ''}<code>${u}</code>`)}. All tools: <a href="${site.base_url}/tools/">/tools/</a>.</p>`;
+${tool.postBody ? html`<p>Large files: <code data-built-for="${site.base_url}">curl --data-binary @robots.txt '${site.base_url}${href(toolRouteKey(tool.name, 'endpoint'))}'</code> sends the file as the raw body.</p>` : ''}
+<p>Specification: <a href="${site.base_url}${href(toolRouteKey(tool.name, 'spec'))}">${tool.path}.json</a>. Also on MCP: ${spec.mcp.map((u, i) => html`${i > 0 ? ', ' : ''}<code data-built-for="${site.base_url}">${u}</code>`)}. All tools: <a href="${site.base_url}/tools/">/tools/</a>.</p>`;
   return page({
     path: href(toolRouteKey(tool.name, 'form')),
     title: tool.title,

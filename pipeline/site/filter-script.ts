@@ -1,9 +1,20 @@
-// The one script of the site: it turns a crawler table marked `data-filterable` into one that
-// can be searched and narrowed by category, operator, robots.txt stance and verification. It
-// only hides rows, so with scripts off the page still lists every crawler. Plain DOM, no
-// framework; served as /site.js under the page's `script-src 'self'` policy.
+// The one script of the site. It turns a crawler table marked `data-filterable` into one that
+// can be searched and narrowed by category, operator, robots.txt stance and verification; it
+// only hides rows, so with scripts off the page still lists every crawler. And on a page served
+// from another address than the one the tree was built for (a self-hosted server), it shows
+// the commands and addresses marked `data-built-for` with the address the page came from, so
+// a copied curl command calls the server the reader is on. Plain DOM, no framework; served as
+// /site.js under the page's `script-src 'self'` policy.
 
 export const FILTER_SCRIPT = `'use strict';
+(function () {
+  if (!/^https?:$/.test(location.protocol)) return;
+  Array.prototype.forEach.call(document.querySelectorAll('[data-built-for]'), function (element) {
+    var builtFor = element.getAttribute('data-built-for');
+    if (!builtFor || location.href.indexOf(builtFor + '/') === 0) return;
+    element.textContent = element.textContent.split(builtFor).join(location.origin);
+  });
+})();
 (function () {
   var table = document.querySelector('table[data-filterable]');
   if (!table) return;
