@@ -1,6 +1,6 @@
 import { isRecord } from '../../util/guards.ts';
 import { RPC } from '../jsonrpc.ts';
-import { collectParts, problem, type Binding, type Problem, type ReadPart } from './wire.ts';
+import { problem, readSendParams, type Binding, type Problem, type ReadPart } from './wire.ts';
 
 // A2A 0.3's JSON-RPC binding: method message/send, parts tagged by "kind", roles "user" and
 // "agent", and an error's data as one object. Kept for clients that have not moved to 1.0.
@@ -32,13 +32,9 @@ export const V03: Binding = {
   example: '{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"role":"user","messageId":"1","parts":[{"kind":"text","text":"who am I"}]}}}',
 
   readMessage(params) {
-    if (!isRecord(params)) return invalid('params', 'message/send takes an object of named params.');
-    const message = params['message'];
-    if (!isRecord(message)) return invalid('params.message', 'params.message is missing.');
-    const parts = message['parts'];
-    if (!Array.isArray(parts) || parts.length === 0) return invalid('params.message.parts', 'params.message.parts must be a non-empty array.');
-    const read = collectParts(parts, readPart, invalid);
-    if ('code' in read) return read;
+    const sent = readSendParams(params, 'message/send takes an object of named params.', readPart, invalid);
+    if ('code' in sent) return sent;
+    const { message, read } = sent;
     const contextId = typeof message['contextId'] === 'string' && message['contextId'] !== '' ? message['contextId'] : null;
     return { ...read, contextId };
   },

@@ -1,6 +1,6 @@
 import { isRecord } from '../../util/guards.ts';
 import { RPC } from '../jsonrpc.ts';
-import { collectParts, problem, type Binding, type Problem, type ReadPart } from './wire.ts';
+import { problem, readSendParams, type Binding, type Problem, type ReadPart } from './wire.ts';
 
 // A2A 1.0's JSON-RPC binding (specification section 9): method SendMessage, ProtoJSON shapes
 // (a part is told by which member it has: text, data, raw or url; roles ROLE_USER and
@@ -49,13 +49,9 @@ export const V10: Binding = {
   example: '{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"role":"ROLE_USER","messageId":"1","parts":[{"text":"who am I"}]}}}',
 
   readMessage(params) {
-    if (!isRecord(params)) return invalid('params', 'SendMessage takes a SendMessageRequest object.');
-    const message = params['message'];
-    if (!isRecord(message)) return invalid('params.message', 'params.message is missing.');
-    const parts = message['parts'];
-    if (!Array.isArray(parts) || parts.length === 0) return invalid('params.message.parts', 'params.message.parts must be a non-empty array.');
-    const read = collectParts(parts, readPart, invalid);
-    if ('code' in read) return read;
+    const sent = readSendParams(params, 'SendMessage takes a SendMessageRequest object.', readPart, invalid);
+    if ('code' in sent) return sent;
+    const { message, read } = sent;
     // ProtoJSON parsers accept the proto field name too.
     const contextId = [message['contextId'], message['context_id']].find((value): value is string => typeof value === 'string' && value !== '') ?? null;
     return { ...read, contextId };

@@ -1,4 +1,5 @@
 import type { MessageParts } from '../../tools/intents.ts';
+import { isRecord } from '../../util/guards.ts';
 
 // What the two A2A generations share once their wire shapes are read: the user's message, the
 // agent's reply and the problems a request can have. v03.ts and v10.ts translate these to and
@@ -66,12 +67,21 @@ export interface Binding {
 /** A text part's text, a data part's object, or a part the router does not read (files). */
 export type ReadPart = { text: string } | { data: Record<string, unknown> } | { skipped: true } | Problem;
 
-/** Collects the parts a binding has read into a message, or the first problem among them. */
-export function collectParts(
-  parts: readonly unknown[],
+/**
+ * The message of a send request, its parts read by the binding's `readPart`: the checks both
+ * generations share (params an object, a message, a non-empty parts array, one text or data part).
+ */
+export function readSendParams(
+  params: unknown,
+  paramsForm: string,
   readPart: (part: unknown, index: number) => ReadPart,
   invalid: (field: string, message: string) => Problem,
-): MessageParts | Problem {
+): { message: Record<string, unknown>; read: MessageParts } | Problem {
+  if (!isRecord(params)) return invalid('params', paramsForm);
+  const message = params['message'];
+  if (!isRecord(message)) return invalid('params.message', 'params.message is missing.');
+  const parts = message['parts'];
+  if (!Array.isArray(parts) || parts.length === 0) return invalid('params.message.parts', 'params.message.parts must be a non-empty array.');
   const texts: string[] = [];
   const data: Record<string, unknown>[] = [];
   for (const [index, part] of parts.entries()) {
@@ -82,5 +92,5 @@ export function collectParts(
   }
   if (texts.length === 0 && data.length === 0)
     return invalid('params.message.parts', "the message has no text or data part (file parts are not read: send a file's text as a text part).");
-  return { texts, data };
+  return { message, read: { texts, data } };
 }
