@@ -37,7 +37,7 @@ export async function runToolCommand(root: string, tool: string, params: Record<
   const store = await snapshotStore(join(root, 'dist'), { checkEveryMs: 3_600_000, compress: false });
   const data = await toolDataFrom(store);
   if (data === null) return { stdout: '', stderr: `${root}/dist lacks the documents the tools read; run npm run build.\n`, exitCode: 1 };
-  const run = executeTool({ tool, params, caller: { userAgent: null, address: null }, form: 'structured' }, data);
+  const run = await executeTool({ tool, params, caller: { userAgent: null, address: null }, form: 'structured' }, data);
   switch (run.status) {
     case 'answered':
       if (run.form !== 'structured') return { stdout: '', stderr: `${tool}: unexpected answer form\n`, exitCode: 1 };
