@@ -22,7 +22,7 @@ export class InputUnreadable extends Error {}
 export async function readInput(path: string): Promise<string> {
   if (path !== '-')
     return readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      throw new InputUnreadable(`cannot read ${path} (${error.code ?? error.message}); give a robots.txt file, or - for standard input`);
+      throw new InputUnreadable(`cannot read ${path} (${error.code ?? error.message}); give a readable file, or - for standard input`);
     });
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
