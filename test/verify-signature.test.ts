@@ -27,7 +27,7 @@ interface Answer {
   signer: { form: string; url: string; member: string | null } | null;
   keyid: string | null;
   test_key: boolean;
-  crawlers: { slug: string; status: string }[];
+  crawlers: { slug: string; status: string; matched_by: string }[];
   keys_from: string;
 }
 
@@ -67,16 +67,17 @@ test('a request signed by web-bot-auth verifies; the key id is its thumbprint an
   assert.deepEqual(answer.crawlers, []);
 });
 
-test("a Signature-Agent on chatgpt.com maps to ChatGPT agent's record (active before the retired Operator), in the dictionary form", async () => {
+test("a Signature-Agent of https://chatgpt.com maps to ChatGPT agent's record by its documented Signature-Agent, before the retired Operator, in the dictionary form", async () => {
   const answer = await call({ ...(await signed({ 'Signature-Agent': 'sig1="https://chatgpt.com"' })), directory: agent.directory() });
   assert.equal(answer.reason, 'verified', answer.message);
   assert.equal(answer.signer?.form, 'dictionary');
   assert.equal(answer.signer?.member, 'sig1');
+  // ChatGPT agent's record documents this Signature-Agent; the retired Operator's only shares its key directory.
   assert.deepEqual(
-    answer.crawlers.map((c) => [c.slug, c.status]),
+    answer.crawlers.map((c) => [c.slug, c.status, c.matched_by]),
     [
-      ['chatgpt-agent', 'active'],
-      ['operator', 'retired'],
+      ['chatgpt-agent', 'active', 'signature-agent'],
+      ['operator', 'retired', 'directory-origin'],
     ],
   );
 });

@@ -25,7 +25,7 @@ export const verifySignatureTool = defineTool({
   name: 'verify_signature',
   path: 'verify-signature',
   title: 'Is this signed request really from its agent?',
-  description: `Checks a request's Web Bot Auth signature (HTTP Message Signatures, RFC 9421, as the IETF webbotauth drafts profile them) without a key or an account: give the request's method, URL and its Signature, Signature-Input and Signature-Agent headers, or the raw request head as one text, and the agent's key directory as directory. Answers verified or not and why (${REASONS.join(', ')}), the signer (the Signature-Agent URL, and whether it came as the current dictionary form or the older bare string), the key id (the JWK thumbprint, RFC 7638) and the crawler records whose key directory is on the signer's origin. The index mirrors no key directory yet: without directory the answer is unknown-agent, with the directory to fetch. Checked at this server's time, allowing ${CLOCK_SKEW_SECONDS} s of clock difference; Ed25519 keys.`,
+  description: `Checks a request's Web Bot Auth signature (HTTP Message Signatures, RFC 9421, as the IETF webbotauth drafts profile them) without a key or an account: give the request's method, URL and its Signature, Signature-Input and Signature-Agent headers, or the raw request head as one text, and the agent's key directory as directory. Answers verified or not and why (${REASONS.join(', ')}), the signer (the Signature-Agent URL, and whether it came as the current dictionary form or the older bare string), the key id (the JWK thumbprint, RFC 7638) and the crawler records it maps to (by the Signature-Agent a record documents, else by its key directory's origin). The index mirrors no key directory yet: without directory the answer is unknown-agent, with the directory to fetch. Checked at this server's time, allowing ${CLOCK_SKEW_SECONDS} s of clock difference; Ed25519 keys.`,
   params: [
     {
       name: 'request',
@@ -128,7 +128,11 @@ export const verifySignatureTool = defineTool({
       keyid: { type: ['string', 'null'], description: 'The JWK thumbprint (RFC 7638) the signature names' },
       key: { type: ['object', 'null'] },
       test_key: { type: 'boolean', description: 'The key is the RFC 9421 published test key, whose private half anyone has' },
-      crawlers: { type: 'array', items: { type: 'object', required: ['slug', 'name', 'operator', 'status', 'directory'] } },
+      crawlers: {
+        type: 'array',
+        description: "The records the signer is: by the Signature-Agent a record documents (matched_by signature-agent), else by its key directory's origin",
+        items: { type: 'object', required: ['slug', 'name', 'operator', 'status', 'directory', 'matched_by'] },
+      },
       keys_from: { enum: ['inline', 'none'] },
       checked_at: { type: 'string', format: 'date-time' },
     },
