@@ -208,3 +208,23 @@ test('on the command line: npx crawler-index verify-signature reads a head from 
   assert.equal(refused.code, 2);
   assert.match(refused.stderr, /^request: .*no signature header/);
 });
+
+test("whoami says whether the caller's own request carried signature headers", async () => {
+  const params = await signed({ 'Signature-Agent': '"https://agent.example"' });
+  const ask = async (headers: Record<string, string>) => {
+    const response = await raw(served.server.url, '/tools/whoami', { headers });
+    assert.equal(response.status, 200, response.text);
+    return (JSON.parse(response.text) as { signed: { known: boolean; signed: boolean; headers: string[]; signature_agent: string | null } }).signed;
+  };
+  assert.deepEqual(await ask({ signature: params.signature, 'signature-input': params.signature_input, 'signature-agent': '"https://agent.example"' }), {
+    known: true,
+    signed: true,
+    headers: ['Signature', 'Signature-Input', 'Signature-Agent'],
+    signature_agent: '"https://agent.example"',
+    note: "The request carried a signature; verify_signature checks it against the agent's key directory (it is not checked here).",
+  });
+  const unsigned = await ask({});
+  assert.deepEqual([unsigned.known, unsigned.signed, unsigned.headers], [true, false, []]);
+  const half = await ask({ 'signature-agent': '"https://agent.example"' });
+  assert.deepEqual([half.signed, half.headers], [false, ['Signature-Agent']]);
+});

@@ -79,6 +79,8 @@ export interface Caller {
   address: string | null;
   /** What the request log knows of the caller's address before this request; absent: no log. */
   history?: CallerHistory;
+  /** The request's own HTTP Message Signature headers (null each when not sent); absent: the transport has no request headers (the CLI). */
+  signatureHeaders?: { signature: string | null; signatureInput: string | null; signatureAgent: string | null };
 }
 
 export interface ToolContext {
