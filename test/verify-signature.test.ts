@@ -228,3 +228,18 @@ test("whoami says whether the caller's own request carried signature headers", a
   const half = await ask({ 'signature-agent': '"https://agent.example"' });
   assert.deepEqual([half.signed, half.headers], [false, ['Signature-Agent']]);
 });
+
+test('the form posts as a browser does: fields left blank are not given, so a head and a directory alone verify', async () => {
+  const params = await signed();
+  const form = new FormData();
+  form.set(
+    'request',
+    ['GET /products?page=2 HTTP/1.1', 'Host: shop.example', `Signature-Input: ${params.signature_input}`, `Signature: ${params.signature}`].join('\n'),
+  );
+  for (const blank of ['method', 'url', 'authority', 'path', 'signature', 'signature_input', 'signature_agent']) form.set(blank, '');
+  form.set('directory', agent.directory());
+  const response = await fetch(`${served.server.url}/tools/verify-signature`, { method: 'POST', body: form });
+  const text = await response.text();
+  assert.equal(response.status, 200, text);
+  assert.equal((JSON.parse(text) as Answer).reason, 'verified');
+});
