@@ -144,6 +144,25 @@ function toolCommands(cli: Command): void {
     .action(async (ip: string[], options: { ua?: string; json?: boolean }) =>
       finish(await runToolCommand(root(), 'verify_batch', { ip, ...(options.ua === undefined ? {} : { ua: options.ua }) }, options.json === true)),
     );
+  json(
+    cli
+      .command('verify-signature')
+      .description(
+        "whether a signed request (Web Bot Auth) really comes from its agent (verify_signature); FILE is the request's head, or - for standard input",
+      ),
+  )
+    .argument('<file>')
+    .option('--directory <file>', "the agent's key directory (the JSON of its /.well-known/http-message-signatures-directory)")
+    .action(async (file: string, options: { directory?: string; json?: boolean }) =>
+      finish(
+        await runToolCommand(
+          root(),
+          'verify_signature',
+          { request: await readInput(file), ...(options.directory === undefined ? {} : { directory: await readInput(options.directory) }) },
+          options.json === true,
+        ),
+      ),
+    );
 }
 
 await program()

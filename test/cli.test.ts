@@ -108,5 +108,5 @@ test('a refused input exits 2 naming the field and its accepted form; nothing go
   assert.match(refused.stderr, /^ip: ip has 501 items; at most 500 per call\. Accepted: /);
   const missing = await bin(['audit', join(REPO, 'no-such-robots.txt')]);
   assert.equal(missing.code, 2);
-  assert.match(missing.stderr, /^cannot read .*no-such-robots\.txt \(ENOENT\); give a robots\.txt file, or - for standard input\n$/);
+  assert.match(missing.stderr, /^cannot read .*no-such-robots\.txt \(ENOENT\); give a readable file, or - for standard input\n$/);
 });

@@ -50,16 +50,16 @@ test('pages stay valid with the live counters written in, and name their icon', 
 test("the service's own robots.txt has no lint finding, keeps crawlers off tool calls and lets them read everything else", async () => {
   const robots = readFileSync(join(REPO, 'dist', 'robots.txt'), 'utf8');
   const data = await publishedToolData(REPO);
-  const run = (tool: string, params: Record<string, unknown>) => {
-    const answer = executeTool({ tool, params: { robots_txt: robots, ...params }, caller: { userAgent: null, address: null }, form: 'json' }, data);
+  const run = async (tool: string, params: Record<string, unknown>) => {
+    const answer = await executeTool({ tool, params: { robots_txt: robots, ...params }, caller: { userAgent: null, address: null }, form: 'json' }, data);
     assert.equal(answer.status, 'answered');
     return JSON.parse(new TextDecoder().decode((answer as { bytes: Uint8Array }).bytes)) as Record<string, unknown>;
   };
-  assert.deepEqual((run('lint_robots_txt', {}) as { counts: unknown }).counts, { error: 0, warning: 0, info: 0 });
-  const verdicts = run('check_path_allowed', {
+  assert.deepEqual(((await run('lint_robots_txt', {})) as { counts: unknown }).counts, { error: 0, warning: 0, info: 0 });
+  const verdicts = (await run('check_path_allowed', {
     ua: 'Googlebot',
     path: ['/data/agents.json', '/crawler/gptbot.html', '/tools/ai-access.html', '/tools/classify-ua?ua=GPTBot', '/hits.json'],
-  }) as { results: { allowed: boolean }[] };
+  })) as { results: { allowed: boolean }[] };
   assert.deepEqual(
     verdicts.results.map((r) => r.allowed),
     [true, true, true, false, false],

@@ -43,3 +43,20 @@ test('a field that existed and changed is an edit whatever its new value', () =>
     [['honoured_tokens']],
   );
 });
+
+test('a key the model gained inside a field (a verification entry) is no edit where it is empty, and is one where it says something', () => {
+  const entry = { method: 'web-bot-auth', directory: 'https://a.example/.well-known/http-message-signatures-directory' };
+  const before = state({ a: { name: 'A', verification: [entry] }, b: { name: 'B', verification: [entry] }, c: { name: 'C', verification: [entry] } });
+  const after = state({
+    a: { name: 'A', verification: [{ ...entry, signature_agent: null }] },
+    b: { name: 'B', verification: [{ ...entry, signature_agent: 'https://a.example' }] },
+    c: { name: 'C', verification: [{ ...entry, directory: 'https://c.example/.well-known/http-message-signatures-directory', signature_agent: null }] },
+  });
+  assert.deepEqual(
+    diffStates(before, after, urls).map((e) => [e.subject.id, e.fields]),
+    [
+      ['b', ['verification']],
+      ['c', ['verification']],
+    ],
+  );
+});

@@ -31,10 +31,32 @@ function fieldChanged(old: Record<string, unknown>, now: Record<string, unknown>
   if (!(field in old)) {
     if (RESTATEMENTS.has(field)) return false;
     const value = now[field];
-    const empty = value === null || value === false || value === '' || (Array.isArray(value) && value.length === 0);
-    if (empty || JSON.stringify(value) === JSON.stringify(NEW_FIELD_DEFAULTS[field])) return false;
+    if (isEmpty(value) || JSON.stringify(value) === JSON.stringify(NEW_FIELD_DEFAULTS[field])) return false;
   }
-  return JSON.stringify(old[field]) !== JSON.stringify(now[field]);
+  return JSON.stringify(old[field]) !== JSON.stringify(withoutGainedEmptyKeys(old[field], now[field]));
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === null || value === false || value === '' || (Array.isArray(value) && value.length === 0);
+}
+
+/**
+ * `now` without the keys it gained inside objects (a verification entry's signature_agent)
+ * where the gained key is empty: the same rule as for a gained field, one level down, so a
+ * key added to every entry as null does not mark every crawler edited.
+ */
+function withoutGainedEmptyKeys(old: unknown, now: unknown): unknown {
+  if (Array.isArray(old) && Array.isArray(now) && old.length === now.length) return now.map((item, i) => withoutGainedEmptyKeys(old[i], item));
+  if (!isRecord(old) || !isRecord(now)) return now;
+  return Object.fromEntries(
+    Object.entries(now)
+      .filter(([key, value]) => key in old || !isEmpty(value))
+      .map(([key, value]) => [key, withoutGainedEmptyKeys(old[key], value)]),
+  );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function delta(from: readonly string[], to: readonly string[]): string[] {

@@ -48,7 +48,7 @@ export async function toolBody(bytes: Uint8Array, contentType: string | null, fi
     }
     if (!(field in fields))
       return { ok: false, message: `The form has no field named ${field} (it has ${Object.keys(fields).join(', ') || 'none'}).`, accepted: howTo };
-    return { ok: true, fields, form: 'multipart' };
+    return { ok: true, fields: filledIn(fields, field), form: 'multipart' };
   }
   const text = decoder().decode(bytes);
   if (type === 'application/x-www-form-urlencoded') {
@@ -60,7 +60,7 @@ export async function toolBody(bytes: Uint8Array, contentType: string | null, fi
         if (values.length > 1) return { ok: false, message: `The form has ${name} ${values.length} times; send it once.`, accepted: howTo };
         fields[name] = values[0]!;
       }
-      return { ok: true, fields, form: 'urlencoded' };
+      return { ok: true, fields: filledIn(fields, field), form: 'urlencoded' };
     }
     if (lineBreaksStripped(text))
       return {
@@ -71,4 +71,14 @@ export async function toolBody(bytes: Uint8Array, contentType: string | null, fi
       };
   }
   return { ok: true, fields: { [field]: text }, form: 'raw' };
+}
+
+/**
+ * A form's fields without the ones left blank: a browser sends every field of a form, and an
+ * optional one a person did not fill in means "not given", not a value (an API call that sends
+ * a parameter empty is still told so). The file's own field stays, since an empty robots.txt
+ * is a file.
+ */
+function filledIn(fields: Record<string, string>, field: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(fields).filter(([name, value]) => name === field || value.trim() !== ''));
 }

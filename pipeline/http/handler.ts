@@ -336,7 +336,12 @@ export function createApp(options: HandlerOptions): App {
         // The log is asked only where a tool that reads the answer can be called: a round trip
         // to its thread for every robots.txt audit would be work for nothing.
         const history = toolsAt(how).some((name) => toolByName(name)?.readsCallerHistory) ? await historyOf(visits, address) : undefined;
-        const caller = { userAgent: request.headers.get('user-agent'), address, ...(history === undefined ? {} : { history }) };
+        const signatureHeaders = {
+          signature: request.headers.get('signature'),
+          signatureInput: request.headers.get('signature-input'),
+          signatureAgent: request.headers.get('signature-agent'),
+        };
+        const caller = { userAgent: request.headers.get('user-agent'), address, signatureHeaders, ...(history === undefined ? {} : { history }) };
         const context = { data, caller, runner };
         const relocated = (response: Response) => withRelocatedBody(response, data.baseUrl, here.base_url);
         if (how.by === 'mcp') return withBodyEtag(await relocated(withMissingHeaders(await handleMcp(request, mcpServer(how.server), context), headers)));

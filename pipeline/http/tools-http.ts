@@ -72,14 +72,15 @@ export async function callTool(call: ToolCall): Promise<{ document: StoredDocume
             code: 'invalid_parameter',
             message: `${tool.postBody} is the POST body; do not also send it in the query string.`,
             field: tool.postBody,
-            accepted: 'the raw robots.txt as the request body',
+            accepted: `the raw ${tool.postBody} as the request body`,
           },
           headers,
         ),
       };
     }
     // The body is the parameter it fills, so the parameter's own size limit bounds it.
-    const limit = tool.params.find((p) => p.name === tool.postBody)?.maxBytes;
+    const bodyParam = tool.params.find((p) => p.name === tool.postBody);
+    const limit = bodyParam?.maxBytes;
     if (limit === undefined) throw new Error(`${tool.name}: its POST body parameter ${tool.postBody} declares no maxBytes`);
     const body = await readBody(request, limit);
     if (!body.ok)
@@ -90,7 +91,7 @@ export async function callTool(call: ToolCall): Promise<{ document: StoredDocume
             code: 'payload_too_large',
             message: `The body is larger than ${limit} bytes.`,
             field: tool.postBody,
-            accepted: `a robots.txt of at most ${limit} bytes`,
+            accepted: bodyParam?.accepted ?? `at most ${limit} bytes`,
           },
           headers,
         ),

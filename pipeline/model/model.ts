@@ -88,6 +88,8 @@ export interface VerificationView {
   hostnames: string[];
   asns: number[];
   directory: string | null;
+  /** web-bot-auth: the Signature-Agent URL the operator documents, or null. */
+  signature_agent: string | null;
   addresses: string[];
   note: string | null;
 }
@@ -240,6 +242,7 @@ function verificationView(entry: VerificationEntry, own: readonly SourceView[]):
     hostnames: [],
     asns: [],
     directory: null,
+    signature_agent: null,
     addresses: [],
     note: entry.note ?? null,
   };
@@ -251,7 +254,7 @@ function verificationView(entry: VerificationEntry, own: readonly SourceView[]):
     case 'asn':
       return { ...view, asns: [...entry.asns], sources: entry.source === undefined ? [] : [entry.source] };
     case 'web-bot-auth':
-      return { ...view, directory: entry.directory };
+      return { ...view, directory: entry.directory, signature_agent: entry.signature_agent ?? null };
     case 'fixed-ips':
       return { ...view, addresses: [...entry.addresses] };
     case 'none':

@@ -22,7 +22,7 @@ export class InputUnreadable extends Error {}
 export async function readInput(path: string): Promise<string> {
   if (path !== '-')
     return readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      throw new InputUnreadable(`cannot read ${path} (${error.code ?? error.message}); give a robots.txt file, or - for standard input`);
+      throw new InputUnreadable(`cannot read ${path} (${error.code ?? error.message}); give a readable file, or - for standard input`);
     });
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
@@ -37,7 +37,7 @@ export async function runToolCommand(root: string, tool: string, params: Record<
   const store = await snapshotStore(join(root, 'dist'), { checkEveryMs: 3_600_000, compress: false });
   const data = await toolDataFrom(store);
   if (data === null) return { stdout: '', stderr: `${root}/dist lacks the documents the tools read; run npm run build.\n`, exitCode: 1 };
-  const run = executeTool({ tool, params, caller: { userAgent: null, address: null }, form: 'structured' }, data);
+  const run = await executeTool({ tool, params, caller: { userAgent: null, address: null }, form: 'structured' }, data);
   switch (run.status) {
     case 'answered':
       if (run.form !== 'structured') return { stdout: '', stderr: `${tool}: unexpected answer form\n`, exitCode: 1 };

@@ -10,13 +10,14 @@ if (port === null) throw new Error('tool-worker.ts runs as a worker thread of to
 
 let snapshot: JobMessage['snapshot'] = null;
 
-port.on('message', (message: JobMessage) => {
+port.on('message', async (message: JobMessage) => {
   // The pool sends the documents only when this thread's copy is not the current build.
   if (message.snapshot !== null) snapshot = message.snapshot;
+  // executeTool never rejects (a fault in the tool is a `failed` run), so nothing is left unhandled here.
   const run: ToolRun =
     snapshot === null
       ? { status: 'failed', message: 'the tool thread was sent no data', detail: 'tool-worker: no snapshot before the first job' }
-      : executeTool(message.job, toolDataOf(snapshot));
+      : await executeTool(message.job, toolDataOf(snapshot));
   const reply: RunMessage = { id: message.id, run };
   port.postMessage(reply, run.status === 'answered' && run.form === 'json' ? [run.bytes.buffer] : []);
 });

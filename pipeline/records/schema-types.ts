@@ -137,6 +137,10 @@ method: "web-bot-auth"
  * The signature-agent key directory (/.well-known/http-message-signatures-directory).
  */
 directory: string
+/**
+ * The URL the crawler sends in its Signature-Agent header, as the operator documents it; verify_signature maps a signer to this record by it.
+ */
+signature_agent?: string
 note?: string
 } | {
 method: "fixed-ips"

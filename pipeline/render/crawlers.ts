@@ -4,7 +4,7 @@ import { html, type Markup } from '../site/html.ts';
 import { page } from '../site/layout.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
-import { href } from '../routes.ts';
+import { href, toolRouteKey } from '../routes.ts';
 
 function crawlerHtml(model: Model, crawler: CrawlerView): string {
   const { site } = model;
@@ -138,7 +138,7 @@ function verificationHtml(model: Model, crawler: CrawlerView, entry: Entry): Mar
     case 'asn':
       return html`${entry.label}: ${entry.asns.map((n, i) => html`${i > 0 ? ', ' : ''}AS${n}`)}${entry.sources.length > 0 ? html` (our copy of its prefixes: ${mirrors(entry.sources)})` : ''}. An address there is ${crawler.operator}'s, not proof of this crawler.`;
     case 'web-bot-auth':
-      return html`${entry.label}: keys in <a href="${entry.directory ?? ''}">the signature directory</a>.`;
+      return html`${entry.label}: ${entry.signature_agent === null ? '' : html`requests carry <code>Signature-Agent: "${entry.signature_agent}"</code>; `}keys in <a href="${entry.directory ?? ''}">the signature directory</a>. Check a request with <a href="${url(model.site, href(toolRouteKey('verify_signature', 'form')))}">verify-signature</a>.`;
     case 'none':
       return html`${entry.label}. A request claiming to be ${crawler.name} cannot be confirmed.`;
   }
@@ -155,7 +155,7 @@ function verificationDetail(crawler: CrawlerView, entry: Entry): string {
     case 'asn':
       return `; ${entry.asns.map((n) => `AS${n}`).join(', ')}${entry.sources.length > 0 ? `, prefixes mirrored as ${entry.sources.join(', ')}` : ''}`;
     case 'web-bot-auth':
-      return `; key directory ${entry.directory}`;
+      return `${entry.signature_agent === null ? '' : `; Signature-Agent "${entry.signature_agent}"`}; key directory ${entry.directory}`;
     case 'none':
       return '';
   }

@@ -22,7 +22,7 @@ function toolForm(model: Model, tool: ToolDefinition & { path: string }): string
   const spec = toolSpec(site.base_url, tool);
   const fields = tool.params.map((p) => {
     const id = `f-${p.name}`;
-    const big = p.name === 'robots_txt' || p.name === 'ip' || p.name === 'lines';
+    const big = p.name === 'robots_txt' || p.name === 'ip' || p.name === 'lines' || p.name === 'request' || p.name === 'directory';
     return html`<p><label for="${id}"><strong>${p.name}</strong>${p.required ? ' (required)' : ''}</label><br>
 ${
   big
@@ -44,7 +44,7 @@ ${fields}<p><label for="f-upload"><strong>or upload the file</strong></label><br
 ${fields}`
 }${tool.params.length === 0 ? html`<input type="hidden" name="${ATTRIBUTION_PARAM.name}" value="form">` : ''}<p><button type="submit">Run ${tool.name}</button></p>
 </form>
-${tool.postBody ? html`<p>Large files: <code data-built-for="${site.base_url}">curl --data-binary @robots.txt '${site.base_url}${href(toolRouteKey(tool.name, 'endpoint'))}'</code> sends the file as the raw body.</p>` : ''}
+${tool.postBody ? html`<p>Large files: <code data-built-for="${site.base_url}">curl --data-binary @${tool.postBody === 'robots_txt' ? 'robots.txt' : `${tool.postBody}.txt`} '${site.base_url}${href(toolRouteKey(tool.name, 'endpoint'))}'</code> sends the file as the raw body.</p>` : ''}
 <p>Specification: <a href="${site.base_url}${href(toolRouteKey(tool.name, 'spec'))}">${tool.path}.json</a>. Also on MCP: ${spec.mcp.map((u, i) => html`${i > 0 ? ', ' : ''}<code data-built-for="${site.base_url}">${u}</code>`)}. All tools: <a href="${site.base_url}/tools/">/tools/</a>.</p>`;
   return page({
     path: href(toolRouteKey(tool.name, 'form')),

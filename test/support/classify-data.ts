@@ -68,7 +68,17 @@ export function fixtureCrawler(slug: string, fields: Partial<CrawlerView> = {}):
     retirement_note: null,
     retirement_citation: null,
     verification: [
-      { method: 'none', label: 'No published verification method', sources: [], hostnames: [], asns: [], directory: null, addresses: [], note: null },
+      {
+        method: 'none',
+        label: 'No published verification method',
+        sources: [],
+        hostnames: [],
+        asns: [],
+        directory: null,
+        signature_agent: null,
+        addresses: [],
+        note: null,
+      },
     ],
     evidence: 'operator',
     evidence_label: 'Documented by the operator',

@@ -49,7 +49,7 @@ export function fixtureSources(): PrefixSource[] {
 }
 
 export function fixtureCrawlers(): CrawlerView[] {
-  const empty = { sources: [], hostnames: [], asns: [], directory: null, addresses: [], note: null };
+  const empty = { sources: [], hostnames: [], asns: [], directory: null, signature_agent: null, addresses: [], note: null };
   const rangesOf = (source: string) =>
     ({
       verification_method: 'published-ranges',

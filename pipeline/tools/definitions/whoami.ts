@@ -12,7 +12,17 @@ export const whoamiTool = defineTool({
   params: [],
   runsWithoutParams: true,
   readsCallerHistory: true,
-  outputSchema: { type: 'object', required: ['user_agent', 'address', 'recognised', 'in_published_range', 'seen_before', 'booked_as'] },
+  outputSchema: {
+    type: 'object',
+    required: ['user_agent', 'address', 'recognised', 'in_published_range', 'seen_before', 'booked_as', 'signed'],
+    properties: {
+      signed: {
+        type: 'object',
+        required: ['known', 'signed', 'headers', 'signature_agent', 'note'],
+        description: 'Whether this request carried HTTP Message Signature headers (Web Bot Auth); known is false where the transport passes no headers',
+      },
+    },
+  },
   examples: [{ description: 'No input', input: {} }],
   run: (_input, { data, caller }) => {
     const classification = caller.userAgent !== null && inputIssue(caller.userAgent) === null ? classify(data.classifier, caller.userAgent) : null;
@@ -27,12 +37,36 @@ export const whoamiTool = defineTool({
         found?.valid && found.matches.length > 0 ? found.matches.map((m) => ({ source: m.source, operator: m.operator, prefix: m.prefix })) : [],
       seen_before: seenBefore(caller),
       booked_as: bookedAs(bookRequest(data, caller.userAgent, caller.address)),
+      signed: signedAs(caller),
     };
   },
   summarize: (o) => {
-    return `You sent User-Agent "${o.user_agent ?? ''}" from ${o.address ?? 'an unknown address'}. ${o.recognised ? `The index recognises it as ${o.recognised.name}.` : 'The index does not recognise it.'} ${o.in_published_range.length > 0 ? `The address is in ${o.in_published_range.map((m) => m.source).join(', ')}.` : 'The address is in no operator-published range.'}`;
+    return `You sent User-Agent "${o.user_agent ?? ''}" from ${o.address ?? 'an unknown address'}. ${o.recognised ? `The index recognises it as ${o.recognised.name}.` : 'The index does not recognise it.'} ${o.in_published_range.length > 0 ? `The address is in ${o.in_published_range.map((m) => m.source).join(', ')}.` : 'The address is in no operator-published range.'}${o.signed.signed ? ` The request was signed${o.signed.signature_agent ? ` (Signature-Agent ${o.signed.signature_agent})` : ''}; verify_signature checks it.` : ''}`;
   },
 });
+
+/** Which signature headers the request carried; checking them is verify_signature's job, with the agent's key directory. */
+function signedAs(caller: Caller) {
+  const sent = caller.signatureHeaders;
+  if (sent === undefined) return { known: false, signed: false, headers: [], signature_agent: null, note: 'This transport passes no request headers.' };
+  const headers = [
+    ...(sent.signature === null ? [] : ['Signature']),
+    ...(sent.signatureInput === null ? [] : ['Signature-Input']),
+    ...(sent.signatureAgent === null ? [] : ['Signature-Agent']),
+  ];
+  const signed = sent.signature !== null && sent.signatureInput !== null;
+  return {
+    known: true,
+    signed,
+    headers,
+    signature_agent: sent.signatureAgent,
+    note: signed
+      ? "The request carried a signature; verify_signature checks it against the agent's key directory (it is not checked here)."
+      : headers.length > 0
+        ? `The request carried ${headers.join(' and ')} but not both Signature and Signature-Input, so it is not signed.`
+        : 'The request carried no Signature, Signature-Input or Signature-Agent header.',
+  };
+}
 
 function seenBefore(caller: Caller) {
   const history = caller.history;

@@ -13,11 +13,12 @@ type ToolOutcome = { ok: true; input: ToolInput; output: unknown } | { ok: false
  * transport answers both the same way (HTTP 400, JSON-RPC -32602). A fault in the tool itself
  * still throws: that is the transport's 500 or tool error, not the caller's mistake.
  */
-function runTool(tool: ToolDefinition, raw: Record<string, unknown>, context: ToolContext, source?: InputSource): ToolOutcome {
+async function runTool(tool: ToolDefinition, raw: Record<string, unknown>, context: ToolContext, source?: InputSource): Promise<ToolOutcome> {
   const checked = validateInput(tool, raw, source);
   if (!checked.ok) return checked;
   try {
-    return { ok: true, input: checked.input, output: tool.run(checked.input, context) };
+    // Awaited inside the try, so an async tool's InputRefused is a refusal like a sync tool's.
+    return { ok: true, input: checked.input, output: await tool.run(checked.input, context) };
   } catch (error) {
     if (!(error instanceof InputRefused)) throw error;
     return { ok: false, field: error.field, message: error.message, accepted: error.accepted };
@@ -57,13 +58,14 @@ const utf8 = new TextEncoder();
 /**
  * Runs a job to its final form: validation, the tool, serialisation and the answer-size
  * check, so that the thread which runs the tool also pays for turning its output into bytes.
- * Pure apart from the tool's own work; a fault in the tool becomes `failed`, not a throw.
+ * Pure apart from the tool's own work; a fault in the tool becomes `failed`, not a rejection.
+ * Async because a tool may be (WebCrypto is); a synchronous tool's answer is the same.
  */
-export function executeTool(job: ToolJob, data: ToolData): ToolRun {
+export async function executeTool(job: ToolJob, data: ToolData): Promise<ToolRun> {
   const tool = toolByName(job.tool);
   if (tool === undefined) return { status: 'failed', message: `no tool is named "${job.tool}"`, detail: `unknown tool ${job.tool}` };
   try {
-    const outcome = runTool(tool, job.params, { data, caller: job.caller }, job.source);
+    const outcome = await runTool(tool, job.params, { data, caller: job.caller }, job.source);
     if (!outcome.ok) return { status: 'refused', field: outcome.field, message: outcome.message, accepted: outcome.accepted };
     if (job.form === 'json') {
       const bytes = utf8.encode(canonicalJson(outcome.output)) as Uint8Array<ArrayBuffer>;

@@ -85,7 +85,7 @@ export function buildToolData(docs: ToolDocuments): ToolData {
 
 /** A tree published before verification became a list: rebuilt from the one method it named. */
 function legacyVerification(c: CrawlerView): VerificationView[] {
-  const empty = { sources: [], hostnames: [], asns: [], directory: null, addresses: [], note: null };
+  const empty = { sources: [], hostnames: [], asns: [], directory: null, signature_agent: null, addresses: [], note: null };
   const entries: VerificationView[] = [];
   if (c.verification_method === 'published-ranges')
     entries.push({ ...empty, method: 'published-ranges', label: c.verification_label, sources: [...c.ip_sources] });

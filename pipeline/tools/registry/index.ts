@@ -10,6 +10,7 @@ import { siteCheckTool } from '../definitions/site-check.ts';
 import { triageTool } from '../definitions/triage-log-lines.ts';
 import { verificationMethodsTool } from '../definitions/verification-methods.ts';
 import { verifyTool } from '../definitions/verify-batch.ts';
+import { verifySignatureTool } from '../definitions/verify-signature.ts';
 import { whoamiTool } from '../definitions/whoami.ts';
 import type { ToolDefinition } from './types.ts';
 
@@ -24,6 +25,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   lintTool,
   verificationMethodsTool,
   verifyTool,
+  verifySignatureTool,
   whoamiTool,
   siteCheckTool,
   triageTool,
@@ -65,8 +67,8 @@ export const MCP_SERVERS: readonly { id: string; path: string; legacyPath: strin
     path: '/netcheck/mcp',
     legacyPath: '/mcp/netcheck',
     name: 'crawler-index-netcheck',
-    description: 'Verify crawler IP addresses against operator-published prefixes.',
-    tools: ['verification_methods', 'verify_batch'],
+    description: 'Verify crawlers: IP addresses against operator-published prefixes, and signed requests (Web Bot Auth) against key directories.',
+    tools: ['verification_methods', 'verify_batch', 'verify_signature'],
   },
   {
     id: 'doctor',

@@ -79,6 +79,8 @@ export interface Caller {
   address: string | null;
   /** What the request log knows of the caller's address before this request; absent: no log. */
   history?: CallerHistory;
+  /** The request's own HTTP Message Signature headers (null each when not sent); absent: the transport has no request headers (the CLI). */
+  signatureHeaders?: { signature: string | null; signatureInput: string | null; signatureAgent: string | null };
 }
 
 export interface ToolContext {
@@ -120,9 +122,13 @@ export interface ToolDefinition<Output = unknown, Params extends readonly ParamS
   readsCallerHistory?: boolean;
   outputSchema: Record<string, unknown>;
   examples: { description: string; input: ToolInput }[];
+  /**
+   * Pure. A tool whose work needs an asynchronous API (WebCrypto's verify, in verify_signature)
+   * returns a Promise, and its Output is that Promise; the runner awaits every answer.
+   */
   run(input: InputOf<Params>, context: ToolContext): Output;
   /** A few sentences for a person or a model: the text part of MCP and A2A answers. */
-  summarize(output: Output): string;
+  summarize(output: Awaited<Output>): string;
 }
 
 /** A tool with its input type taken from its parameters and its output type from `run`, so neither needs a cast. */

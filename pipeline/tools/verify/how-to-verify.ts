@@ -74,7 +74,7 @@ function stepsFor(crawler: Crawler, entry: VerificationView, ip: string): { step
     }
     case 'web-bot-auth':
       return only(
-        `${name} signs its requests (HTTP Message Signatures, Web Bot Auth): a genuine request carries Signature, Signature-Input and Signature-Agent headers whose signature verifies with a key from ${entry.directory ?? 'its key directory'}. This needs the request's headers, not only its address.`,
+        `${name} signs its requests (HTTP Message Signatures, Web Bot Auth): a genuine request carries Signature, Signature-Input and Signature-Agent${entry.signature_agent ? ` ("${entry.signature_agent}")` : ''} headers whose signature verifies with a key from ${entry.directory ?? 'its key directory'}. This needs the request's headers, not only its address: verify_signature checks them.`,
       );
     case 'none':
       return only(`${operator} publishes no verification method for ${name}: neither an address nor the User-Agent header can prove a request came from it.`);

@@ -205,7 +205,7 @@ describe('howToVerify', () => {
 });
 
 function entry(method: VerificationView['method'], fields: Partial<VerificationView> = {}): VerificationView {
-  return { method, label: method, sources: [], hostnames: [], asns: [], directory: null, addresses: [], note: null, ...fields };
+  return { method, label: method, sources: [], hostnames: [], asns: [], directory: null, signature_agent: null, addresses: [], note: null, ...fields };
 }
 
 describe('verifyBatch: addresses listed on a page, and an operator network behind an asn claim', () => {
