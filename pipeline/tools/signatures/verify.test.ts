@@ -161,6 +161,7 @@ test('bad request input is refused naming its field: a head without Host or sign
   refused(() => requestFromParts({ url: '/path', ...VECTOR_SIG1 }), 'url');
   refused(() => requestFromParts({ authority: 'example.com/evil', ...VECTOR_SIG1 }), 'authority');
   refused(() => requestFromParts({ url: TARGET, signature_input: VECTOR_SIG1.signature_input }), 'signature');
+  refused(() => requestFromParts({ url: TARGET, authority: 'example.org', ...VECTOR_SIG1 }), 'authority');
   await assert.rejects(parseDirectory('{"keys": "no"}'), (error: unknown) => error instanceof InputRefused && error.field === 'directory');
   await assert.rejects(parseDirectory('not json'), (error: unknown) => error instanceof InputRefused && error.field === 'directory');
   await assert.rejects(parseDirectory(JSON.stringify({ keys: Array.from({ length: 65 }, () => RFC_KEY) })), /at most 64/);
