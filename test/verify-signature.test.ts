@@ -237,7 +237,8 @@ test('the form posts as a browser does: fields left blank are not given, so a he
     ['GET /products?page=2 HTTP/1.1', 'Host: shop.example', `Signature-Input: ${params.signature_input}`, `Signature: ${params.signature}`].join('\n'),
   );
   for (const blank of ['method', 'url', 'authority', 'path', 'signature', 'signature_input', 'signature_agent']) form.set(blank, '');
-  form.set('directory', agent.directory());
+  // As curl -F directory=@keys.json sends it: a file upload.
+  form.set('directory', new Blob([agent.directory()], { type: 'application/json' }), 'keys.json');
   const response = await fetch(`${served.server.url}/tools/verify-signature`, { method: 'POST', body: form });
   const text = await response.text();
   assert.equal(response.status, 200, text);
