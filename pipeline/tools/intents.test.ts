@@ -88,3 +88,12 @@ test('a message longer than a question is not read as one, so a hostile one cost
   assert.equal(ofText('can '.repeat(250_000)).kind, 'help');
   assert.equal(ofText(`block ${'keep '.repeat(250_000)}`).kind, 'help');
 });
+
+test('a pasted request head with a signature is checked by verify_signature, with a key directory pasted after it', () => {
+  const head = 'GET /a HTTP/1.1\nHost: shop.example\nUser-Agent: Mozilla/5.0\nSignature-Input: sig1=("@authority");tag="web-bot-auth"\nSignature: sig1=:AA==:';
+  assert.deepEqual(call(ofText(`Is this really ChatGPT?\n\n${head}`)), { tool: 'verify_signature', raw: { request: head } });
+  const directory = '{"keys":[{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}]}';
+  assert.deepEqual(call(ofText(`${head}\n\n${directory}`)), { tool: 'verify_signature', raw: { request: head, directory } });
+  // Without a signature a head is not a signed request: its User-Agent line is read as before.
+  assert.notEqual((call(ofText('GET /a HTTP/1.1\nHost: shop.example\nUser-Agent: GPTBot')) as { tool?: string }).tool, 'verify_signature');
+});
