@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { executeTool } from '../pipeline/tools/registry/call.ts';
 import type { ToolData } from '../pipeline/tools/registry/index.ts';
-import { raw } from './support/http.ts';
+import { JSON_RPC_HEADERS, raw } from './support/http.ts';
 import { REPO } from './support/project.ts';
 import { serveMini, type ServedMini } from './support/served.ts';
 import { testAgent, type TestAgent } from './support/signer.ts';
@@ -237,9 +237,29 @@ test('the form posts as a browser does: fields left blank are not given, so a he
     ['GET /products?page=2 HTTP/1.1', 'Host: shop.example', `Signature-Input: ${params.signature_input}`, `Signature: ${params.signature}`].join('\n'),
   );
   for (const blank of ['method', 'url', 'authority', 'path', 'signature', 'signature_input', 'signature_agent']) form.set(blank, '');
-  form.set('directory', agent.directory());
+  // As curl -F directory=@keys.json sends it: a file upload.
+  form.set('directory', new Blob([agent.directory()], { type: 'application/json' }), 'keys.json');
   const response = await fetch(`${served.server.url}/tools/verify-signature`, { method: 'POST', body: form });
   const text = await response.text();
   assert.equal(response.status, 200, text);
   assert.equal((JSON.parse(text) as Answer).reason, 'verified');
+});
+
+test('over A2A: a data part naming verify_signature calls it', async () => {
+  const input = { ...(await signed()), directory: agent.directory() };
+  const response = await raw(served.server.url, '/a2a', {
+    method: 'POST',
+    headers: JSON_RPC_HEADERS,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'message/send',
+      params: { message: { kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'data', data: { skill: 'verify_signature', input } }] } },
+    }),
+  });
+  assert.equal(response.status, 200, response.text);
+  const parts = (JSON.parse(response.text) as { result: { parts: { kind: string; data?: { tool: string; output: Answer } }[] } }).result.parts;
+  const data = parts.find((p) => p.kind === 'data')?.data;
+  assert.equal(data?.tool, 'verify_signature', response.text);
+  assert.equal(data?.output.reason, 'verified');
 });

@@ -100,3 +100,12 @@ test('addresses are read one past what verify_batch takes, so a long list is ref
   assert.ok(repeated.kind === 'tool');
   assert.equal((repeated.raw['ip'] as string[]).length, 501);
 });
+
+test('a pasted request head with a signature is checked by verify_signature, with a key directory pasted after it', () => {
+  const head = 'GET /a HTTP/1.1\nHost: shop.example\nUser-Agent: Mozilla/5.0\nSignature-Input: sig1=("@authority");tag="web-bot-auth"\nSignature: sig1=:AA==:';
+  assert.deepEqual(call(ofText(`Is this really ChatGPT?\n\n${head}`)), { tool: 'verify_signature', raw: { request: head } });
+  const directory = '{"keys":[{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}]}';
+  assert.deepEqual(call(ofText(`${head}\n\n${directory}`)), { tool: 'verify_signature', raw: { request: head, directory } });
+  // Without a signature a head is not a signed request: its User-Agent line is read as before.
+  assert.notEqual((call(ofText('GET /a HTTP/1.1\nHost: shop.example\nUser-Agent: GPTBot')) as { tool?: string }).tool, 'verify_signature');
+});

@@ -205,9 +205,40 @@ function policyAnswer(body: string, data: ToolData): Intent | null {
   };
 }
 
+const REQUEST_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ +\S+ +HTTP\/\d(?:\.\d)?$/;
+
+/**
+ * A pasted request head that carries a signature (a Signature-Input line): the lines from its
+ * request line to the first blank line, and a key directory ({"keys": [...]}) pasted after it.
+ * Read before a robots.txt, since a head's User-Agent line looks like one.
+ */
+function signedRequestIn(body: string): { request: string; directory?: string } | null {
+  const lines = body.split(/\r?\n/);
+  const start = lines.findIndex((line) => REQUEST_LINE.test(line.trim()));
+  if (start === -1) return null;
+  const blank = lines.findIndex((line, i) => i > start && line.trim() === '');
+  const head = lines.slice(start, blank === -1 ? lines.length : blank);
+  if (!head.some((line) => /^signature-input\s*:/i.test(line))) return null;
+  const rest = blank === -1 ? '' : lines.slice(blank).join('\n').trim();
+  return { request: head.join('\n'), ...(isDirectory(rest) ? { directory: rest } : {}) };
+}
+
+function isDirectory(text: string): boolean {
+  if (!text.startsWith('{')) return false;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isRecord(parsed) && Array.isArray(parsed['keys']);
+  } catch {
+    // Not JSON: the head is checked without a directory, and the answer says which to pass.
+    return false;
+  }
+}
+
 function routeText(text: string, data: ToolData): Intent {
   const body = stripFences(text).trim();
   if (body === '') return { kind: 'help', reason: 'The message is empty.' };
+  const signed = signedRequestIn(body);
+  if (signed !== null) return { kind: 'tool', tool: tool('verify_signature'), raw: signed, via: 'text' };
   if (looksLikeRobotsTxt(body)) return routeRobotsTxt(body, data);
   const { addresses, tokens } = findAddresses(body);
   if (addresses.length > 0) {
@@ -225,7 +256,7 @@ function routeText(text: string, data: ToolData): Intent {
   if (ua !== null) return { kind: 'tool', tool: tool('classify_user_agent'), raw: { ua }, via: 'text' };
   return {
     kind: 'help',
-    reason: 'The message is not a User-Agent, IP addresses, a robots.txt, a question about a crawler or a policy, or "who am I".',
+    reason: 'The message is not a User-Agent, IP addresses, a robots.txt, a signed request head, a question about a crawler or a policy, or "who am I".',
   };
 }
 

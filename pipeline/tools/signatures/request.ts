@@ -34,8 +34,11 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const AUTHORITY = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 const encoder = new TextEncoder();
 
-/** The request from separate parameters; `url` wins over `authority` + `path`. */
+/** The request from separate parameters: `url`, or `authority` with an optional `path`, never both. */
 export function requestFromParts(parts: RequestParts): SignedRequest {
+  const clash = parts.url === undefined ? undefined : (['authority', 'path'] as const).find((name) => parts[name] !== undefined);
+  if (clash !== undefined)
+    throw new InputRefused(clash, `give the target either as url or as authority and path, not both; ${clash} was given beside url.`, URL_ACCEPTED);
   const method = parts.method ?? 'GET';
   if (!TOKEN.test(method)) throw new InputRefused('method', `method "${method.slice(0, 40)}" is not an HTTP method.`, METHOD_ACCEPTED);
   if (parts.signature === undefined)

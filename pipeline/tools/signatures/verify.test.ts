@@ -131,6 +131,17 @@ test('keys: none given is unknown-agent, pointing at the directory to pass; anot
   assert.match(missing.message, /kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k/);
 });
 
+test('a signature without expires or keyid is missing-parameter, naming them (checked before the signature, so an edited vector shows it)', async () => {
+  const input = VECTOR_SIG1.signature_input.replace(';expires=4889289600', '').replace(/;keyid="[^"]*"/, '');
+  const verdict = await verifyRequest(
+    requestFromParts({ url: TARGET, signature: VECTOR_SIG1.signature, signature_input: input }),
+    await rfcDirectory(),
+    VECTOR_TIME,
+  );
+  assert.equal(verdict.reason, 'missing-parameter');
+  assert.deepEqual(verdict.missing, ['expires', 'keyid']);
+});
+
 test('malformed headers are named, and so are too many signatures', async () => {
   const directory = await rfcDirectory();
   const badInput = await verifyRequest(
@@ -161,6 +172,7 @@ test('bad request input is refused naming its field: a head without Host or sign
   refused(() => requestFromParts({ url: '/path', ...VECTOR_SIG1 }), 'url');
   refused(() => requestFromParts({ authority: 'example.com/evil', ...VECTOR_SIG1 }), 'authority');
   refused(() => requestFromParts({ url: TARGET, signature_input: VECTOR_SIG1.signature_input }), 'signature');
+  refused(() => requestFromParts({ url: TARGET, authority: 'example.org', ...VECTOR_SIG1 }), 'authority');
   await assert.rejects(parseDirectory('{"keys": "no"}'), (error: unknown) => error instanceof InputRefused && error.field === 'directory');
   await assert.rejects(parseDirectory('not json'), (error: unknown) => error instanceof InputRefused && error.field === 'directory');
   await assert.rejects(parseDirectory(JSON.stringify({ keys: Array.from({ length: 65 }, () => RFC_KEY) })), /at most 64/);
