@@ -3,7 +3,7 @@ import { before, test } from 'node:test';
 import { REPO } from '../../test/support/project.ts';
 import { publishedToolData } from '../../test/support/tool-data.ts';
 import { intentOf, type Intent } from './intents.ts';
-import { MAX_QUESTION_CHARS } from './questions.ts';
+import { CATEGORY_WORDS, MAX_QUESTION_CHARS } from './questions.ts';
 import type { ToolData } from './registry/index.ts';
 
 let data: ToolData;
@@ -108,4 +108,8 @@ test('a pasted request head with a signature is checked by verify_signature, wit
   assert.deepEqual(call(ofText(`${head}\n\n${directory}`)), { tool: 'verify_signature', raw: { request: head, directory } });
   // Without a signature a head is not a signed request: its User-Agent line is read as before.
   assert.notEqual((call(ofText('GET /a HTTP/1.1\nHost: shop.example\nUser-Agent: GPTBot')) as { tool?: string }).tool, 'verify_signature');
+});
+
+test('the words read as categories name categories the index has, every one of them', () => {
+  assert.deepEqual(CATEGORY_WORDS.map(([id]) => id).sort(), data.categories.map((c) => c.id).sort());
 });

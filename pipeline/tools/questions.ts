@@ -79,7 +79,7 @@ export function pathQuestion(text: string, data: ToolData): PathQuestion | null 
 
 // Words people use for each category, most specific first: "AI search" is matched (and taken
 // out of the sentence) before "search" can be read as search engines.
-const CATEGORY_WORDS: readonly (readonly [string, RegExp])[] = [
+export const CATEGORY_WORDS: readonly (readonly [string, RegExp])[] = [
   ['ai-search', /\b(ai|llm)[- ]search\b|\banswer engines?\b|\bai answers?\b|\bchatgpt search\b|\bai overviews?\b/g],
   ['ai-training', /\b(ai |model |llm )?(training|train)\b|\bmodel builders?\b/g],
   ['ai-assistant', /\b(ai )?assistants?\b|\buser[- ](triggered|initiated) fetch(es|ers?)?\b/g],
