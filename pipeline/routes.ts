@@ -62,6 +62,7 @@ export const ROUTE_GROUPS = {
   data: 'Crawler data',
   policies: 'robots.txt policies',
   'ip-ranges': 'IP ranges',
+  'signature-agents': 'Signature keys (Web Bot Auth)',
   freshness: 'Freshness, changes and the request log',
   tools: 'Keyless tools',
   protocols: 'MCP and A2A',
@@ -133,6 +134,7 @@ const OPERATOR: PathParameter = { name: 'slug', values_from: '/data/agents.json:
 const CATEGORY: PathParameter = { name: 'slug', values_from: '/data/agents.json: categories[].id' };
 const POLICY: PathParameter = { name: 'policy', values_from: '/data/agents.json: policies[].id' };
 const SOURCE: PathParameter = { name: 'source', values_from: '/data/ip-sources.json: sources[].id' };
+const DIRECTORY: PathParameter = { name: 'source', values_from: '/signature-agents/index.json: agents[].id' };
 
 /**
  * Built on first use, not at import: the table lists the tools' routes, and the tools'
@@ -170,6 +172,22 @@ const buildRoutes = (): readonly Route[] => [
     doc('ip_ranges_all', '/ip-ranges/all.json', 'Every mirrored prefix, grouped by source, with stale sources named', undefined, 'ip-ranges-all'),
     doc('ip_ranges_text', '/ip-ranges/all.txt', 'Every mirrored prefix, one CIDR per line, # comment lines between sources'),
     doc('ip_ranges', '/ip-ranges/{source}.json', 'One operator list: ipv4, ipv6, counts, provenance, state', SOURCE, 'ip-ranges'),
+  ]),
+  ...inGroup('signature-agents', [
+    doc(
+      'signature_agents',
+      '/signature-agents/index.json',
+      'Every mirrored Web Bot Auth key directory: its signer, state, key thumbprints and validity, the crawlers that sign with it',
+      undefined,
+      'signature-agents',
+    ),
+    doc(
+      'signature_agent',
+      '/signature-agents/{source}.json',
+      "One key directory: its public keys (JWK, thumbprint, validity), the response as served with the directory's own signature, state",
+      DIRECTORY,
+      'signature-agent',
+    ),
   ]),
   ...inGroup('freshness', [
     doc('status', '/status.json', 'Upstream status: per-source state, last attempt, last success, last change, error', undefined, 'status'),

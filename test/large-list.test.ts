@@ -52,8 +52,10 @@ test('500,000 prefixes: accepted, built into every document, committed, and veri
     now,
     fetch: { timeoutMs: 60_000, attempts: 1, maxBytes: 32 * 1024 * 1024 },
   });
-  assert.equal(outcomes[0]?.entry?.state, 'ok', outcomes[0]?.entry?.error ?? '');
-  assert.equal(outcomes[0]?.entry?.ipv4.length, COUNT);
+  const outcome = outcomes[0];
+  assert.ok(outcome?.kind === 'list');
+  assert.equal(outcome.entry?.state, 'ok', outcome.entry?.error ?? '');
+  assert.equal(outcome.entry?.ipv4.length, COUNT);
 
   const result = await build({ root: project.root, now });
   const source = await readJson<{ state: string; ipv4_count: number; ipv4: string[] }>(`/ip-ranges/${SOURCE}.json`);

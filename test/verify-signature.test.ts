@@ -110,7 +110,7 @@ test('a Signature-Agent the signature does not cover is missing-component, namin
 test('the answer without a directory says where the agent publishes its keys', async () => {
   const answer = await call(await signed({ 'Signature-Agent': '"https://agent.example"' }));
   assert.equal(answer.reason, 'unknown-agent');
-  assert.equal(answer.keys_from, 'none');
+  assert.equal(answer.keys_from, 'mirror');
   assert.match(answer.message, /https:\/\/agent\.example\/\.well-known\/http-message-signatures-directory/);
 });
 

@@ -1,9 +1,55 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
-import { diffStates, type PublishedState } from './diff.ts';
+import { diffStates, type PublishedDirectory, type PublishedState } from './diff.ts';
 
-const urls = { crawler: (slug: string) => `https://x.example/crawler/${slug}.json`, source: (id: string) => `https://x.example/ip-ranges/${id}.json` };
-const state = (crawlers: Record<string, Record<string, unknown>>): PublishedState => ({ crawlers: new Map(Object.entries(crawlers)), sources: new Map() });
+const urls = {
+  crawler: (slug: string) => `https://x.example/crawler/${slug}.json`,
+  source: (id: string) => `https://x.example/ip-ranges/${id}.json`,
+  directory: (id: string) => `https://x.example/signature-agents/${id}.json`,
+};
+const state = (crawlers: Record<string, Record<string, unknown>>, directories: Record<string, PublishedDirectory> = {}): PublishedState => ({
+  crawlers: new Map(Object.entries(crawlers)),
+  sources: new Map(),
+  directories: new Map(Object.entries(directories)),
+});
+const directory = (thumbprints: string[], expiring: string[] = [], state = 'ok', error: string | null = null): PublishedDirectory => ({
+  state,
+  error,
+  thumbprints,
+  expiring: expiring.map((thumbprint) => ({ thumbprint, expires: '2026-12-01T00:00:00.000Z' })),
+});
+
+test('a key directory: first answer, keys rotated, a key nearing its exp once, a failed fetch', () => {
+  const first = diffStates(state({}, { a: directory([], [], 'never-fetched') }), state({}, { a: directory(['k1']) }), urls);
+  assert.deepEqual(
+    first.map((e) => [e.kind, e.keys_added, e.keys_removed]),
+    [
+      ['source.started-answering', undefined, undefined],
+      ['keys.changed', ['k1'], []],
+    ],
+  );
+  assert.equal(first[0]?.subject.type, 'signature-agent');
+  assert.equal(first[0]?.subject.url, 'https://x.example/signature-agents/a.json');
+
+  const rotated = diffStates(state({}, { a: directory(['k1']) }), state({}, { a: directory(['k2', 'k1'], ['k1']) }), urls);
+  assert.deepEqual(
+    rotated.map((e) => [e.kind, e.keys_added ?? e.key]),
+    [
+      ['keys.changed', ['k2']],
+      ['keys.expiring', 'k1'],
+    ],
+  );
+  assert.equal(rotated[1]?.expires, '2026-12-01T00:00:00.000Z');
+  // Still expiring at the next refresh: said once, not again.
+  assert.deepEqual(diffStates(state({}, { a: directory(['k2', 'k1'], ['k1']) }), state({}, { a: directory(['k2', 'k1'], ['k1']) }), urls), []);
+
+  const failed = diffStates(state({}, { a: directory(['k2']) }), state({}, { a: directory(['k2'], [], 'failed', 'Fetch failed (http-status): 500.') }), urls);
+  assert.deepEqual(
+    failed.map((e) => [e.kind, e.error]),
+    [['source.stopped-answering', 'Fetch failed (http-status): 500.']],
+  );
+  assert.match(failed[0]?.summary ?? '', /last good keys are still served/);
+});
 
 test('a field the model gained is no edit where it is empty or at its default, and is one where it says something', () => {
   const before = state({ a: { name: 'A', robots_token: 'A' }, b: { name: 'B', robots_token: 'B' } });

@@ -4,6 +4,15 @@ import type { ChangeEvent, PrefixDelta } from './types.ts';
 export interface PublishedState {
   crawlers: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
   sources: ReadonlyMap<string, { state: string; ipv4: readonly string[]; ipv6: readonly string[]; error: string | null }>;
+  /** Key directories: the thumbprints served and those expiring within the warning window, with each key's exp. */
+  directories: ReadonlyMap<string, PublishedDirectory>;
+}
+
+export interface PublishedDirectory {
+  state: string;
+  error: string | null;
+  thumbprints: readonly string[];
+  expiring: readonly { thumbprint: string; expires: string | null }[];
 }
 
 export type PendingEvent = Omit<ChangeEvent, 'cursor' | 'observed_at'>;
@@ -72,7 +81,11 @@ const failing = (state: string | undefined) => state === 'failed';
  * The events that lead from one published state to the next, in a fixed order (sources,
  * then crawlers; each by id) so that the same two states always give the same events.
  */
-export function diffStates(before: PublishedState, after: PublishedState, urls: { crawler(slug: string): string; source(id: string): string }): PendingEvent[] {
+export function diffStates(
+  before: PublishedState,
+  after: PublishedState,
+  urls: { crawler(slug: string): string; source(id: string): string; directory(id: string): string },
+): PendingEvent[] {
   const events: PendingEvent[] = [];
   const sourceIds = [...new Set([...before.sources.keys(), ...after.sources.keys()])].sort();
   for (const id of sourceIds) {
@@ -110,6 +123,10 @@ export function diffStates(before: PublishedState, after: PublishedState, urls: 
     }
   }
 
+  for (const id of [...after.directories.keys()].sort()) {
+    events.push(...directoryEvents(id, before.directories.get(id), after.directories.get(id) as PublishedDirectory, urls.directory(id)));
+  }
+
   const slugs = [...new Set([...before.crawlers.keys(), ...after.crawlers.keys()])].sort();
   for (const slug of slugs) {
     const old = before.crawlers.get(slug);
@@ -124,6 +141,47 @@ export function diffStates(before: PublishedState, after: PublishedState, urls: 
         .sort();
       if (fields.length > 0) events.push({ kind: 'crawler.edited', subject, summary: `${name}: ${fields.join(', ')} changed.`, fields });
     }
+  }
+  return events;
+}
+
+/** A key directory's events: it stopped or started answering, its key set changed, a key nears its exp. */
+function directoryEvents(id: string, old: PublishedDirectory | undefined, now: PublishedDirectory, url: string): PendingEvent[] {
+  const events: PendingEvent[] = [];
+  const subject = { type: 'signature-agent' as const, id, url };
+  if (failing(now.state) && !failing(old?.state))
+    events.push({
+      kind: 'source.stopped-answering',
+      subject,
+      summary: `${id} did not answer usably; its last good keys are still served. ${now.error ?? ''}`.trim(),
+      error: now.error ?? 'unknown error',
+    });
+  if (answering(now.state) && !answering(old?.state))
+    events.push({
+      kind: 'source.started-answering',
+      subject,
+      summary: old?.state === 'failed' ? `${id} answers again.` : `${id} answered for the first time.`,
+    });
+  const added = delta(old?.thumbprints ?? [], now.thumbprints);
+  const removed = delta(now.thumbprints, old?.thumbprints ?? []);
+  if (added.length + removed.length > 0)
+    events.push({
+      kind: 'keys.changed',
+      subject,
+      summary: `${id}: ${added.length} signing key${added.length === 1 ? '' : 's'} added, ${removed.length} removed.`,
+      keys_added: added,
+      keys_removed: removed,
+    });
+  const warned = new Set((old?.expiring ?? []).map((k) => k.thumbprint));
+  for (const key of now.expiring) {
+    if (warned.has(key.thumbprint)) continue;
+    events.push({
+      kind: 'keys.expiring',
+      subject,
+      summary: `${id}: signing key ${key.thumbprint} expires ${key.expires ?? 'soon'}; expect the directory to publish its successor.`,
+      key: key.thumbprint,
+      ...(key.expires === null ? {} : { expires: key.expires }),
+    });
   }
   return events;
 }

@@ -6,7 +6,11 @@ import { changesPage, parseChangesQuery, type ChangesQuery, type PublishedLog } 
 import { EMPTY_LOG, type ChangeEvent, type EventLog } from './types.ts';
 
 const BASE = 'https://index.example';
-const urls = { crawler: (s: string) => `${BASE}/crawler/${s}.json`, source: (s: string) => `${BASE}/ip-ranges/${s}.json` };
+const urls = {
+  crawler: (s: string) => `${BASE}/crawler/${s}.json`,
+  source: (s: string) => `${BASE}/ip-ranges/${s}.json`,
+  directory: (s: string) => `${BASE}/signature-agents/${s}.json`,
+};
 
 function logOf(count: number, start = 1): PublishedLog {
   const events: ChangeEvent[] = Array.from({ length: count }, (_, i) => ({
@@ -122,6 +126,7 @@ test('docs/API.md §4.4: every unparseable since or limit is refused, naming the
 const state = (crawlers: Record<string, Record<string, unknown>>, sources: Record<string, { state: string; ipv4: string[] }>): PublishedState => ({
   crawlers: new Map(Object.entries(crawlers)),
   sources: new Map(Object.entries(sources).map(([id, s]) => [id, { state: s.state, ipv4: s.ipv4, ipv6: [], error: s.state === 'failed' ? 'HTTP 500' : null }])),
+  directories: new Map(),
 });
 
 test('diff: added, edited (which fields, derived ones ignored), withdrawn, ranges and state flips', () => {

@@ -9,6 +9,8 @@ const CHANGE_KINDS = [
   'ranges.changed',
   'source.stopped-answering',
   'source.started-answering',
+  'keys.changed',
+  'keys.expiring',
 ] as const;
 type ChangeKind = (typeof CHANGE_KINDS)[number];
 
@@ -23,7 +25,7 @@ export interface ChangeEvent {
   kind: ChangeKind;
   /** When the refresh that found the change ran (ISO 8601, UTC). */
   observed_at: string;
-  subject: { type: 'crawler' | 'source'; id: string; url: string };
+  subject: { type: 'crawler' | 'source' | 'signature-agent'; id: string; url: string };
   /** One sentence a person can read in a feed reader. */
   summary: string;
   /** ranges.changed: the prefixes added and removed. */
@@ -31,6 +33,12 @@ export interface ChangeEvent {
   removed?: PrefixDelta;
   /** crawler.edited: which record fields changed. */
   fields?: string[];
+  /** keys.changed: the thumbprints of the keys a directory gained and lost. */
+  keys_added?: string[];
+  keys_removed?: string[];
+  /** keys.expiring: the key's thumbprint and its exp. */
+  key?: string;
+  expires?: string;
   /** source.stopped-answering: why the last attempt was refused. */
   error?: string;
 }

@@ -35,6 +35,7 @@ export function toolDataOf(snapshot: ToolSnapshot): ToolData {
     ranges: json(2) as ToolDocuments['ranges'],
     status: json(3) as ToolDocuments['status'],
     clients: json(4) as ToolDocuments['clients'],
+    signatureAgents: json(5) as ToolDocuments['signatureAgents'],
     policies: POLICY_IDS.map((_, i) => ({
       ...(json(TOOL_DOCUMENTS.length + i) as Omit<PublishedPolicy, 'fragment'>),
       fragment: decoder.decode(snapshot.bytes[TOOL_DOCUMENTS.length + POLICY_IDS.length + i]),

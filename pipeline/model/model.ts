@@ -9,6 +9,7 @@ import type {
   RecordSet,
   SiteSettings,
   SourceRow,
+  DirectoryRow,
   EvidenceLevel,
   Stance,
   SupportingCitation,
@@ -19,6 +20,7 @@ import { byStrength, evidenceLevel, operatorDocs, strongestMethod } from '../rec
 import { peerStanding, type PeerStanding } from '../records/peers.ts';
 import { EVIDENCE_LABELS, STANCE_LABELS, VERIFICATION_LABELS } from './labels.ts';
 import { neverFetched, type MirrorEntry } from '../upstream/accept.ts';
+import { neverFetchedDirectory, type DirectoryEntry, type MirroredKey } from '../upstream/directory.ts';
 import { EMPTY_LOG, type EventLog } from '../changes/types.ts';
 import { href } from '../routes.ts';
 
@@ -103,6 +105,28 @@ export interface SourceView extends SourceRow {
   endpoint: string;
 }
 
+/** A key is "expiring" this long before its exp: the change feed warns a week ahead. */
+const KEY_EXPIRY_WARNING_DAYS = 7;
+
+export interface PublishedKey extends MirroredKey {
+  /** Whether exp falls within KEY_EXPIRY_WARNING_DAYS of the build (or has passed). */
+  expires_soon: boolean;
+}
+
+export interface DirectoryView extends DirectoryRow {
+  mirror: DirectoryEntry;
+  keys: PublishedKey[];
+  endpoint: string;
+}
+
+/** What the mirror holds: the prefix lists and the key directories, as of the build's time. */
+export interface MirrorSnapshot {
+  lists: ReadonlyMap<string, MirrorEntry>;
+  directories: ReadonlyMap<string, DirectoryEntry>;
+  /** The build's time (ISO 8601): keys expiring within a week of it are flagged. */
+  now: string;
+}
+
 export interface PolicyView extends PolicyRecord {
   crawlers: CrawlerView[];
 }
@@ -114,6 +138,8 @@ export interface Model {
   crawlers: CrawlerView[];
   policies: PolicyView[];
   sources: SourceView[];
+  /** The Web Bot Auth key directories mirrored, by id. */
+  directories: DirectoryView[];
   /** HTTP clients that are not one operator's crawler, by id. */
   clients: ClientRecord[];
   /** How the index stands against the peers' AI list. */
@@ -149,7 +175,7 @@ function selectsCrawler(policy: PolicyRecord, crawler: CrawlerView): boolean {
 
 export function buildModel(
   records: RecordSet,
-  mirror: ReadonlyMap<string, MirrorEntry>,
+  snapshot: MirrorSnapshot,
   log: EventLog = EMPTY_LOG,
   schemas: ReadonlyMap<string, Record<string, unknown>> = new Map(),
 ): Model {
@@ -158,9 +184,13 @@ export function buildModel(
   const categories = new Map(records.categories.map((c) => [c.id, c]));
   const sources: SourceView[] = records.sources.map((row) => ({
     ...row,
-    mirror: mirror.get(row.id) ?? neverFetched(row.id, row.url),
+    mirror: snapshot.lists.get(row.id) ?? neverFetched(row.id, row.url),
     endpoint: url(site, href('ip_ranges', row.id)),
   }));
+  const directories: DirectoryView[] = records.directories.map((row) => {
+    const mirror = snapshot.directories.get(row.id) ?? neverFetchedDirectory(row.id, row.url);
+    return { ...row, mirror, keys: mirror.keys.map((key) => publishedKey(key, snapshot.now)), endpoint: url(site, href('signature_agent', row.id)) };
+  });
   // Network lists (an operator's whole AS) back an asn entry; they never count as the crawler's own ranges.
   const sourcesOf = (slug: string) => sources.filter((s) => s.scope !== 'network' && s.crawlers.includes(slug));
 
@@ -223,11 +253,17 @@ export function buildModel(
     crawlers,
     policies,
     sources,
+    directories,
     clients: records.clients,
     peers: { source: records.peers.source, standing: peerStanding(records.peers.names, records.crawlers, records.excluded) },
     log,
     schemas,
   };
+}
+
+function publishedKey(key: MirroredKey, now: string): PublishedKey {
+  const warnFrom = Date.parse(now) + KEY_EXPIRY_WARNING_DAYS * 86_400_000;
+  return { ...key, expires_soon: key.expires !== null && Date.parse(key.expires) <= warnFrom };
 }
 
 function reverseDnsHostnames(entries: readonly VerificationEntry[]): string[] {

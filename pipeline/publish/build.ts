@@ -8,7 +8,7 @@ import type { Problem } from '../records/types.ts';
 import { renderAll } from '../render/index.ts';
 import { findRoute } from '../routes.ts';
 import { describeErrors, readSchemas, validatorFor } from '../schema/ajv.ts';
-import { readMirrorState } from '../state/mirror.ts';
+import { readDirectoryState, readMirrorState } from '../state/mirror.ts';
 import { eventsSincePublished, readEventLog, writeEventLog } from '../state/events.ts';
 import { writeDist, type DistFile } from './write-dist.ts';
 import { BuildError } from '../records/build-error.ts';
@@ -76,7 +76,11 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   if (!checked.ok) throw new BuildError(checked.problems);
   const records = options.baseUrl ? { ...checked.records, site: { ...checked.records.site, base_url: options.baseUrl.replace(/\/+$/, '') } } : checked.records;
 
-  const mirror = await readMirrorState(join(options.root, 'state', 'mirror'));
+  const mirror = {
+    lists: await readMirrorState(join(options.root, 'state', 'mirror')),
+    directories: await readDirectoryState(join(options.root, 'state', 'signature-agents')),
+    now,
+  };
   const eventsPath = join(options.root, 'state', 'events.json');
   let events = await readEventLog(eventsPath);
   const draft = buildModel(records, mirror, events, readSchemas());

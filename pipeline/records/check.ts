@@ -1,6 +1,7 @@
 import { describeErrors, validatorFor } from '../schema/ajv.ts';
 import { checkCitations } from './checks/citations.ts';
 import { checkClients } from './checks/clients.ts';
+import { checkDirectories } from './checks/directories.ts';
 import { checkPeers } from './checks/peers.ts';
 import { checkOtherNames } from './checks/other-names.ts';
 import { checkLifecycle } from './checks/lifecycle.ts';
@@ -23,6 +24,7 @@ function semanticProblems(records: RecordSet, files: readonly RecordFile[]): Pro
   return [
     ...checkUnique(records),
     ...checkReferences(records, files),
+    ...checkDirectories(records),
     ...checkProductTokens(records),
     ...checkUserAgents(records),
     ...checkSpecificSubstrings(records),

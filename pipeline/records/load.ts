@@ -1,7 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { parse } from 'yaml';
-import type { Problem, RecordFile, RecordSchemaName, RecordSet } from './types.ts';
+import type { DirectoryRow, Problem, RecordFile, RecordSchemaName, RecordSet, SourceRow } from './types.ts';
+import type { SourcesSchema } from './schema-types.ts';
 import { compareText } from '../util/compare.ts';
 
 const SINGLE_FILES: ReadonlyArray<[string, RecordSchemaName]> = [
@@ -62,6 +63,7 @@ export function toRecordSet(files: readonly RecordFile[]): RecordSet {
     if (found === undefined) throw new Error(`records: no ${schema} file`);
     return found;
   };
+  const sources = [...single<SourcesSchema>('sources')].sort((a, b) => compareText(a.id, b.id));
   const bySlug = <T extends { slug: string }>(list: T[]) => [...list].sort((a, b) => compareText(a.slug, b.slug));
   return {
     site: single('site'),
@@ -69,7 +71,8 @@ export function toRecordSet(files: readonly RecordFile[]): RecordSet {
     operators: bySlug(of('operator')),
     categories: single('categories'),
     policies: single('policies'),
-    sources: [...single<RecordSet['sources']>('sources')].sort((a, b) => compareText(a.id, b.id)),
+    sources: sources.filter((row): row is SourceRow => !('kind' in row)),
+    directories: sources.filter((row): row is DirectoryRow => 'kind' in row),
     clients: [...single<RecordSet['clients']>('clients')].sort((a, b) => compareText(a.id, b.id)),
     peers: single('peers'),
     excluded: single('excluded'),

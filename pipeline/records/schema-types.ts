@@ -252,7 +252,12 @@ caveats: string[]
 /**
  * @minItems 1
  */
-export type SourcesSchema = {
+export type SourcesSchema = (PrefixListRow | SignatureDirectoryRow)[]
+
+/**
+ * An operator-published IP-prefix list.
+ */
+export interface PrefixListRow {
 /**
  * operator-crawler; the path parameter of /ip-ranges/{source}.json.
  */
@@ -275,7 +280,33 @@ scope?: ("crawlers" | "network")
  * @minItems 1
  */
 crawlers: string[]
-}[]
+}
+/**
+ * A Web Bot Auth key directory (draft-meunier-webbotauth-httpsig-protocol, Key Distribution and Discovery): the JWK Set a signing agent publishes at /.well-known/http-message-signatures-directory. Fetched by the same fetcher as the prefix lists, under the draft's rules: 200 only, no redirects, public addresses only.
+ */
+export interface SignatureDirectoryRow {
+/**
+ * operator-agent; the path parameter of /signature-agents/{source}.json.
+ */
+id: string
+kind: "signature-directory"
+operator: string
+title: string
+/**
+ * The directory at its well-known path on the agent's origin.
+ */
+url: string
+/**
+ * The Signature-Agent value the operator documents its requests carry, when it documents one; otherwise the directory's origin is what a signer names.
+ */
+signature_agent?: string
+/**
+ * The crawler records whose web-bot-auth verification names this directory.
+ * 
+ * @minItems 1
+ */
+crawlers: string[]
+}
 
 /**
  * Every name in the peers' AI list that no crawler record carries as its robots_token, with the reason it was left out. Sorted by name in code-unit order; uniqueness of names and the existence of merged-into slugs are checked by test/peers.test.ts.

@@ -11,14 +11,16 @@ import type {
   OperatorSchema,
   PoliciesSchema,
   SiteSchema,
-  SourcesSchema,
+  PrefixListRow,
+  SignatureDirectoryRow,
 } from './schema-types.ts';
 
 export type CrawlerRecord = CrawlerSchema;
 export type OperatorRecord = OperatorSchema;
 export type CategoryRecord = CategoriesSchema[number];
 export type PolicyRecord = PoliciesSchema[number];
-export type SourceRow = SourcesSchema[number];
+export type SourceRow = PrefixListRow;
+export type DirectoryRow = SignatureDirectoryRow;
 export type SiteSettings = SiteSchema;
 export type ClientRecord = ClientsSchema[number];
 export type ExcludedName = ExcludedSchema[number];
@@ -59,7 +61,10 @@ export interface RecordSet {
   operators: OperatorRecord[];
   categories: CategoryRecord[];
   policies: PolicyRecord[];
+  /** The IP-prefix lists of records/sources.yaml. */
   sources: SourceRow[];
+  /** The signature-key directories of records/sources.yaml (kind signature-directory). */
+  directories: DirectoryRow[];
   /** Non-crawler HTTP clients the classifier names when no crawler matches. */
   clients: ClientRecord[];
   /** The peers' AI list, and the names of it the index leaves out with the reason. */

@@ -1,9 +1,9 @@
 import { readFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readMirrorState } from '../state/mirror.ts';
+import { readDirectoryState, readMirrorState } from '../state/mirror.ts';
 import { checkRecords } from '../records/check.ts';
 import { readRecordFiles } from '../records/load.ts';
-import type { SourceRow } from '../records/types.ts';
+import type { DirectoryRow, SourceRow } from '../records/types.ts';
 import { BuildError } from '../records/build-error.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import { acceptList, type MirrorEntry } from '../upstream/accept.ts';
@@ -13,6 +13,8 @@ import type { FetchOptions } from '../upstream/fetch.ts';
 import { sha256Hex } from '../util/sha256.ts';
 import { refreshSource } from '../upstream/refresh-source.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
+import { acceptDirectory, DIRECTORY_MEDIA_TYPE, type DirectoryEntry } from '../upstream/directory.ts';
+import { refreshDirectory } from '../upstream/refresh-directory.ts';
 
 export interface MirrorOptions {
   root: string;
@@ -27,13 +29,16 @@ export interface MirrorOptions {
   log?: (line: string) => void;
 }
 
-export interface SourceOutcome {
+interface Outcome<Kind extends string, Entry> {
+  kind: Kind;
   id: string;
-  entry: MirrorEntry | undefined;
-  /** Whether what we publish for this source (prefixes, state, error) changed. */
+  entry: Entry | undefined;
+  /** Whether what we publish for this source (prefixes or keys, state, error) changed. */
   changed: boolean;
   skipped?: string;
 }
+
+export type SourceOutcome = Outcome<'list', MirrorEntry> | Outcome<'directory', DirectoryEntry>;
 
 /**
  * What a refresh may commit. Attempts that change none of these (a new creationTime, a
@@ -42,6 +47,14 @@ export interface SourceOutcome {
  */
 function material(entry: MirrorEntry | undefined): string {
   return entry ? JSON.stringify([entry.state, entry.ipv4, entry.ipv6, entry.error]) : 'none';
+}
+
+/**
+ * The same rule for a key directory: its keys as published, and the response they came from
+ * (a new directory signature is news: it is what lets a redistributed copy be checked).
+ */
+function directoryMaterial(entry: DirectoryEntry | undefined): string {
+  return entry ? JSON.stringify([entry.state, entry.keys, entry.response, entry.error]) : 'none';
 }
 
 async function fromDirectory(source: SourceRow, previous: MirrorEntry | undefined, dir: string, now: string): Promise<MirrorEntry | null> {
@@ -70,21 +83,67 @@ async function fromDirectory(source: SourceRow, previous: MirrorEntry | undefine
   return acceptList(previous, attempt, now);
 }
 
-/** Fetches every source (or a local copy of it), applies "last good wins", writes state/mirror. */
-export async function refreshMirror(options: MirrorOptions): Promise<SourceOutcome[]> {
-  const log = options.log ?? (() => {});
-  const checked = checkRecords(await readRecordFiles(join(options.root, 'records'), options.root));
-  if (!checked.ok) throw new BuildError(checked.problems);
+async function directoryFromFile(row: DirectoryRow, previous: DirectoryEntry | undefined, dir: string, now: string): Promise<DirectoryEntry | null> {
+  const bytes = await readFile(join(dir, `${row.id}.json`)).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  if (bytes === null) return null;
+  const body = new Uint8Array(bytes);
+  const outcome = {
+    kind: 'ok',
+    bytes: body,
+    sha256: sha256Hex(body),
+    status: 200,
+    etag: null,
+    lastModified: null,
+    contentType: DIRECTORY_MEDIA_TYPE,
+    finalUrl: row.url,
+    attempts: 1,
+  } as const;
+  return acceptDirectory(previous, row, outcome, now);
+}
+
+/** Fetches every key directory (or a local copy of it), keeps the last good keys, writes state/signature-agents. */
+async function refreshDirectories(
+  rows: readonly DirectoryRow[],
+  options: MirrorOptions,
+  log: (line: string) => void,
+): Promise<Outcome<'directory', DirectoryEntry>[]> {
+  const dir = join(options.root, 'state', 'signature-agents');
+  const previous = await readDirectoryState(dir);
+  const outcomes = await Promise.all(
+    rows.map(async (row): Promise<Outcome<'directory', DirectoryEntry>> => {
+      const before = previous.get(row.id);
+      const entry = options.upstreamDir
+        ? await directoryFromFile(row, before, options.upstreamDir, options.now)
+        : await refreshDirectory(row, before, {
+            now: options.now,
+            ...(options.upstreamBase ? { fetchUrl: `${options.upstreamBase.replace(/\/+$/, '')}/${row.id}` } : {}),
+            ...(options.fetch ? { fetch: options.fetch } : {}),
+          });
+      if (entry === null) return { kind: 'directory', id: row.id, entry: before, changed: false, skipped: 'no local copy' };
+      const changed = directoryMaterial(entry) !== directoryMaterial(before);
+      return { kind: 'directory', id: row.id, entry: changed ? entry : before, changed };
+    }),
+  );
+  await mkdir(dir, { recursive: true });
+  for (const outcome of outcomes) {
+    const entry = outcome.entry;
+    if (outcome.changed && entry) await writeFileAtomic(join(dir, `${outcome.id}.json`), canonicalJson(entry));
+    log(
+      `${outcome.id}: ${outcome.skipped ?? entry?.state ?? 'never-fetched'}${outcome.changed ? ' (changed)' : ''}${entry?.state === 'failed' ? `: ${entry.error}` : ''}`,
+    );
+  }
+  return outcomes;
+}
+
+/** Fetches every prefix list (or a local copy of it), applies "last good wins", writes state/mirror. */
+async function refreshLists(rows: readonly SourceRow[], options: MirrorOptions, log: (line: string) => void): Promise<Outcome<'list', MirrorEntry>[]> {
   const mirrorDir = join(options.root, 'state', 'mirror');
   const previous = await readMirrorState(mirrorDir);
-  const unknown = (options.only ?? []).filter((id) => !checked.records.sources.some((s) => s.id === id));
-  if (unknown.length > 0) throw new Error(`unknown source id: ${unknown.join(', ')} (see records/sources.yaml)`);
-  const sources = checked.records.sources.filter((s) => !options.only || options.only.includes(s.id));
-
-  // Sources are independent; fetching them together keeps a refresh within a minute even
-  // when a few upstreams time out.
   const outcomes = await Promise.all(
-    sources.map(async (source): Promise<SourceOutcome> => {
+    rows.map(async (source): Promise<Outcome<'list', MirrorEntry>> => {
       const before = previous.get(source.id);
       let entry: MirrorEntry | null;
       if (options.upstreamDir) entry = await fromDirectory(source, before, options.upstreamDir, options.now);
@@ -95,12 +154,11 @@ export async function refreshMirror(options: MirrorOptions): Promise<SourceOutco
           fetch: options.fetch,
         });
       }
-      if (entry === null) return { id: source.id, entry: before, changed: false, skipped: 'no local copy' };
+      if (entry === null) return { kind: 'list', id: source.id, entry: before, changed: false, skipped: 'no local copy' };
       const changed = material(entry) !== material(before);
-      return { id: source.id, entry: changed ? entry : before, changed };
+      return { kind: 'list', id: source.id, entry: changed ? entry : before, changed };
     }),
   );
-
   await mkdir(mirrorDir, { recursive: true });
   for (const outcome of outcomes) {
     const entry = outcome.entry;
@@ -110,4 +168,19 @@ export async function refreshMirror(options: MirrorOptions): Promise<SourceOutco
     );
   }
   return outcomes;
+}
+
+/** Fetches every source of records/sources.yaml, prefix lists and key directories alike. */
+export async function refreshMirror(options: MirrorOptions): Promise<SourceOutcome[]> {
+  const log = options.log ?? (() => {});
+  const checked = checkRecords(await readRecordFiles(join(options.root, 'records'), options.root));
+  if (!checked.ok) throw new BuildError(checked.problems);
+  const { sources, directories } = checked.records;
+  const unknown = (options.only ?? []).filter((id) => ![...sources, ...directories].some((s) => s.id === id));
+  if (unknown.length > 0) throw new Error(`unknown source id: ${unknown.join(', ')} (see records/sources.yaml)`);
+  const wanted = <T extends { id: string }>(rows: readonly T[]) => rows.filter((row) => !options.only || options.only.includes(row.id));
+  // Sources are independent; fetching them together keeps a refresh within a minute even
+  // when a few upstreams time out.
+  const [lists, keys] = await Promise.all([refreshLists(wanted(sources), options, log), refreshDirectories(wanted(directories), options, log)]);
+  return [...lists, ...keys];
 }

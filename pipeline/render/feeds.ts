@@ -56,7 +56,8 @@ export function rfc822(iso: string): string {
 
 function subjectPage(site: SiteSettings, subject: ChangeEvent['subject']): string {
   const id = encodeURIComponent(subject.id);
-  return subject.type === 'crawler' ? `${site.base_url}${href('crawler_html', id)}` : `${site.base_url}${href('ip_ranges', id)}`;
+  if (subject.type === 'crawler') return `${site.base_url}${href('crawler_html', id)}`;
+  return subject.type === 'signature-agent' ? `${site.base_url}${href('signature_agent', id)}` : `${site.base_url}${href('ip_ranges', id)}`;
 }
 
 /**
@@ -79,6 +80,8 @@ function prefixLines(label: string, delta: PrefixDelta | undefined): string[] {
 function contentText(event: ChangeEvent): string {
   const lines =
     event.kind === 'ranges.changed' ? [event.summary].concat(prefixLines('Added', event.added), prefixLines('Removed', event.removed)) : [event.summary];
+  if (event.kind === 'keys.changed')
+    lines.push('', `Added: ${(event.keys_added ?? []).join(', ') || 'none'}`, `Removed: ${(event.keys_removed ?? []).join(', ') || 'none'}`);
   if (event.fields && event.fields.length > 0) lines.push('', `Fields changed: ${event.fields.join(', ')}`);
   if (event.error) lines.push('', `Last error: ${event.error}`);
   return feedText(lines.join('\n'));

@@ -5,6 +5,7 @@ import { renderData } from './data.ts';
 import { renderGroups } from './groups.ts';
 import { renderHome } from './home.ts';
 import { renderIpRanges } from './ip-ranges.ts';
+import { renderSignatureAgents } from './signature-agents.ts';
 import type { RenderedFile } from './output.ts';
 import { renderPolicies } from './policies.ts';
 import { renderFeeds } from './feeds.ts';
@@ -45,6 +46,7 @@ const RENDERERS: ReadonlyArray<(model: Model) => RenderedFile[]> = [
   renderGroups,
   renderPolicies,
   renderIpRanges,
+  renderSignatureAgents,
   renderChanges,
   renderFeedFiles,
   renderTools,

@@ -15,6 +15,17 @@ function publishedStateOf(model: Model): PublishedState {
   return {
     crawlers: new Map(model.crawlers.map((c) => [c.slug, JSON.parse(JSON.stringify(c)) as Record<string, unknown>])),
     sources: new Map(model.sources.map((s) => [s.id, { state: s.mirror.state, error: s.mirror.error, ipv4: s.mirror.ipv4, ipv6: s.mirror.ipv6 }])),
+    directories: new Map(
+      model.directories.map((d) => [
+        d.id,
+        {
+          state: d.mirror.state,
+          error: d.mirror.error,
+          thumbprints: d.keys.map((k) => k.thumbprint),
+          expiring: d.keys.filter((k) => k.expires_soon).map((k) => ({ thumbprint: k.thumbprint, expires: k.expires })),
+        },
+      ]),
+    ),
   };
 }
 
@@ -57,6 +68,7 @@ export async function eventsSincePublished(
   const pending = diffStates(base.state, publishedStateOf(draft), {
     crawler: (slug) => `${at.baseUrl}${href('crawler', slug)}`,
     source: (id) => `${at.baseUrl}${href('ip_ranges', id)}`,
+    directory: (id) => `${at.baseUrl}${href('signature_agent', id)}`,
   });
   return recordBatch(events, base.commit, pending, at.now);
 }

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { simpleGit } from 'simple-git';
-import type { PublishedState } from '../changes/diff.ts';
+import type { PublishedDirectory, PublishedState } from '../changes/diff.ts';
 
 export interface Base {
   commit: string;
@@ -12,6 +12,12 @@ interface AgentsDocument {
 }
 interface RangesDocument {
   sources: { id: string; ipv4: string[]; ipv6: string[] }[];
+}
+interface DirectoriesDocument {
+  agents: { id: string; state: string; keys: { thumbprint: string; expires: string | null }[]; expiring: string[] }[];
+}
+interface DirectoryDocument {
+  error: string | null;
 }
 interface StatusDocument {
   sources: { id: string; state: string; error: string | null }[];
@@ -46,6 +52,18 @@ export async function readBase(root: string, distDir: string): Promise<Base | nu
   const ranges = await show<RangesDocument>('/ip-ranges/all.json');
   const status = await show<StatusDocument>('/status.json');
   const states = new Map((status?.sources ?? []).map((s) => [s.id, s]));
+  const directories = await show<DirectoriesDocument>('/signature-agents/index.json');
+  const directoryStates = new Map<string, PublishedDirectory>();
+  for (const agent of directories?.agents ?? []) {
+    const one = await show<DirectoryDocument>(`/signature-agents/${agent.id}.json`);
+    const expiresOf = new Map(agent.keys.map((k) => [k.thumbprint, k.expires]));
+    directoryStates.set(agent.id, {
+      state: agent.state,
+      error: one?.error ?? null,
+      thumbprints: agent.keys.map((k) => k.thumbprint),
+      expiring: agent.expiring.map((thumbprint) => ({ thumbprint, expires: expiresOf.get(thumbprint) ?? null })),
+    });
+  }
   return {
     commit,
     state: {
@@ -56,6 +74,7 @@ export async function readBase(root: string, distDir: string): Promise<Base | nu
           { state: states.get(s.id)?.state ?? 'never-fetched', error: states.get(s.id)?.error ?? null, ipv4: s.ipv4, ipv6: s.ipv6 },
         ]),
       ),
+      directories: directoryStates,
     },
   };
 }

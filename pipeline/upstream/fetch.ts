@@ -8,7 +8,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Agent, request } from 'undici';
 import type { Dispatcher } from 'undici';
 import { clip, quote } from '../util/quote.ts';
-import { NotPublicAddressError, publicOnlyLookup, redirectProblem } from './redirect-guard.ts';
+import { literalAddressProblem, NotPublicAddressError, publicOnlyLookup, redirectProblem } from './redirect-guard.ts';
 
 export const DEFAULT_USER_AGENT = 'CrawlerIndex/1.0 (+https://github.com/crawler-index/crawler-index)';
 
@@ -36,6 +36,14 @@ export interface FetchOptions {
   userAgent?: string;
   accept?: string;
   /**
+   * Connect only to public addresses, the configured URL included (not only the redirects
+   * leaving its origin): for URLs an upstream may point anywhere, such as key directories.
+   * A `dispatcher`, when given, decides instead.
+   */
+  publicOnly?: boolean;
+  /** Response headers returned with a 200 (lower-case names), e.g. a directory's own signature. */
+  keepHeaders?: readonly string[];
+  /**
    * For tests or a proxy; defaults to undici's global dispatcher. Given one, it also carries
    * redirects that leave the configured origin (a proxy decides where it connects); without
    * one, those go through a connection whose lookup refuses non-public addresses.
@@ -52,7 +60,8 @@ type FetchErrorCode =
   | 'redirect-loop'
   | 'too-many-redirects'
   | 'bad-redirect'
-  | 'bad-encoding';
+  | 'bad-encoding'
+  | 'not-public';
 
 export type FetchOutcome =
   | {
@@ -66,6 +75,8 @@ export type FetchOutcome =
       contentType: string | null;
       finalUrl: string;
       attempts: number;
+      /** The headers named in keepHeaders that the response carried. */
+      kept?: Record<string, string>;
     }
   | {
       kind: 'not-modified';
@@ -97,6 +108,8 @@ interface ResolvedOptions {
   baseDelayMs: number;
   userAgent: string;
   accept: string;
+  publicOnly: boolean;
+  keepHeaders: readonly string[];
   dispatcher: Dispatcher | undefined;
 }
 
@@ -113,6 +126,10 @@ export async function fetchUpstream(url: string, options: FetchOptions = {}): Pr
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     return { kind: 'error', code: 'invalid-url', message: `"${url}" is not an http(s) URL.`, attempts: 0 };
   }
+
+  const literal = opts.publicOnly && !opts.dispatcher ? literalAddressProblem(parsed) : null;
+  if (literal !== null)
+    return { kind: 'error', code: 'not-public', message: `${url} was not fetched: ${literal}; only public addresses are contacted.`, attempts: 0 };
 
   for (let attempt = 1; ; attempt++) {
     const result = await fetchOnce(parsed, opts);
@@ -148,6 +165,8 @@ function resolveOptions(options: FetchOptions): ResolvedOptions {
     baseDelayMs: nonNegative('baseDelayMs', options.baseDelayMs, 1_000),
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
     accept: options.accept ?? 'application/json, text/html;q=0.8, text/plain;q=0.5, */*;q=0.1',
+    publicOnly: options.publicOnly ?? false,
+    keepHeaders: options.keepHeaders ?? [],
     dispatcher: options.dispatcher,
   };
 }
@@ -159,7 +178,8 @@ async function fetchOnce(start: URL, opts: ResolvedOptions): Promise<SingleResul
   const timer = setTimeout(() => controller.abort(deadline), opts.timeoutMs);
   const seen = new Set<string>([start.href]);
   const guarded = lazyGuardedAgent();
-  const dispatcherFor = (url: URL): Dispatcher | undefined => (opts.dispatcher || url.origin === start.origin ? opts.dispatcher : guarded.get());
+  const dispatcherFor = (url: URL): Dispatcher | undefined =>
+    opts.dispatcher || (url.origin === start.origin && !opts.publicOnly) ? opts.dispatcher : guarded.get();
   let current = start;
   try {
     for (let hop = 0; ; hop++) {
@@ -194,6 +214,14 @@ async function fetchOnce(start: URL, opts: ResolvedOptions): Promise<SingleResul
         }
         if (seen.has(next.href)) {
           return fail('redirect-loop', `Redirect loop: ${here} sends us back to ${shownUrl(next)}.`, false, status);
+        }
+        if (opts.maxRedirects === 0) {
+          return fail(
+            'http-status',
+            `${here} answered ${status} (a redirect to ${shownUrl(next)}); expected 200, and redirects are not followed.`,
+            false,
+            status,
+          );
         }
         if (hop + 1 > opts.maxRedirects) {
           return fail('too-many-redirects', `More than ${opts.maxRedirects} redirects starting at ${start.href}.`, false, status);
@@ -250,11 +278,18 @@ async function fetchOnce(start: URL, opts: ResolvedOptions): Promise<SingleResul
         contentType: header(response.headers, 'content-type'),
         finalUrl: current.href,
         attempts: 0,
+        ...(opts.keepHeaders.length > 0 ? { kept: keptHeaders(response.headers, opts.keepHeaders) } : {}),
       };
     }
   } catch (error) {
     const refused = notPublic(error);
     if (refused !== null) {
+      if (current === start)
+        return fail(
+          'not-public',
+          `${shownUrl(current)} was not fetched: ${refused.hostname} resolves to ${refused.address}, which is ${refused.problem}; only public addresses are contacted.`,
+          false,
+        );
       return fail('bad-redirect', `The redirect to ${shownUrl(current)} was not followed: ${refused.message}.`, false);
     }
     const code = (error as { code?: unknown } | null)?.code;
@@ -309,6 +344,16 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
   const value = headers[name];
   if (value === undefined) return null;
   return Array.isArray(value) ? (value[0] ?? null) : value;
+}
+
+function keptHeaders(headers: Record<string, string | string[] | undefined>, names: readonly string[]): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of names) {
+    const value = headers[name];
+    // A field sent on several lines is one list (RFC 9110 5.3), as a signature verifier reads it.
+    if (value !== undefined) kept[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return kept;
 }
 
 /** Reads the body, stopping (and destroying the stream) as soon as it passes `max` bytes. */

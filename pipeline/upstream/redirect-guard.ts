@@ -25,6 +25,13 @@ export function redirectProblem(next: URL, configured: URL): string | null {
   return problem === null ? null : `${host} is ${problem}; redirects are followed only to public addresses`;
 }
 
+/** Why a URL written as an IP address may not be contacted by a public-only fetch, or null (a host name is checked at its lookup). */
+export function literalAddressProblem(url: URL): string | null {
+  const host = literalAddress(url);
+  const problem = host === null ? null : addressProblem(host);
+  return problem === null ? null : `${host} is ${problem}`;
+}
+
 /** The host of a URL when it is an IP address (IPv6 without its brackets), else null. */
 function literalAddress(url: URL): string | null {
   const host = url.hostname.startsWith('[') && url.hostname.endsWith(']') ? url.hostname.slice(1, -1) : url.hostname;

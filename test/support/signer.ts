@@ -3,7 +3,7 @@
 // http-message-sig 0.2 (the verifier uses the rewritten 0.3) and whose key ids come from
 // jsonwebkey-thumbprint (the verifier computes RFC 7638 itself). Keys are fresh Ed25519 pairs
 // made with WebCrypto for each agent.
-import { signatureHeaders } from 'web-bot-auth';
+import { directoryResponseHeaders, signatureHeaders } from 'web-bot-auth';
 import { Ed25519Signer } from 'web-bot-auth/crypto';
 
 export interface TestAgent {
@@ -13,6 +13,11 @@ export interface TestAgent {
   keyid: string;
   /** A key directory holding this agent's key (and any others given). */
   directory(...others: TestAgent[]): string;
+  /**
+   * The Signature and Signature-Input headers a directory server sends with its response,
+   * signed with this agent's key (web-bot-auth's directoryResponseHeaders: @authority;req only).
+   */
+  signDirectory(url: string, created: Date, expires: Date): Promise<{ signature: string; signatureInput: string }>;
   /** The Signature and Signature-Input headers for a request. */
   sign(
     request: { url: string; method?: string; headers?: Record<string, string> },
@@ -36,6 +41,11 @@ export async function testAgent(): Promise<TestAgent> {
     publicJwk: { kty: publicJwk.kty, crv: publicJwk.crv, x: publicJwk.x },
     keyid: signer.keyid,
     directory: (...others) => JSON.stringify({ keys: [agent, ...others].map((a) => a.publicJwk) }),
+    async signDirectory(url, created, expires) {
+      const request = { method: 'GET', url, headers: new Headers() };
+      const headers = await directoryResponseHeaders({ request, response: { status: 200, headers: new Headers() } }, [signer], { created, expires });
+      return { signature: headers.Signature, signatureInput: headers['Signature-Input'] };
+    },
     async sign(request, options = {}) {
       const now = Date.now();
       const headers = await signatureHeaders({ method: request.method ?? 'GET', url: request.url, headers: request.headers ?? {} }, signer, {

@@ -14,6 +14,7 @@ import { checkLifecycle } from './lifecycle.ts';
 import { checkClients } from './clients.ts';
 import { checkCitations } from './citations.ts';
 import { checkPeers } from './peers.ts';
+import { checkDirectories } from './directories.ts';
 
 // Each check is proved against the frozen fixture: clean as it is, and failing once the
 // data is broken on purpose in exactly the way the check exists to catch.
@@ -312,4 +313,36 @@ test('references: an asn entry must name a network list of sources.yaml that lis
     messages.some((m) => /perplexitybot\.yaml \/verification\/1\/source the row "majestic-network" .* must list "perplexitybot"/.test(m)),
     messages.join('\n'),
   );
+});
+
+test('directories: a web-bot-auth directory needs its sources.yaml row, and a row needs records that name its URL', () => {
+  const DIRECTORY = 'https://agent.example/.well-known/http-message-signatures-directory';
+  const records = copy();
+  crawler(records, 'gptbot').verification.push({ method: 'web-bot-auth', directory: DIRECTORY });
+  assert.deepEqual(
+    checkDirectories(records).map((p) => [p.file, p.path]),
+    [['records/crawlers/gptbot.yaml', '/verification/1/directory']],
+  );
+  records.directories.push({ id: 'openai-agent', kind: 'signature-directory', operator: 'openai', title: 'Test keys', url: DIRECTORY, crawlers: ['gptbot'] });
+  assert.deepEqual(checkDirectories(records), []);
+  // A row listing a crawler whose record names another directory, and one of another operator.
+  records.directories.push({
+    id: 'openai-other',
+    kind: 'signature-directory',
+    operator: 'openai',
+    title: 'Other keys',
+    url: 'https://other.example/.well-known/http-message-signatures-directory',
+    crawlers: ['gptbot', 'mj12bot'],
+  });
+  assert.deepEqual(
+    checkDirectories(records).map((p) => [p.file, p.message.slice(0, 40)]),
+    [
+      ['records/crawlers/gptbot.yaml', 'records/sources.yaml mirrors https://oth'],
+      ['records/sources.yaml', 'crawler "mj12bot" belongs to operator "m'],
+      ['records/crawlers/mj12bot.yaml', 'records/sources.yaml mirrors https://oth'],
+    ],
+  );
+  // Ids are one namespace with the prefix lists.
+  records.directories.push({ ...records.directories[0]!, id: records.sources[0]!.id });
+  assert.ok(checkUnique(records).some((p) => p.message.includes(`source id "${records.sources[0]!.id}" is already used`)));
 });

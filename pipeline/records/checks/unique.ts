@@ -46,7 +46,7 @@ export function checkUnique(records: RecordSet): Problem[] {
     'slug',
   );
   once(
-    records.sources,
+    [...records.sources, ...records.directories],
     (s) => s.id,
     () => SOURCES_FILE,
     '/id',

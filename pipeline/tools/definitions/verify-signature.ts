@@ -1,7 +1,8 @@
 import { InputRefused } from '../registry/limits.ts';
 import { defineTool } from '../registry/types.ts';
 import { crawlersForAgent } from '../signatures/crawlers.ts';
-import { DIRECTORY_ACCEPTED, parseDirectory } from '../signatures/directory.ts';
+import { findMirroredDirectory } from '../signatures/mirror.ts';
+import { DIRECTORY_ACCEPTED, parseDirectory, RFC_9421_TEST_KEY_X } from '../signatures/directory.ts';
 import { CLOCK_SKEW_SECONDS, MAX_AGENT_BYTES, MAX_DIRECTORY_BYTES, MAX_HEAD_BYTES, MAX_SIGNATURE_FIELD_BYTES, MAX_URI_BYTES } from '../signatures/limits.ts';
 import {
   AUTHORITY_ACCEPTED,
@@ -19,7 +20,6 @@ import { REASONS, verifyRequest, type KeySource } from '../signatures/verify.ts'
 const PART_NAMES = ['method', 'url', 'authority', 'path', 'signature', 'signature_input', 'signature_agent'] as const;
 
 /** The RFC 9421 B.1.4 test key: published with its private half, so a signature by it proves nothing about who signed. */
-const RFC_9421_TEST_KEY_X = 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs';
 
 export const verifySignatureTool = defineTool({
   name: 'verify_signature',
@@ -133,7 +133,7 @@ export const verifySignatureTool = defineTool({
         description: "The records the signer is: by the Signature-Agent a record documents (matched_by signature-agent), else by its key directory's origin",
         items: { type: 'object', required: ['slug', 'name', 'operator', 'status', 'directory', 'matched_by'] },
       },
-      keys_from: { enum: ['inline', 'none'] },
+      keys_from: { enum: ['inline', 'mirror'] },
       checked_at: { type: 'string', format: 'date-time' },
     },
   },
@@ -163,7 +163,10 @@ export const verifySignatureTool = defineTool({
     }
     const request = head !== undefined ? requestFromHead(head) : requestFromParts(parts);
     const directory = input['directory'];
-    const keys: KeySource = directory === undefined ? { kind: 'none' } : { kind: 'inline', keys: await parseDirectory(directory) };
+    const keys: KeySource =
+      directory === undefined
+        ? { kind: 'mirror', find: (agent) => findMirroredDirectory(data.signatureAgents, agent) }
+        : { kind: 'inline', keys: await parseDirectory(directory) };
     // The one read of the clock: a signature is valid or not at the time it is checked.
     const now = Math.floor(Date.now() / 1000);
     const verdict = await verifyRequest(request, keys, now);

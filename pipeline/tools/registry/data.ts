@@ -1,4 +1,4 @@
-import type { CrawlerView, VerificationView } from '../../model/model.ts';
+import type { CrawlerView, PublishedKey, VerificationView } from '../../model/model.ts';
 import { listedSources, type PrefixSource } from '../verify/sources.ts';
 import { buildClassifier } from '../classify/index.ts';
 import type { ClientEntry } from '../classify/clients.ts';
@@ -24,10 +24,11 @@ export interface ToolDocuments {
   status: { sources: { id: string; last_success: string | null }[] };
   policies: PublishedPolicy[];
   clients: { clients: ClientEntry[] };
+  signatureAgents: { agents: { id: string; signature_agent: string; directory_url: string; state: string; fetched_at: string | null; keys: PublishedKey[] }[] };
 }
 
 /** The paths ToolData is built from; a change to any of their ETags means a rebuild. */
-export const TOOL_DOCUMENTS = [href('agents'), href('ip_sources'), href('ip_ranges_all'), href('status'), href('clients')] as const;
+export const TOOL_DOCUMENTS = [href('agents'), href('ip_sources'), href('ip_ranges_all'), href('status'), href('clients'), href('signature_agents')] as const;
 
 /** Builds the classifier and the prefix index once per published tree. Pure. */
 export function buildToolData(docs: ToolDocuments): ToolData {
@@ -68,6 +69,14 @@ export function buildToolData(docs: ToolDocuments): ToolData {
     sources,
     classifier: buildClassifier(crawlers, docs.clients.clients),
     clients: docs.clients.clients,
+    signatureAgents: docs.signatureAgents.agents.map((a) => ({
+      id: a.id,
+      signature_agent: a.signature_agent,
+      directory_url: a.directory_url,
+      state: a.state,
+      fetched_at: a.fetched_at,
+      keys: a.keys.map((k) => ({ thumbprint: k.thumbprint, kty: k.kty, crv: k.crv, kid: k.kid, jwk: k.jwk as JsonWebKey })),
+    })),
     prefixes: buildPrefixIndex([
       ...sources.map(
         (s): PrefixSource => ({

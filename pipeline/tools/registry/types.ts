@@ -3,6 +3,7 @@ import type { Classifier } from '../classify/index.ts';
 import type { ClientEntry } from '../classify/clients.ts';
 import type { Visitor } from '../../log/types.ts';
 import type { PrefixIndex } from '../verify/index.ts';
+import type { MirroredAgent } from '../signatures/mirror.ts';
 
 // One registry of tools (docs/PRINCIPLES.md, principle 2): every HTTP tool endpoint, its .json spec and
 // .html form, every MCP server's tools/list and tools/call, and the A2A skills come from it.
@@ -71,6 +72,8 @@ export interface ToolData {
   /** Non-crawler HTTP clients (/data/clients.json). */
   clients: ClientEntry[];
   prefixes: PrefixIndex;
+  /** The key directories the index mirrors (/signature-agents/index.json). */
+  signatureAgents: MirroredAgent[];
 }
 
 /** Who is calling, for whoami; filled by the transport, never from parameters. */

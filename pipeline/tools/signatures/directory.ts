@@ -16,6 +16,12 @@ export interface DirectoryKey {
 
 export const DIRECTORY_ACCEPTED = `a key directory as JSON, {"keys": [JWK, ...]} (the body of /.well-known/http-message-signatures-directory), at most ${MAX_DIRECTORY_BYTES} bytes and ${MAX_DIRECTORY_KEYS} keys`;
 
+/**
+ * The x of the Ed25519 key RFC 9421 publishes with its private half (B.1.4, test-key-ed25519):
+ * anyone can sign with it, so a signature by it proves nothing and a mirror never serves it.
+ */
+export const RFC_9421_TEST_KEY_X = 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs';
+
 /** RFC 7638 3.2: the required members of each key type, in lexicographic order. */
 const THUMBPRINT_MEMBERS: Readonly<Record<string, readonly string[]>> = {
   OKP: ['crv', 'kty', 'x'],

@@ -5,6 +5,7 @@ import { InputRefused } from '../registry/limits.ts';
 import { parseDirectory } from './directory.ts';
 import { requestFromHead, requestFromParts } from './request.ts';
 import { verifyRequest } from './verify.ts';
+import { findMirroredDirectory } from './mirror.ts';
 
 // Published vectors, checked at their own time (the verifier takes `now`):
 // - RFC 9421 Appendix B.1.4 (test-key-ed25519) and B.2.6 (a request signed with it);
@@ -118,8 +119,38 @@ test('an RSA-PSS vector is named unsupported-algorithm once its key is found, no
   assert.equal(verdict.key?.kty, 'RSA');
 });
 
-test('keys: none given is unknown-agent, pointing at the directory to pass; another key is key-not-in-directory', async () => {
-  const unknown = await verifyRequest(requestFromParts({ url: TARGET, ...VECTOR_SIG2 }), { kind: 'none' }, VECTOR_TIME);
+test('keys from the mirror: found by the Signature-Agent, never by the keyid alone', async () => {
+  const keys = await parseDirectory(JSON.stringify({ keys: [RFC_KEY] }));
+  const agent = (id: string, url: string, held = keys) => ({
+    id,
+    signature_agent: url,
+    directory_url: `${url}/.well-known/http-message-signatures-directory`,
+    state: 'ok',
+    fetched_at: '2026-11-27T00:00:00Z',
+    keys: held,
+  });
+  const mirror = (agents: ReturnType<typeof agent>[]) => ({ kind: 'mirror' as const, find: (url: string) => findMirroredDirectory(agents, url) });
+  const signed = requestFromParts({ url: TARGET, ...VECTOR_SIG2 });
+  assert.equal((await verifyRequest(signed, mirror([agent('test', 'https://signature-agent.test')]), VECTOR_TIME)).reason, 'verified');
+  // The same key mirrored for another agent does not verify a request claiming this one.
+  const elsewhere = await verifyRequest(signed, mirror([agent('other', 'https://other.example')]), VECTOR_TIME);
+  assert.equal(elsewhere.reason, 'unknown-agent');
+  assert.match(elsewhere.message, /mirrors no key directory for https:\/\/signature-agent\.test/);
+  const empty = await verifyRequest(signed, mirror([agent('test', 'https://signature-agent.test', [])]), VECTOR_TIME);
+  assert.equal(empty.reason, 'unknown-agent');
+  assert.match(empty.message, /has not fetched/);
+  // No Signature-Agent: no directory to look in.
+  const anonymous = await verifyRequest(
+    requestFromParts({ url: TARGET, ...VECTOR_SIG1 }),
+    mirror([agent('test', 'https://signature-agent.test')]),
+    VECTOR_TIME,
+  );
+  assert.equal(anonymous.reason, 'unknown-agent');
+  assert.match(anonymous.message, /names no Signature-Agent/);
+});
+
+test('keys: an agent the mirror lacks is unknown-agent, pointing at the directory to pass; another key is key-not-in-directory', async () => {
+  const unknown = await verifyRequest(requestFromParts({ url: TARGET, ...VECTOR_SIG2 }), { kind: 'mirror', find: () => null }, VECTOR_TIME);
   assert.equal(unknown.reason, 'unknown-agent');
   assert.match(unknown.message, /https:\/\/signature-agent\.test\/\.well-known\/http-message-signatures-directory/);
   const other = {

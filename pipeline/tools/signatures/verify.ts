@@ -31,8 +31,22 @@ export const REASONS = [
 ] as const;
 type Reason = (typeof REASONS)[number];
 
-/** Where the keys came from: the caller's inline directory, or none (the index mirrors no directory yet). */
-export type KeySource = { kind: 'inline'; keys: readonly DirectoryKey[] } | { kind: 'none' };
+/** A directory the index mirrors, as the verifier needs it: whose keys, from where, as of when. */
+export interface MirroredDirectory {
+  id: string;
+  directory_url: string;
+  state: string;
+  fetched_at: string | null;
+  keys: readonly DirectoryKey[];
+}
+
+/**
+ * Where the keys come from: the caller's inline directory, or the index's mirror, looked up by
+ * the Signature-Agent the request names (the protocol draft keys a lookup on the pair of that
+ * URL and the keyid, never on the keyid alone, so a key learned from one agent cannot verify a
+ * request that claims another).
+ */
+export type KeySource = { kind: 'inline'; keys: readonly DirectoryKey[] } | { kind: 'mirror'; find(agentUrl: string): MirroredDirectory | null };
 
 export interface Verdict {
   verified: boolean;
@@ -132,17 +146,30 @@ export async function verifyRequest(request: SignedRequest, keys: KeySource, now
     );
   if (expires < now - CLOCK_SKEW_SECONDS) return fail('expired', `The signature expired at ${iso(expires)}; this server's time is ${iso(now)}.`);
 
-  if (keys.kind === 'none')
-    return fail(
-      'unknown-agent',
-      `The index mirrors no key directory yet, so it cannot check ${verdict.signature_agent ? verdict.signature_agent.url : 'this signer'}'s keys itself; pass the agent's directory (${verdict.signature_agent ? directoryUrl(verdict.signature_agent.url) : 'its /.well-known/http-message-signatures-directory'}) as directory.`,
-    );
-  const key = keys.keys.find((k) => k.thumbprint === verdict.keyid);
+  let known: readonly DirectoryKey[];
+  let from = 'the directory';
+  if (keys.kind === 'inline') known = keys.keys;
+  else {
+    const agent = verdict.signature_agent?.url ?? null;
+    const passIt = `pass the agent's directory (${agent ? directoryUrl(agent) : 'its /.well-known/http-message-signatures-directory'}) as directory`;
+    if (agent === null)
+      return fail(
+        'unknown-agent',
+        `The request names no Signature-Agent, so the index cannot tell whose keys to check it against (Web Bot Auth requests must send one); ${passIt}.`,
+      );
+    const mirrored = keys.find(agent);
+    if (mirrored === null) return fail('unknown-agent', `The index mirrors no key directory for ${agent}; ${passIt}.`);
+    if (mirrored.keys.length === 0)
+      return fail(
+        'unknown-agent',
+        `The index has not fetched ${mirrored.directory_url} successfully yet (state ${mirrored.state}), so it holds no key for ${agent}; ${passIt}.`,
+      );
+    known = mirrored.keys;
+    from = `the mirrored directory ${mirrored.directory_url} (fetched ${mirrored.fetched_at ?? 'at an unknown time'})`;
+  }
+  const key = known.find((k) => k.thumbprint === verdict.keyid);
   if (key === undefined)
-    return fail(
-      'key-not-in-directory',
-      `No key in the directory has the thumbprint ${verdict.keyid}; its keys are ${keys.keys.map((k) => k.thumbprint).join(', ')}.`,
-    );
+    return fail('key-not-in-directory', `No key in ${from} has the thumbprint ${verdict.keyid}; its keys are ${known.map((k) => k.thumbprint).join(', ')}.`);
   verdict.key = { thumbprint: key.thumbprint, kty: key.kty, crv: key.crv, kid: key.kid };
   if (key.kty !== 'OKP' || key.crv !== 'Ed25519' || (verdict.algorithm !== null && verdict.algorithm !== 'ed25519'))
     return fail(
