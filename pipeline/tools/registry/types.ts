@@ -46,6 +46,13 @@ export interface PublishedPolicy {
   fragment: string;
 }
 
+/** One policy of /data/policy-accuracy.json, as far as the tools read it. */
+export interface PublishedAccuracy {
+  id: string;
+  cannot_enforce: { slug: string; robots_token: string | null; why: string }[];
+  servers: ({ server: string } & Record<string, unknown>)[];
+}
+
 export interface SourceSummary {
   id: string;
   operator: string;
@@ -66,6 +73,10 @@ export interface ToolData {
   aiCategories: ReadonlySet<string>;
   categories: { id: string; label: string; ai: boolean }[];
   policies: PublishedPolicy[];
+  /** Each policy's server config as published, by "<policy> <server>". */
+  serverConfigs: ReadonlyMap<string, string>;
+  /** The policies of /data/policy-accuracy.json. */
+  accuracy: readonly PublishedAccuracy[];
   sources: SourceSummary[];
   classifier: Classifier;
   /** Non-crawler HTTP clients (/data/clients.json). */
