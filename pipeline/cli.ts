@@ -144,6 +144,12 @@ function toolCommands(cli: Command): void {
     .action(async (ip: string[], options: { ua?: string; json?: boolean }) =>
       finish(await runToolCommand(root(), 'verify_batch', { ip, ...(options.ua === undefined ? {} : { ua: options.ua }) }, options.json === true)),
     );
+  json(cli.command('server-config').description('a policy as nginx, Apache, Caddy or HAProxy config, with its measured accuracy (server_config)'))
+    .argument('<policy>')
+    .option('--server <server>', 'nginx, apache, caddy or haproxy', 'nginx')
+    .action(async (policy: string, options: { server: string; json?: boolean }) =>
+      finish(await runToolCommand(root(), 'server_config', { policy, server: options.server }, options.json === true)),
+    );
   json(
     cli
       .command('verify-signature')

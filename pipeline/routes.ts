@@ -88,6 +88,10 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.js': 'text/javascript; charset=utf-8',
+  // Server config files: text to read before including. Both extensions are text/plain in the
+  // common MIME tables, so a static host types them right without a rule.
+  '.conf': 'text/plain; charset=utf-8',
+  '.list': 'text/plain; charset=utf-8',
 };
 
 // Documents whose media type is more specific than their extension's.
@@ -166,12 +170,45 @@ const buildRoutes = (): readonly Route[] => [
     doc('policy_html', '/policy/{policy}.html', 'A robots.txt policy as a page: what it names, what it leaves out and why, what it costs', POLICY),
     doc('policies_html', '/policies.html', 'The policies side by side: which categories each one names, how many crawlers, what it costs'),
     doc('robots', '/robots/{policy}.txt', 'A robots.txt fragment ready to append', POLICY),
+    doc(
+      'policy_nginx',
+      '/policy/{policy}.nginx.conf',
+      'The policy enforced by nginx: a map on the User-Agent to include in http { }, and the one line that answers 403',
+      POLICY,
+    ),
+    doc('policy_apache', '/policy/{policy}.apache.conf', 'The policy enforced by Apache: mod_rewrite lines for an .htaccess file or a server block', POLICY),
+    doc('policy_caddy', '/policy/{policy}.caddy.conf', 'The policy enforced by Caddy: a header_regexp matcher and its 403, for a site block', POLICY),
+    doc(
+      'policy_haproxy',
+      '/policy/{policy}.haproxy.conf',
+      'The policy enforced by HAProxy: ACL lines on the whole User-Agent and the deny rule, for a frontend',
+      POLICY,
+    ),
+    doc(
+      'policy_accuracy',
+      '/data/policy-accuracy.json',
+      'Measured accuracy of every server config: crawlers matched and missed, real browser headers matched, peer crawler headers matched',
+      undefined,
+      'policy-accuracy',
+    ),
   ]),
   ...inGroup('ip-ranges', [
     doc('ip_sources', '/data/ip-sources.json', 'Which operators publish IP prefix lists, where, and the state of our mirror of each', undefined, 'ip-sources'),
     doc('ip_ranges_all', '/ip-ranges/all.json', 'Every mirrored prefix, grouped by source, with stale sources named', undefined, 'ip-ranges-all'),
     doc('ip_ranges_text', '/ip-ranges/all.txt', 'Every mirrored prefix, one CIDR per line, # comment lines between sources'),
     doc('ip_ranges', '/ip-ranges/{source}.json', 'One operator list: ipv4, ipv6, counts, provenance, state', SOURCE, 'ip-ranges'),
+    doc(
+      'ip_ranges_nginx',
+      '/ip-ranges/{source}.nginx.conf',
+      'One operator list as an nginx geo block, with a map that flags a request claiming one of its crawlers from any other address',
+      SOURCE,
+    ),
+    doc(
+      'ip_ranges_haproxy',
+      '/ip-ranges/{source}.haproxy.list',
+      'One operator list as an HAProxy ACL file (src -f), with the lines that refuse impostors',
+      SOURCE,
+    ),
   ]),
   ...inGroup('signature-agents', [
     doc(

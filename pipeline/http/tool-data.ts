@@ -3,6 +3,7 @@ import type { PublishedPolicy, ToolData } from '../tools/registry/types.ts';
 import { POLICY_IDS } from '../records/types.ts';
 import type { DocumentStore } from './store.ts';
 import { href } from '../routes.ts';
+import { DIALECTS } from '../render/server/dialects.ts';
 
 /** The published documents the tools read, named by their ETags: what a tool thread is sent. */
 export interface ToolSnapshot {
@@ -10,8 +11,16 @@ export interface ToolSnapshot {
   bytes: Uint8Array[];
 }
 
-// Each policy as published twice: its JSON, and the robots.txt fragment a tool quotes as it is.
-const PATHS = [...TOOL_DOCUMENTS, ...POLICY_IDS.map((id) => href('policy', id)), ...POLICY_IDS.map((id) => href('robots', id))];
+// Each policy as published: its JSON, the robots.txt fragment and the server configs a tool
+// quotes as they are, then the accuracy table the configs' figures come from.
+const CONFIGS = POLICY_IDS.flatMap((id) => DIALECTS.map((dialect) => ({ key: `${id} ${dialect.id}`, path: href(dialect.route, id) })));
+const PATHS = [
+  ...TOOL_DOCUMENTS,
+  ...POLICY_IDS.map((id) => href('policy', id)),
+  ...POLICY_IDS.map((id) => href('robots', id)),
+  ...CONFIGS.map((c) => c.path),
+  href('policy_accuracy'),
+];
 
 export async function toolSnapshotFrom(store: DocumentStore): Promise<ToolSnapshot | null> {
   const documents = await Promise.all(PATHS.map((path) => store.get(path)));
@@ -40,6 +49,8 @@ export function toolDataOf(snapshot: ToolSnapshot): ToolData {
       ...(json(TOOL_DOCUMENTS.length + i) as Omit<PublishedPolicy, 'fragment'>),
       fragment: decoder.decode(snapshot.bytes[TOOL_DOCUMENTS.length + POLICY_IDS.length + i]),
     })),
+    serverConfigs: new Map(CONFIGS.map((c, i) => [c.key, decoder.decode(snapshot.bytes[TOOL_DOCUMENTS.length + 2 * POLICY_IDS.length + i])])),
+    accuracy: json(PATHS.length - 1) as ToolDocuments['accuracy'],
   };
   cached = { key: snapshot.key, data: buildToolData(docs) };
   return cached.data;

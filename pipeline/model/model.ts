@@ -18,10 +18,11 @@ import type {
 } from '../records/types.ts';
 import { byStrength, evidenceLevel, operatorDocs, strongestMethod } from '../records/evidence.ts';
 import { peerStanding, type PeerStanding } from '../records/peers.ts';
+import type { Corpus } from '../records/corpus.ts';
 import { EVIDENCE_LABELS, STANCE_LABELS, VERIFICATION_LABELS } from './labels.ts';
 import { neverFetched, type MirrorEntry } from '../upstream/accept.ts';
 import { neverFetchedDirectory, type DirectoryEntry, type MirroredKey } from '../upstream/directory.ts';
-import { EMPTY_LOG, type EventLog } from '../changes/types.ts';
+import type { EventLog } from '../changes/types.ts';
 import { href } from '../routes.ts';
 
 /** A crawler as every output shows it: the 23 fields of docs/API.md §2.1, then our documented extras. */
@@ -148,6 +149,8 @@ export interface Model {
   log: EventLog;
   /** The JSON Schemas, by path under schemas/: the published contract (OpenAPI embeds them). */
   schemas: ReadonlyMap<string, Record<string, unknown>>;
+  /** The real headers the server configs are measured against (/data/policy-accuracy.json). */
+  corpus: Corpus;
 }
 
 export function url(site: SiteSettings, path: string): string {
@@ -176,8 +179,9 @@ function selectsCrawler(policy: PolicyRecord, crawler: CrawlerView): boolean {
 export function buildModel(
   records: RecordSet,
   snapshot: MirrorSnapshot,
-  log: EventLog = EMPTY_LOG,
-  schemas: ReadonlyMap<string, Record<string, unknown>> = new Map(),
+  log: EventLog,
+  schemas: ReadonlyMap<string, Record<string, unknown>>,
+  corpus: Corpus,
 ): Model {
   const { site } = records;
   const operators = new Map(records.operators.map((o) => [o.slug, o]));
@@ -258,6 +262,7 @@ export function buildModel(
     peers: { source: records.peers.source, standing: peerStanding(records.peers.names, records.crawlers, records.excluded) },
     log,
     schemas,
+    corpus,
   };
 }
 

@@ -4,6 +4,7 @@ import { etagOf } from '../util/sha256.ts';
 import { buildModel, type Model } from '../model/model.ts';
 import { checkRecords } from '../records/check.ts';
 import { readRecordFiles } from '../records/load.ts';
+import { readCorpus } from '../records/corpus.ts';
 import type { Problem } from '../records/types.ts';
 import { renderAll } from '../render/index.ts';
 import { findRoute } from '../routes.ts';
@@ -76,6 +77,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   if (!checked.ok) throw new BuildError(checked.problems);
   const records = options.baseUrl ? { ...checked.records, site: { ...checked.records.site, base_url: options.baseUrl.replace(/\/+$/, '') } } : checked.records;
 
+  const { corpus, problems: corpusProblems } = await readCorpus(join(options.root, 'records', 'corpus'), options.root);
+  if (corpus === null) throw new BuildError(corpusProblems);
+
   const mirror = {
     lists: await readMirrorState(join(options.root, 'state', 'mirror')),
     directories: await readDirectoryState(join(options.root, 'state', 'signature-agents')),
@@ -83,7 +87,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   };
   const eventsPath = join(options.root, 'state', 'events.json');
   let events = await readEventLog(eventsPath);
-  const draft = buildModel(records, mirror, events, readSchemas());
+  const draft = buildModel(records, mirror, events, readSchemas(), corpus);
   events = await eventsSincePublished(events, draft, { root: options.root, distDir, baseUrl: records.site.base_url, now });
   const model = { ...draft, log: events };
   log(`model: ${model.crawlers.length} crawlers, ${model.operators.length} operators, ${model.sources.length} sources, change cursor ${events.head}`);

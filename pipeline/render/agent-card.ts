@@ -26,6 +26,7 @@ export const A2A_PROMPTS: Readonly<Record<string, readonly string[]>> = {
   crawler_markdown: ['What is PerplexityBot?', 'Can GPTBot fetch /search?'],
   check_path_allowed: ['Can GPTBot fetch /search?\nUser-agent: GPTBot\nDisallow: /search'],
   policy_markdown: ['How do I block AI training but keep AI search?'],
+  server_config: ['nginx config to block AI training'],
 };
 
 const PARAM_TAGS: Readonly<Record<string, string>> = {

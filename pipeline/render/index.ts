@@ -21,6 +21,9 @@ import { renderSitePages } from './site-pages.ts';
 import { renderDiscovery } from './discovery.ts';
 import { renderServiceTerms } from './service-terms.ts';
 import { renderHostRules } from './host-rules.ts';
+import { renderServerConfigs } from './server/configs.ts';
+import { renderAllowLists } from './server/allow-lists.ts';
+import { renderPolicyAccuracy } from './server/accuracy.ts';
 
 /** The feeds carry a build date, so they are rendered with the ledger's stamp like other dated files. */
 function renderFeedFiles(model: Model): RenderedFile[] {
@@ -45,8 +48,11 @@ const RENDERERS: ReadonlyArray<(model: Model) => RenderedFile[]> = [
   renderCrawlers,
   renderGroups,
   renderPolicies,
+  renderServerConfigs,
+  renderPolicyAccuracy,
   renderIpRanges,
   renderSignatureAgents,
+  renderAllowLists,
   renderChanges,
   renderFeedFiles,
   renderTools,

@@ -91,6 +91,7 @@ function policyPage(model: Model, policy: PolicyView): Page {
       : ''
   }</p>
 <p><a href="${link(href('robots', policy.id))}">The robots.txt fragment</a> to append · <a href="${link(href('policy', policy.id))}">as JSON</a> · <a href="${link(href('policies_html'))}">all policies side by side</a></p>
+<p>Enforced at your server, by User-Agent: <a href="${link(href('policy_nginx', policy.id))}">nginx</a> · <a href="${link(href('policy_apache', policy.id))}">Apache .htaccess</a> · <a href="${link(href('policy_caddy', policy.id))}">Caddy</a> · <a href="${link(href('policy_haproxy', policy.id))}">HAProxy</a>. Each file says what it blocks and which tokens only robots.txt can carry; <a href="${link(href('policy_accuracy'))}">how accurate each one is</a>, measured against real browser and crawler headers.</p>
 <h2>Before you use it</h2>
 <ul>
 ${policy.caveats.map((c) => html`<li>${c}</li>\n`)}</ul>

@@ -55,6 +55,10 @@ test('questions in plain words are read into the tool that answers them (issue 1
   const pair = routed('Block SEO tools and datasets');
   assert.deepEqual(pair.raw, { policy: 'block-datasets' });
   assert.match(pair.note ?? '', /two policies: block-datasets .* and block-seo-tools/);
+  // A policy question naming a web server wants the policy as that server's config.
+  assert.deepEqual(routed('nginx config to block AI training').raw, { policy: 'block-ai-training', server: 'nginx' });
+  assert.equal(routed('nginx config to block AI training').tool, 'server_config');
+  assert.deepEqual(routed('Block SEO tools in my .htaccess').raw, { policy: 'block-seo-tools', server: 'apache' });
   // A named crawler is a question about that crawler, not about a category.
   assert.deepEqual(routed('How do I block GPTBot?').raw, { crawler: 'GPTBot' });
 

@@ -196,6 +196,15 @@ function policyAnswer(body: string, data: ToolData): Intent | null {
   }
   const { policy, broader } = chosen;
   const also = broader.length === 0 ? '' : ` Also doing it, and naming more crawlers: ${broader.map((p) => `${p.id} (${p.title})`).join('; ')}.`;
+  const server = serverNamed(body);
+  if (server !== null)
+    return {
+      kind: 'tool',
+      tool: tool('server_config'),
+      raw: { policy: policy.id, server },
+      via: 'text',
+      note: `To ${wish} at your ${server} server, use the ${policy.id} policy (${policy.title}) as ${server} config.${also}`,
+    };
   return {
     kind: 'tool',
     tool: tool('policy_markdown'),
@@ -203,6 +212,18 @@ function policyAnswer(body: string, data: ToolData): Intent | null {
     via: 'text',
     note: `To ${wish}, append the ${policy.id} policy (${policy.title}): it names ${policy.crawlers.length} crawlers.${also}`,
   };
+}
+
+// A policy question that names a web server wants the policy as that server's config.
+const SERVER_WORDS: readonly [RegExp, string][] = [
+  [/\bnginx\b/i, 'nginx'],
+  [/\bapache\b|\.htaccess\b|\bhtaccess\b/i, 'apache'],
+  [/\bcaddy(?:file)?\b/i, 'caddy'],
+  [/\bhaproxy\b/i, 'haproxy'],
+];
+
+function serverNamed(body: string): string | null {
+  return SERVER_WORDS.find(([word]) => word.test(body))?.[1] ?? null;
 }
 
 const REQUEST_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ +\S+ +HTTP\/\d(?:\.\d)?$/;

@@ -11,8 +11,9 @@ export function realCrawlers(): CrawlerView[] {
   return doc.crawlers;
 }
 
-// A copy kept in the repository (see test/fixtures/reference/README.md for its source and licence).
-const PEERS_PATH = `${repo}test/fixtures/reference/peers/crawler-user-agents.json`;
+// A copy kept in the repository, which the build also measures the server configs against
+// (records/corpus/README.md gives its source and licence).
+const PEERS_PATH = `${repo}records/corpus/crawler-user-agents.json`;
 
 export interface PeerEntry {
   pattern: string;

@@ -94,6 +94,17 @@ test('user agents: the example must contain the substring, and no browser may co
   assert.match(problems[1]!.message, /occurs in a browser user agent/);
 });
 
+test('user agents: a substring found only inside a longer word is refused', () => {
+  const records = copy();
+  crawler(records, 'gptbot').user_agent_example = 'Mozilla/5.0 (compatible; XGPTBot/1.0)';
+  const problems = checkUserAgents(records);
+  assert.deepEqual(
+    problems.map((p) => [p.file, p.path]),
+    [['records/crawlers/gptbot.yaml', '/user_agent_substring']],
+  );
+  assert.match(problems[0]!.message, /only inside a longer word/);
+});
+
 test('product tokens (RFC 9309 2.2.1): digits make a token non-strict, and such a record must carry a note', () => {
   assert.equal(isProductToken('Googlebot-Image'), true);
   assert.equal(isProductToken('AI2Bot'), false);

@@ -2,6 +2,7 @@ import { BROWSER_USER_AGENTS } from '../../tools/browser-user-agents.ts';
 import type { Problem, RecordSet } from '../types.ts';
 import { foldAscii } from '../../util/ascii.ts';
 import { crawlerFile } from './where.ts';
+import { containsToken } from '../../tools/classify/token.ts';
 
 /**
  * A substring is only useful if it appears in the crawler's own header and in no browser's:
@@ -15,6 +16,13 @@ export function checkUserAgents(records: RecordSet, browsers: readonly string[] 
     const file = crawlerFile(crawler.slug);
     if (!example.includes(substring)) {
       problems.push({ file, path: '/user_agent_example', message: `does not contain user_agent_substring "${substring}" (case-sensitive)` });
+    } else if (!containsToken(example, substring)) {
+      // The classifier and the server configs take a substring only where it stands as a token.
+      problems.push({
+        file,
+        path: '/user_agent_substring',
+        message: `"${substring}" occurs in the example only inside a longer word, so nothing would match it`,
+      });
     }
     // The classifier ignores ASCII case, so a browser header matching in any case would misidentify.
     const folded = foldAscii(substring);

@@ -103,9 +103,11 @@ export function buildMatcher(patterns: readonly string[]): SubstringMatcher {
 
 /**
  * Every pattern that occurs in `text`, each once, with the start of its leftmost occurrence.
- * Listed in the order their first occurrence ends, then by pattern index.
+ * Listed in the order their first occurrence ends, then by pattern index. With `accept`, only
+ * occurrences it accepts count, so a pattern is reported at its leftmost accepted occurrence
+ * (the classifier's token rule rejects "Exabot" inside "Alexabot" but keeps a later one).
  */
-export function findAll(matcher: SubstringMatcher, text: string): Occurrence[] {
+export function findAll(matcher: SubstringMatcher, text: string, accept?: (pattern: number, start: number) => boolean): Occurrence[] {
   const { asciiClass, otherClass, classCount, delta, outputs, patterns } = matcher;
   const found: Occurrence[] = [];
   // Found patterns are few; a set of indices is cheaper than a per-call array of all patterns.
@@ -119,8 +121,10 @@ export function findAll(matcher: SubstringMatcher, text: string): Occurrence[] {
     if (ending.length === 0) continue;
     for (const pattern of ending) {
       if (seen.has(pattern)) continue;
+      const start = i + 1 - patterns[pattern]!.length;
+      if (accept !== undefined && !accept(pattern, start)) continue;
       seen.add(pattern);
-      found.push({ pattern, start: i + 1 - patterns[pattern]!.length });
+      found.push({ pattern, start });
     }
   }
   return found;

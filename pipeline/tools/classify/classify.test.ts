@@ -18,12 +18,23 @@ function slugOf(answer: Classification): string | null {
 /** The rule written the slow, obvious way: the classifier must give the same answers. */
 function naiveClassify(list: readonly CrawlerView[], ua: string): { slug: string; others: string[] } | null {
   const withSub = list.filter((c) => c.user_agent_substring);
-  // Every string here is ASCII, so toLowerCase is the classifier's ASCII folding.
-  const has = (text: string, sub: string) => text.toLowerCase().includes(sub.toLowerCase());
+  // Every string here is ASCII, so toLowerCase is the classifier's ASCII folding. An occurrence
+  // counts when no letter or digit touches a word-character end before it, and no letter after it.
+  const tokenStart = (text: string, sub: string): number => {
+    const [t, s] = [text.toLowerCase(), sub.toLowerCase()];
+    for (let i = 0; i + s.length <= t.length; i++) {
+      if (t.slice(i, i + s.length) !== s) continue;
+      const before = /[a-z0-9]/.test(s[0]!) && /[a-z0-9]/.test(t[i - 1] ?? '');
+      const after = /[a-z0-9]/.test(s.at(-1)!) && /[a-z]/.test(t[i + s.length] ?? '');
+      if (!before && !after) return i;
+    }
+    return -1;
+  };
+  const has = (text: string, sub: string) => tokenStart(text, sub) !== -1;
   const carries = (c: CrawlerView, sub: string) => sub !== c.user_agent_substring && has(c.user_agent_example ?? '', sub);
   const rest = withSub
     .filter((c) => has(ua, c.user_agent_substring!))
-    .map((c) => ({ c, sub: c.user_agent_substring!, start: ua.toLowerCase().indexOf(c.user_agent_substring!.toLowerCase()) }))
+    .map((c) => ({ c, sub: c.user_agent_substring!, start: tokenStart(ua, c.user_agent_substring!) }))
     .sort((a, b) => b.sub.length - a.sub.length || a.start - b.start || compareText(a.c.slug, b.c.slug));
   const order: string[] = [];
   while (rest.length > 0) {
@@ -155,7 +166,7 @@ describe('classify: ties', () => {
   const small = buildClassifier(fixtures);
 
   it('breaks a length tie by the earlier occurrence in the header', () => {
-    const answer = classify(small, 'x BbbbBot/1 AaaaBot/2');
+    const answer = classify(small, 'x BbbbBot/1 AaaaBot/2 Bot');
     assert.ok(answer.matched);
     assert.equal(answer.crawler.slug, 'beta');
     assert.deepEqual(answer.other_matches, [
@@ -166,7 +177,7 @@ describe('classify: ties', () => {
 
   it('breaks a shared substring by slug, independent of record order', () => {
     for (const list of [fixtures, [...fixtures].reverse()]) {
-      const answer = classify(buildClassifier(list), 'TwinBot/1.0');
+      const answer = classify(buildClassifier(list), 'TwinBot/1.0 (Bot)');
       assert.ok(answer.matched);
       assert.equal(answer.crawler.slug, 'twin-a');
       assert.deepEqual(
@@ -174,6 +185,16 @@ describe('classify: ties', () => {
         ['twin-b', 'short'],
       );
     }
+  });
+
+  it('takes a substring only where it stands as a token: not inside a longer name', () => {
+    const inside = classify(small, 'AaaaBot/2');
+    assert.ok(inside.matched);
+    assert.deepEqual(inside.other_matches, [], '"Bot" inside "AaaaBot" is not the crawler "short"');
+    assert.equal(classify(small, 'RobotLab/1.0').matched, false);
+    // A later occurrence that stands alone still counts; a digit may follow (a glued version).
+    assert.equal(slugOf(classify(small, 'RobotLab/1.0 Bot2.1')), 'short');
+    assert.equal(classify(small, 'Botany/1.0').matched, false);
   });
 
   it("ranks a record whose own example carries another's substring above it, even when shorter", () => {

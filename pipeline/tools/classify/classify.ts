@@ -3,7 +3,9 @@
 // Rule (stable, part of the tool's contract):
 //   1. Candidates are the crawlers whose user_agent_substring occurs in the header, ignoring
 //      the case of ASCII letters: operators spell their own token differently on different
-//      pages (Amazon documents "AMZN-User/0.1" for the crawler that sends "Amzn-User").
+//      pages (Amazon documents "AMZN-User/0.1" for the crawler that sends "Amzn-User"). It must
+//      stand as a token (token.ts, the rule the generated server configs use too): "Exabot"
+//      inside "Alexabot" is not Exabot.
 //   2. A record whose own user_agent_example contains another candidate's substring is more
 //      specific than that candidate: the data says its real header carries the other's token
 //      on purpose. Kakao's "facebookexternalhit/1.1;kakaotalk-scrap/1.0" is Kakao although
@@ -21,6 +23,7 @@ import { buildMatcher, findAll, type SubstringMatcher } from './aho-corasick.ts'
 import { heuristicAnswer, inputIssue, unexamined, type Unmatched } from './heuristic.ts';
 import { buildClientMatcher, matchClient, type ClientEntry, type ClientMatcher } from './clients.ts';
 import { foldAscii } from '../../util/ascii.ts';
+import { isTokenAt } from './token.ts';
 import { compareText } from '../../util/compare.ts';
 
 /** The fields of a crawler record that a classification answer carries. */
@@ -86,7 +89,8 @@ export function buildClassifier(crawlers: readonly CrawlerView[], clients: reado
   for (const crawler of crawlers) {
     const own = crawler.user_agent_substring;
     if (own === null || own === '' || crawler.user_agent_example === null) continue;
-    const found = findAll(matcher, foldAscii(crawler.user_agent_example))
+    const example = foldAscii(crawler.user_agent_example);
+    const found = findAll(matcher, example, (pattern, start) => isTokenAt(example, start, matcher.patterns[pattern]!))
       .map((o) => substrings[o.pattern]!)
       .filter((s) => s !== own);
     if (found.length > 0) embeds.set(crawler.slug, new Set(found));
@@ -126,7 +130,9 @@ function rank(classifier: Classifier, candidates: Candidate[]): Candidate[] {
 
 function candidatesIn(classifier: Classifier, userAgent: string): Candidate[] {
   const candidates: Candidate[] = [];
-  for (const { pattern, start } of findAll(classifier.matcher, foldAscii(userAgent))) {
+  const folded = foldAscii(userAgent);
+  const asToken = (pattern: number, start: number) => isTokenAt(folded, start, classifier.matcher.patterns[pattern]!);
+  for (const { pattern, start } of findAll(classifier.matcher, folded, asToken)) {
     const substring = classifier.substrings[pattern]!;
     for (const crawler of classifier.crawlersOf[pattern]!) candidates.push({ crawler, substring, start });
   }

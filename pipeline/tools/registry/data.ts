@@ -3,7 +3,7 @@ import { listedSources, type PrefixSource } from '../verify/sources.ts';
 import { buildClassifier } from '../classify/index.ts';
 import type { ClientEntry } from '../classify/clients.ts';
 import { buildPrefixIndex } from '../verify/index.ts';
-import type { PublishedPolicy, SourceSummary, ToolData } from './types.ts';
+import type { PublishedAccuracy, PublishedPolicy, SourceSummary, ToolData } from './types.ts';
 import { href } from '../../routes.ts';
 
 export interface ToolDocuments {
@@ -25,6 +25,8 @@ export interface ToolDocuments {
   policies: PublishedPolicy[];
   clients: { clients: ClientEntry[] };
   signatureAgents: { agents: { id: string; signature_agent: string; directory_url: string; state: string; fetched_at: string | null; keys: PublishedKey[] }[] };
+  serverConfigs: ReadonlyMap<string, string>;
+  accuracy: { policies: PublishedAccuracy[] };
 }
 
 /** The paths ToolData is built from; a change to any of their ETags means a rebuild. */
@@ -66,6 +68,8 @@ export function buildToolData(docs: ToolDocuments): ToolData {
     aiCategories: new Set(docs.agents.categories.filter((c) => c.ai).map((c) => c.id)),
     categories: docs.agents.categories.map(({ id, label, ai }) => ({ id, label, ai })),
     policies: docs.policies,
+    serverConfigs: docs.serverConfigs,
+    accuracy: docs.accuracy.policies,
     sources,
     classifier: buildClassifier(crawlers, docs.clients.clients),
     clients: docs.clients.clients,

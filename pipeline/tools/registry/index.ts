@@ -6,6 +6,7 @@ import { exampleTool } from '../definitions/example.ts';
 import { lintTool } from '../definitions/lint-robots-txt.ts';
 import { policyMarkdownTool } from '../definitions/policy-markdown.ts';
 import { mergePolicyTool } from '../definitions/merge-policy.ts';
+import { serverConfigTool } from '../definitions/server-config.ts';
 import { siteCheckTool } from '../definitions/site-check.ts';
 import { triageTool } from '../definitions/triage-log-lines.ts';
 import { verificationMethodsTool } from '../definitions/verification-methods.ts';
@@ -32,6 +33,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   crawlerMarkdownTool,
   policyMarkdownTool,
   mergePolicyTool,
+  serverConfigTool,
 ];
 
 export function toolByName(name: string): ToolDefinition | undefined {
@@ -99,7 +101,7 @@ export const MCP_SERVERS: readonly { id: string; path: string; legacyPath: strin
     path: '/markdown/mcp',
     legacyPath: '/mcp/markdown',
     name: 'crawler-index-markdown',
-    description: 'Crawler records and robots.txt policies as Markdown for models.',
-    tools: ['crawler_markdown', 'policy_markdown'],
+    description: 'Crawler records and robots.txt policies as Markdown for models, and the policies as web server configs.',
+    tools: ['crawler_markdown', 'policy_markdown', 'server_config'],
   },
 ];

@@ -47,6 +47,13 @@ export interface PublishedPolicy {
   fragment: string;
 }
 
+/** One policy of /data/policy-accuracy.json, as far as the tools read it. */
+export interface PublishedAccuracy {
+  id: string;
+  cannot_enforce: { slug: string; robots_token: string | null; why: string }[];
+  servers: ({ server: string } & Record<string, unknown>)[];
+}
+
 export interface SourceSummary {
   id: string;
   operator: string;
@@ -67,6 +74,10 @@ export interface ToolData {
   aiCategories: ReadonlySet<string>;
   categories: { id: string; label: string; ai: boolean }[];
   policies: PublishedPolicy[];
+  /** Each policy's server config as published, by "<policy> <server>". */
+  serverConfigs: ReadonlyMap<string, string>;
+  /** The policies of /data/policy-accuracy.json. */
+  accuracy: readonly PublishedAccuracy[];
   sources: SourceSummary[];
   classifier: Classifier;
   /** Non-crawler HTTP clients (/data/clients.json). */

@@ -1,0 +1,161 @@
+// /data/policy-accuracy.json: every server config of every policy, run against real headers.
+// The regexes are read back out of the rendered file text (Dialect.extract) and run here with
+// JavaScript's engine, case-insensitively; the patterns are a subset that PCRE, RE2 and
+// JavaScript read alike, and test/server-configs.test.ts sends a sample through the real nginx
+// and HAProxy to show that their verdicts are these. Nothing in the table is asserted: every
+// figure is a count of what the files matched.
+
+import type { CrawlerView, Model, PolicyView } from '../../model/model.ts';
+import { url } from '../../model/model.ts';
+import { href } from '../../routes.ts';
+import { buildClassifier, crawlerNamedBy } from '../../tools/classify/classify.ts';
+import { canonicalJson } from '../../util/canonical-json.ts';
+import { PEERS_SOURCE } from '../../records/corpus.ts';
+import type { RenderedFile } from '../output.ts';
+import { serverConfig } from './configs.ts';
+import { DIALECTS, type Dialect } from './dialects.ts';
+import { policyMatcher } from './matcher.ts';
+
+/** How many matched headers each list shows; the counts cover them all. */
+const EXAMPLES = 10;
+
+/** The stamp only changes a header comment line, never a pattern. */
+const ANY_STAMP = '2000-01-01T00:00:00Z';
+
+/** A set of headers and, per pattern source, which of them it matches (computed once). */
+export class HeaderSet {
+  readonly #cache = new Map<string, Uint8Array>();
+  readonly headers: readonly string[];
+  constructor(headers: readonly string[]) {
+    this.headers = headers;
+  }
+
+  /** Indices of the headers that any of the patterns matches. */
+  matching(patterns: readonly string[]): Set<number> {
+    const hits = new Set<number>();
+    for (const pattern of patterns) {
+      const bits = this.#bits(pattern);
+      for (let i = 0; i < bits.length; i++) if (bits[i] === 1) hits.add(i);
+    }
+    return hits;
+  }
+
+  #bits(pattern: string): Uint8Array {
+    let bits = this.#cache.get(pattern);
+    if (bits === undefined) {
+      const regex = new RegExp(pattern, 'i');
+      bits = Uint8Array.from(this.headers, (header) => (regex.test(header) ? 1 : 0));
+      this.#cache.set(pattern, bits);
+    }
+    return bits;
+  }
+}
+
+export interface Headers {
+  examples: { crawler: CrawlerView; header: string }[];
+  exampleSet: HeaderSet;
+  browsers: HeaderSet;
+  peers: HeaderSet;
+  /** The crawler the index attributes each peer header to (classify-ua's answer), by index. */
+  peerAttribution: readonly (string | null)[];
+}
+
+function headersOf(model: Model): Headers {
+  const examples = model.crawlers.flatMap((crawler) => (crawler.user_agent_example === null ? [] : [{ crawler, header: crawler.user_agent_example }]));
+  const classifier = buildClassifier(model.crawlers);
+  const peers = model.corpus.peer_instances;
+  return {
+    examples,
+    exampleSet: new HeaderSet(examples.map((e) => e.header)),
+    browsers: new HeaderSet(model.corpus.browsers.user_agents),
+    peers: new HeaderSet(peers),
+    peerAttribution: peers.map((header) => crawlerNamedBy(classifier, header)?.slug ?? null),
+  };
+}
+
+/** One config's figures. */
+export function measure(headers: Headers, policy: PolicyView, patterns: readonly string[]) {
+  const matcher = policyMatcher(policy);
+  const named = new Set(matcher.lines.flatMap((line) => line.crawlers.map((c) => c.slug)));
+  const exampleHits = headers.exampleSet.matching(patterns);
+  const namedExamples = headers.examples.map((e, i) => ({ ...e, i })).filter((e) => named.has(e.crawler.slug));
+  const otherHits = headers.examples.map((e, i) => ({ ...e, i })).filter((e) => !named.has(e.crawler.slug) && exampleHits.has(e.i));
+  const browserHits = [...headers.browsers.matching(patterns)].sort((a, b) => a - b);
+  const peerHits = headers.peers.matching(patterns);
+  const peerIndices = headers.peers.headers.map((_, i) => i);
+  const peersOfNamed = peerIndices.filter((i) => named.has(headers.peerAttribution[i] ?? ''));
+  const peersElsewhere = peerIndices.filter((i) => !named.has(headers.peerAttribution[i] ?? '') && peerHits.has(i));
+  return {
+    patterns: patterns.length,
+    named_crawler_examples: {
+      tested: namedExamples.length,
+      matched: namedExamples.filter((e) => exampleHits.has(e.i)).length,
+      missed: namedExamples.filter((e) => !exampleHits.has(e.i)).map((e) => e.crawler.slug),
+    },
+    other_crawler_examples: {
+      tested: headers.examples.length - namedExamples.length,
+      matched: otherHits.length,
+      // A crawler the policy does not name is matched when its header carries a named crawler's token too.
+      matched_slugs: otherHits.map((e) => e.crawler.slug),
+    },
+    browsers: {
+      tested: headers.browsers.headers.length,
+      matched: browserHits.length,
+      matched_user_agents: browserHits.slice(0, EXAMPLES).map((i) => headers.browsers.headers[i]!),
+    },
+    peer_instances: {
+      tested: peerIndices.length,
+      of_named_crawlers: peersOfNamed.length,
+      of_named_matched: peersOfNamed.filter((i) => peerHits.has(i)).length,
+      of_named_missed: peersOfNamed.filter((i) => !peerHits.has(i)).map((i) => headers.peers.headers[i]!),
+      others_matched: peersElsewhere.length,
+      others_matched_examples: peersElsewhere
+        .slice(0, EXAMPLES)
+        .map((i) => ({ user_agent: headers.peers.headers[i]!, classified_as: headers.peerAttribution[i] ?? null })),
+    },
+  };
+}
+
+function serverRow(model: Model, headers: Headers, policy: PolicyView, dialect: Dialect) {
+  const patterns = dialect.extract(serverConfig(model.site, policy, dialect, ANY_STAMP));
+  return { server: dialect.id, url: url(model.site, href(dialect.route, policy.id)), ...measure(headers, policy, patterns) };
+}
+
+function accuracyJson(model: Model): string {
+  const headers = headersOf(model);
+  const policies = model.policies.map((policy) => {
+    const matcher = policyMatcher(policy);
+    return {
+      id: policy.id,
+      title: policy.title,
+      action: matcher.action,
+      crawlers_named: policy.directive === 'none' ? 0 : policy.crawlers.length,
+      crawlers_matchable: matcher.lines.reduce((n, line) => n + line.crawlers.length, 0),
+      cannot_enforce: matcher.unenforceable.map(({ crawler, why }) => ({ slug: crawler.slug, robots_token: crawler.robots_token, why })),
+      servers: DIALECTS.map((dialect) => serverRow(model, headers, policy, dialect)),
+    };
+  });
+  const rows = policies.flatMap((p) => p.servers);
+  return canonicalJson({
+    rule: 'A config matches a header when one of its regexes, read back out of the served file, matches it ignoring case. Each regex is a crawler substring that must stand as a word: no letter or digit before it, no letter after it.',
+    corpus: {
+      crawler_examples: headers.examples.length,
+      browsers: { count: headers.browsers.headers.length, sources: model.corpus.browsers.sources },
+      peer_instances: {
+        count: headers.peers.headers.length,
+        source: PEERS_SOURCE,
+      },
+    },
+    totals: {
+      configs: rows.length,
+      browser_matches: rows.reduce((n, r) => n + r.browsers.matched, 0),
+      named_crawler_misses: rows.reduce((n, r) => n + r.named_crawler_examples.missed.length, 0),
+      named_peer_misses: rows.reduce((n, r) => n + r.peer_instances.of_named_missed.length, 0),
+    },
+    policies,
+  });
+}
+
+export function renderPolicyAccuracy(model: Model): RenderedFile[] {
+  return [{ path: href('policy_accuracy'), kind: 'data', body: accuracyJson(model) }];
+}
