@@ -137,8 +137,10 @@ function verificationHtml(model: Model, crawler: CrawlerView, entry: Entry): Mar
       return html`${entry.label}: the host name must end in ${entry.hostnames.map((h, i) => html`${i > 0 ? ', ' : ''}<code>${h}</code>`)} and resolve back to the same address.`;
     case 'asn':
       return html`${entry.label}: ${entry.asns.map((n, i) => html`${i > 0 ? ', ' : ''}AS${n}`)}${entry.sources.length > 0 ? html` (our copy of its prefixes: ${mirrors(entry.sources)})` : ''}. An address there is ${crawler.operator}'s, not proof of this crawler.`;
-    case 'web-bot-auth':
-      return html`${entry.label}: ${entry.signature_agent === null ? '' : html`requests carry <code>Signature-Agent: "${entry.signature_agent}"</code>; `}keys in <a href="${entry.directory ?? ''}">the signature directory</a>. Check a request with <a href="${url(model.site, href(toolRouteKey('verify_signature', 'form')))}">verify-signature</a>.`;
+    case 'web-bot-auth': {
+      const mirrored = model.directories.find((d) => d.url === entry.directory);
+      return html`${entry.label}: ${entry.signature_agent === null ? '' : html`requests carry <code>Signature-Agent: "${entry.signature_agent}"</code>; `}keys in <a href="${entry.directory ?? ''}">the signature directory</a>${mirrored === undefined ? '' : html` (our mirror: <a href="${mirrored.endpoint}">${mirrored.id}</a>, ${mirrored.keys.length} key${mirrored.keys.length === 1 ? '' : 's'}, ${mirrored.mirror.state})`}. Check a request with <a href="${url(model.site, href(toolRouteKey('verify_signature', 'form')))}">verify-signature</a>.`;
+    }
     case 'none':
       return html`${entry.label}. A request claiming to be ${crawler.name} cannot be confirmed.`;
   }
