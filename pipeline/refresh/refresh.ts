@@ -104,27 +104,33 @@ async function directoryFromFile(row: DirectoryRow, previous: DirectoryEntry | u
   return acceptDirectory(previous, row, outcome, now);
 }
 
-/** Fetches every key directory (or a local copy of it), keeps the last good keys, writes state/signature-agents. */
-async function refreshDirectories(
-  rows: readonly DirectoryRow[],
+/** One kind of source: where its state lives, how one row is refreshed, and what of an entry is news. */
+interface SourceKind<Kind extends string, Row extends { id: string }, Entry extends { state: string; error: string | null }> {
+  kind: Kind;
+  /** The folder under state/ holding one <id>.json per source. */
+  folder: string;
+  read(dir: string): Promise<Map<string, Entry>>;
+  /** The next entry, or null when the offline import has no copy of this source. */
+  refreshOne(row: Row, before: Entry | undefined): Promise<Entry | null>;
+  material(entry: Entry | undefined): string;
+}
+
+/** Refreshes every row of one kind together, applies "last good wins", and writes only the entries that changed. */
+async function refreshKind<Kind extends string, Row extends { id: string }, Entry extends { state: string; error: string | null }>(
+  kind: SourceKind<Kind, Row, Entry>,
+  rows: readonly Row[],
   options: MirrorOptions,
   log: (line: string) => void,
-): Promise<Outcome<'directory', DirectoryEntry>[]> {
-  const dir = join(options.root, 'state', 'signature-agents');
-  const previous = await readDirectoryState(dir);
+): Promise<Outcome<Kind, Entry>[]> {
+  const dir = join(options.root, 'state', kind.folder);
+  const previous = await kind.read(dir);
   const outcomes = await Promise.all(
-    rows.map(async (row): Promise<Outcome<'directory', DirectoryEntry>> => {
+    rows.map(async (row): Promise<Outcome<Kind, Entry>> => {
       const before = previous.get(row.id);
-      const entry = options.upstreamDir
-        ? await directoryFromFile(row, before, options.upstreamDir, options.now)
-        : await refreshDirectory(row, before, {
-            now: options.now,
-            ...(options.upstreamBase ? { fetchUrl: `${options.upstreamBase.replace(/\/+$/, '')}/${row.id}` } : {}),
-            ...(options.fetch ? { fetch: options.fetch } : {}),
-          });
-      if (entry === null) return { kind: 'directory', id: row.id, entry: before, changed: false, skipped: 'no local copy' };
-      const changed = directoryMaterial(entry) !== directoryMaterial(before);
-      return { kind: 'directory', id: row.id, entry: changed ? entry : before, changed };
+      const entry = await kind.refreshOne(row, before);
+      if (entry === null) return { kind: kind.kind, id: row.id, entry: before, changed: false, skipped: 'no local copy' };
+      const changed = kind.material(entry) !== kind.material(before);
+      return { kind: kind.kind, id: row.id, entry: changed ? entry : before, changed };
     }),
   );
   await mkdir(dir, { recursive: true });
@@ -138,36 +144,36 @@ async function refreshDirectories(
   return outcomes;
 }
 
-/** Fetches every prefix list (or a local copy of it), applies "last good wins", writes state/mirror. */
-async function refreshLists(rows: readonly SourceRow[], options: MirrorOptions, log: (line: string) => void): Promise<Outcome<'list', MirrorEntry>[]> {
-  const mirrorDir = join(options.root, 'state', 'mirror');
-  const previous = await readMirrorState(mirrorDir);
-  const outcomes = await Promise.all(
-    rows.map(async (source): Promise<Outcome<'list', MirrorEntry>> => {
-      const before = previous.get(source.id);
-      let entry: MirrorEntry | null;
-      if (options.upstreamDir) entry = await fromDirectory(source, before, options.upstreamDir, options.now);
-      else {
-        entry = await refreshSource(source, before, {
-          now: options.now,
-          fetchUrl: options.upstreamBase ? `${options.upstreamBase.replace(/\/+$/, '')}/${source.id}` : undefined,
-          fetch: options.fetch,
-        });
-      }
-      if (entry === null) return { kind: 'list', id: source.id, entry: before, changed: false, skipped: 'no local copy' };
-      const changed = material(entry) !== material(before);
-      return { kind: 'list', id: source.id, entry: changed ? entry : before, changed };
-    }),
-  );
-  await mkdir(mirrorDir, { recursive: true });
-  for (const outcome of outcomes) {
-    const entry = outcome.entry;
-    if (outcome.changed && entry) await writeFileAtomic(join(mirrorDir, `${outcome.id}.json`), canonicalJson(entry));
-    log(
-      `${outcome.id}: ${outcome.skipped ?? entry?.state ?? 'never-fetched'}${outcome.changed ? ' (changed)' : ''}${entry?.state === 'failed' ? `: ${entry.error}` : ''}`,
-    );
-  }
-  return outcomes;
+/** `<base>/<id>` when the maintainer pointed the refresh at a local mirror or a test server. */
+function overrideUrl(options: MirrorOptions, id: string): string | undefined {
+  return options.upstreamBase ? `${options.upstreamBase.replace(/\/+$/, '')}/${id}` : undefined;
+}
+
+function prefixLists(options: MirrorOptions): SourceKind<'list', SourceRow, MirrorEntry> {
+  return {
+    kind: 'list',
+    folder: 'mirror',
+    read: readMirrorState,
+    refreshOne: (row, before) =>
+      options.upstreamDir
+        ? fromDirectory(row, before, options.upstreamDir, options.now)
+        : refreshSource(row, before, { now: options.now, fetchUrl: overrideUrl(options, row.id), fetch: options.fetch }),
+    material,
+  };
+}
+
+function keyDirectories(options: MirrorOptions): SourceKind<'directory', DirectoryRow, DirectoryEntry> {
+  return {
+    kind: 'directory',
+    folder: 'signature-agents',
+    read: readDirectoryState,
+    refreshOne: (row, before) => {
+      if (options.upstreamDir) return directoryFromFile(row, before, options.upstreamDir, options.now);
+      const fetchUrl = overrideUrl(options, row.id);
+      return refreshDirectory(row, before, { now: options.now, ...(fetchUrl ? { fetchUrl } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) });
+    },
+    material: directoryMaterial,
+  };
 }
 
 /** Fetches every source of records/sources.yaml, prefix lists and key directories alike. */
@@ -181,6 +187,9 @@ export async function refreshMirror(options: MirrorOptions): Promise<SourceOutco
   const wanted = <T extends { id: string }>(rows: readonly T[]) => rows.filter((row) => !options.only || options.only.includes(row.id));
   // Sources are independent; fetching them together keeps a refresh within a minute even
   // when a few upstreams time out.
-  const [lists, keys] = await Promise.all([refreshLists(wanted(sources), options, log), refreshDirectories(wanted(directories), options, log)]);
+  const [lists, keys] = await Promise.all([
+    refreshKind(prefixLists(options), wanted(sources), options, log),
+    refreshKind(keyDirectories(options), wanted(directories), options, log),
+  ]);
   return [...lists, ...keys];
 }
