@@ -1,3 +1,4 @@
+import { containsToken } from '../pipeline/tools/classify/token.ts';
 import { strict as assert } from 'node:assert';
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -116,6 +117,20 @@ test('each UA regex compiles, matches every example of its set and no browser', 
       if (crawler.user_agent_example && crawler.user_agent_substring) assert.match(crawler.user_agent_example, regex, `${name} matches ${crawler.slug}`);
     for (const browser of BROWSER_USER_AGENTS) assert.doesNotMatch(browser, regex, `${name} must not match a browser`);
   }
+  // The token rule classify-ua and the server configs apply: a substring inside a longer word is no match.
+  const all = new RegExp(regexes.all, 'i');
+  const substrings = agents.crawlers.flatMap((c) => (c.user_agent_substring ? [c.user_agent_substring] : []));
+  for (const header of [
+    'Mozilla/5.0 (compatible; Alexabot/1.0)',
+    'Mozilla/5.0 (compatible; SomeBot/1.0; +https://commoncrawl.org/faq/)',
+    ...agents.crawlers.flatMap((c) => (c.user_agent_example ? [c.user_agent_example] : [])),
+  ])
+    assert.equal(
+      all.test(header),
+      substrings.some((s) => containsToken(header, s)),
+      `all agrees with the token rule on ${header}`,
+    );
+  assert.doesNotMatch('Mozilla/5.0 (compatible; Alexabot/1.0)', all);
   const nonAi = agents.crawlers.filter((c) => !ai.has(c.category) && c.user_agent_example && c.user_agent_substring);
   const aiOnly = new RegExp(regexes.ai_only);
   const aiSubstrings = agents.crawlers.filter((c) => ai.has(c.category)).map((c) => c.user_agent_substring);

@@ -9,10 +9,11 @@ export function escapeRegex(text: string): string {
 const MATCHES_NOTHING = '[^\\s\\S]';
 
 /**
- * One alternation over the given substrings, longest first so that an engine reporting the
- * leftmost-first match names the most specific crawler (Googlebot-Image before Googlebot).
+ * One alternation over the given substrings, each written by `pattern`, longest first so that an
+ * engine reporting the leftmost-first match names the most specific crawler (Googlebot-Image
+ * before Googlebot).
  */
-export function alternation(substrings: Iterable<string>): string {
+export function alternation(substrings: Iterable<string>, pattern: (substring: string) => string = escapeRegex): string {
   const unique = [...new Set(substrings)].sort((a, b) => b.length - a.length || compareText(a, b));
-  return unique.length === 0 ? MATCHES_NOTHING : unique.map(escapeRegex).join('|');
+  return unique.length === 0 ? MATCHES_NOTHING : unique.map(pattern).join('|');
 }
