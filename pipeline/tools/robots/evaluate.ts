@@ -430,7 +430,15 @@ export function evaluationCost(parsed: ParsedRobots, tokens: readonly string[], 
   const compiled = compile(parsed);
   const searches = new Map<string, number>();
   for (const productToken of tokens) {
-    for (const pass of passesOf(compiled, planFor(compiled, productToken))) {
+    const plan = planFor(compiled, productToken);
+    // The usage preferences of the groups that apply are matched against each path as rules are.
+    const preferencesKey = `preferences ${selectionId(compiled.rfc, plan.sel.indices)}`;
+    if (!searches.has(preferencesKey)) {
+      let count = 0;
+      for (const gi of plan.sel.indices) count += parsed.groups[gi]!.preferences.length;
+      searches.set(preferencesKey, count);
+    }
+    for (const pass of passesOf(compiled, plan)) {
       const key = `${pass.model === compiled.rfc ? 'rfc' : 'google'} ${pass.kind} ${selectionId(pass.model, pass.indices)}`;
       if (searches.has(key)) continue;
       let rules = 0;
@@ -443,6 +451,16 @@ export function evaluationCost(parsed: ParsedRobots, tokens: readonly string[], 
   let perRule = 0;
   for (const path of new Set(paths.map(normalizeRequestPath))) perRule += path.length + UNITS_PER_COMPARISON;
   return rules * perRule;
+}
+
+/**
+ * The groups (indices into `parsed.groups`) that decide for this token: the merged groups naming
+ * it, its hyphen-prefix fallback, or the `*` groups. Its usage preferences are read from these
+ * same groups (draft-ietf-aipref-attach-05 §3.1).
+ */
+export function selectedGroups(parsed: ParsedRobots, productToken: string, reading: Reading = 'rfc'): readonly number[] {
+  const compiled = compile(parsed);
+  return planFor(compiled, productToken, reading).sel.indices;
 }
 
 /**
