@@ -138,6 +138,9 @@ describe('preferences: which apply to a crawler at a path (draft-ietf-aipref-att
     assert.equal(r.content_usage['train-ai'], 'disallowed');
     assert.equal(r.content_usage.search, 'allowed');
     assert.equal(r.content_usage.header, true);
+    const kept = prefs('User-agent: *\nDisallow: /\n', 'x', '/', 'search=y');
+    assert.equal(kept.content_usage.header, false, 'a crawler kept out never receives the header');
+    assert.equal(kept.content_usage.search, 'unknown');
   });
 
   it('contradictions: a use allowed where fetching is not, and the two vocabularies disagreeing; a refusal to train while allowed is none', () => {

@@ -170,7 +170,8 @@ function emptyUsage(): UsagePreferences {
 /**
  * The preferences the groups `indices` declare for `path`, and whether they apply (`allowed`:
  * the crawler's verdict for the path). `header`, when given, is a Content-Usage response header
- * sent with the content at that path; it combines with the file's, most restrictive first.
+ * sent with the content at that path; it combines with the file's, most restrictive first, for a
+ * crawler that may fetch the path (one that may not never sees it).
  * Work: one comparison per preference line of the selected groups.
  */
 export function resolvePreferences(
@@ -205,7 +206,8 @@ export function resolvePreferences(
     usage.lines.push(p.line);
     combineUsage(usage, statementOf(p));
   }
-  if (header !== null) {
+  // The header comes with the content, which a crawler kept out never receives.
+  if (header !== null && allowed) {
     usage.header = true;
     combineUsage(usage, header);
   }
