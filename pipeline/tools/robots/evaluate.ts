@@ -423,7 +423,8 @@ export const UNITS_PER_COMPARISON = 40;
  * An upper bound, computed before any rule is matched, of the work evaluating `paths` for
  * each of `tokens` takes: for every distinct search (a selection of groups, searched
  * longest-first or in file order), its rule count times the sum over distinct paths of
- * (normalised length + UNITS_PER_COMPARISON). Searches shared by several tokens count once,
+ * (normalised length + UNITS_PER_COMPARISON), and likewise the usage-preference lines of each
+ * selection, which are matched against the paths the same way. Searches shared by several tokens count once,
  * as evaluation runs them once. Callers refuse inputs whose bound is over their budget.
  */
 export function evaluationCost(parsed: ParsedRobots, tokens: readonly string[], paths: readonly string[]): number {
