@@ -30,9 +30,17 @@ const SWAPPED: Readonly<Record<string, string>> = { yes: 'y', no: 'n', y: 'yes',
 const DISALLOWED_CHECKS = 200;
 const DISALLOWED_CHECK_BUDGET = 5_000_000;
 
+// Computed once per group: a group may hold thousands of user-agent lines and as many preference lines.
+const labels = new WeakMap<Group, string>();
+
 function groupLabel(g: Group): string {
-  const tokens = [...new Set(g.user_agents.map((u) => (u.token === '' ? u.value : u.token)))];
-  return tokens.length <= 3 ? tokens.join(', ') : `${tokens.slice(0, 3).join(', ')} and ${tokens.length - 3} more`;
+  let label = labels.get(g);
+  if (label === undefined) {
+    const tokens = [...new Set(g.user_agents.map((u) => (u.token === '' ? u.value : u.token)))];
+    label = tokens.length <= 3 ? tokens.join(', ') : `${tokens.slice(0, 3).join(', ')} and ${tokens.length - 3} more`;
+    labels.set(g, label);
+  }
+  return label;
 }
 
 /** A value in the form this vocabulary's label takes (y/n or yes/no). */

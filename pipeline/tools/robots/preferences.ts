@@ -182,6 +182,31 @@ export function resolvePreferences(
   header: Statement | null = null,
 ): Resolved {
   const normalized = normalizeRequestPath(path);
+  // Most crawlers fall to the same groups (the * groups): the file's part is resolved once per
+  // selection and path, so the work is what evaluationCost counted, not once per crawler.
+  let byKey = resolved.get(groups);
+  if (byKey === undefined) {
+    byKey = new Map();
+    resolved.set(groups, byKey);
+  }
+  const key = `${indices.join(',')} ${normalized}`;
+  let fromFile = byKey.get(key);
+  if (fromFile === undefined) {
+    fromFile = fromGroups(groups, indices, normalized);
+    byKey.set(key, fromFile);
+  }
+  const usage: UsagePreferences = { ...fromFile.usage, lines: [...fromFile.usage.lines] };
+  // The header comes with the content, which a crawler kept out never receives.
+  if (header !== null && allowed) {
+    usage.header = true;
+    combineUsage(usage, header);
+  }
+  return { applies: allowed, content_usage: usage, content_signal: { ...fromFile.signals, lines: [...fromFile.signals.lines] } };
+}
+
+const resolved = new WeakMap<readonly Group[], Map<string, { usage: UsagePreferences; signals: SignalPreferences }>>();
+
+function fromGroups(groups: readonly Group[], indices: readonly number[], normalized: string): { usage: UsagePreferences; signals: SignalPreferences } {
   const usage = emptyUsage();
   const signals: SignalPreferences = { search: null, 'ai-input': null, 'ai-train': null, use: null, lines: [] };
   let best = -1;
@@ -206,14 +231,9 @@ export function resolvePreferences(
     usage.lines.push(p.line);
     combineUsage(usage, statementOf(p));
   }
-  // The header comes with the content, which a crawler kept out never receives.
-  if (header !== null && allowed) {
-    usage.header = true;
-    combineUsage(usage, header);
-  }
   usage.lines.sort((a, b) => a - b);
   signals.lines.sort((a, b) => a - b);
-  return { applies: allowed, content_usage: usage, content_signal: signals };
+  return { usage, signals };
 }
 
 /** One way the declared preferences and the crawl rules say opposite things for a crawler at a path. */
