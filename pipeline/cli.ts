@@ -115,11 +115,29 @@ function toolCommands(cli: Command): void {
     process.exitCode = result.exitCode;
   };
   const json = (command: Command) => command.option('--json', 'print the whole answer as JSON instead of the summary');
-  json(cli.command('audit').description('which AI crawlers a robots.txt blocks and lets in (audit_ai_access); FILE or - for standard input'))
+  json(
+    cli
+      .command('audit')
+      .description(
+        'which AI crawlers a robots.txt blocks and lets in, and the usage preferences that apply to each (audit_ai_access); FILE or - for standard input',
+      ),
+  )
     .argument('<file>')
     .option('--path <path>', 'the URL path to evaluate', '/')
-    .action(async (file: string, options: { path: string; json?: boolean }) =>
-      finish(await runToolCommand(root(), 'audit_ai_access', { robots_txt: await readInput(file), path: options.path }, options.json === true)),
+    .option('--content-usage-header <value>', 'the Content-Usage response header your server sends with that page, such as "train-ai=n"')
+    .action(async (file: string, options: { path: string; contentUsageHeader?: string; json?: boolean }) =>
+      finish(
+        await runToolCommand(
+          root(),
+          'audit_ai_access',
+          {
+            robots_txt: await readInput(file),
+            path: options.path,
+            ...(options.contentUsageHeader === undefined ? {} : { content_usage_header: options.contentUsageHeader }),
+          },
+          options.json === true,
+        ),
+      ),
     );
   json(cli.command('lint').description('faults in a robots.txt, with line, text and fix (lint_robots_txt)'))
     .argument('<file>')

@@ -187,6 +187,23 @@ for (const [label, through] of CLIENTS)
       assert.match(answer.text, /1 of \d+ AI crawlers are blocked/);
     });
 
+    test('a robots.txt with Content Signals → audit_ai_access with the preferences that apply, named in the text', async () => {
+      const answer = await askVia([
+        textPart('User-agent: *\nContent-Signal: search=yes, ai-train=no\nAllow: /\n\nUser-agent: GPTBot\nDisallow: /\nContent-Signal: search=yes\n'),
+      ]);
+      assert.equal(answer.tool, 'audit_ai_access');
+      const output = answer.data.output as {
+        usage_preferences: { contradictions: { slug: string }[] };
+        allowed: { slug: string; preferences: { applies: boolean } }[];
+      };
+      assert.deepEqual(
+        output.usage_preferences.contradictions.map((c) => c.slug),
+        ['gptbot'],
+      );
+      assert.ok(output.allowed.length > 0 && output.allowed.every((a) => a.preferences.applies));
+      assert.match(answer.text, /Contradiction: GPTBot may not fetch \//);
+    });
+
     test('"who am I" → whoami about the calling request', async () => {
       const answer = await askVia([textPart('Who am I?')]);
       assert.equal(answer.tool, 'whoami');

@@ -91,6 +91,13 @@ test('audit, lint, allowed, classify and verify run the registry offline, as a s
     json.blocked.map((b) => b.slug),
     ['gptbot'],
   );
+  const signals = JSON.parse(
+    (await bin(['audit', '-', '--json', '--content-usage-header', 'train-ai=n'], 'User-agent: *\nContent-Signal: ai-train=no\n')).stdout,
+  ) as {
+    allowed: { slug: string; preferences: { content_usage: { 'train-ai': string }; content_signal: { 'ai-train': string } } }[];
+  };
+  const gpt = signals.allowed.find((a) => a.slug === 'gptbot')!;
+  assert.deepEqual([gpt.preferences.content_usage['train-ai'], gpt.preferences.content_signal['ai-train']], ['disallowed', 'no']);
   const lint = await bin(['lint', '-'], 'User-agent: *\nDisalow: /x\n');
   assert.match(lint.stdout, /line 2 \("Disalow: \/x"\)/, 'reads standard input and quotes the line');
   assert.match(

@@ -118,6 +118,25 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     }
   });
 
+  test('audit_ai_access over MCP carries the usage preferences per crawler and a Content-Usage header', async () => {
+    const client = await connect('/robots/mcp');
+    try {
+      const result = await client.callTool({
+        name: 'audit_ai_access',
+        arguments: { robots_txt: 'User-agent: *\nContent-Signal: search=yes, ai-train=no\nAllow: /\n', content_usage_header: 'train-ai=n' },
+      });
+      const output = result.structuredContent as {
+        allowed: { slug: string; preferences: { content_usage: { 'train-ai': string; header: boolean }; content_signal: { 'ai-train': string } } }[];
+      };
+      const gpt = output.allowed.find((a) => a.slug === 'gptbot')!;
+      assert.equal(gpt.preferences.content_signal['ai-train'], 'no');
+      assert.deepEqual([gpt.preferences.content_usage['train-ai'], gpt.preferences.content_usage.header], ['disallowed', true]);
+      assert.match((result.content as { text: string }[])[0]!.text, /Content-Signal search=yes, ai-train=no \(line 2\)/);
+    } finally {
+      await client.close();
+    }
+  });
+
   test("an unknown tool, or a tool of another server → -32602 naming this server's tools", async () => {
     const client = await connect('/robots/mcp');
     try {

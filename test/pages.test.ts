@@ -105,6 +105,13 @@ test('a robots.txt tool answers a browser with a valid report page and a program
     assert.match(program.headers['content-type'] ?? '', /^application\/json/);
     JSON.parse(program.text);
   }
+  const signals = 'User-agent: *\nContent-Signal: search=yes, ai-train=no\nAllow: /\n\nUser-agent: GPTBot\nDisallow: /\nContent-Signal: search=yes\n';
+  for (const tool of ['ai-access', 'robots-allowed?ua=GPTBot']) {
+    const report = await raw(served.server.url, `/tools/${tool}`, { method: 'POST', body: signals, headers: { accept: browser } });
+    assert.match(report.text, /<th scope="col">Usage preferences<\/th>/, tool);
+    assert.match(report.text, /Contradiction/, tool);
+    assert.deepEqual(await problems(tool, report.text), []);
+  }
   const lint = await raw(served.server.url, '/tools/robots-lint', { method: 'POST', body: file, headers: { accept: browser } });
   assert.match(lint.text, /<code>Disalow: \/x<\/code>/, 'the finding quotes its line');
   // The specification (no input) stays JSON for a browser too.

@@ -152,6 +152,61 @@ describe('robots.txt tools', () => {
       [['GPTbott', 'GPTBot']],
     );
   });
+  test('ai-access and robots-allowed: the usage preferences that apply, contradictions, a Content-Usage header and a Cloudflare-managed override', async () => {
+    const signals = `# BEGIN Cloudflare Managed content
+User-Agent: *
+Content-Signal: search=yes, ai-train=no
+Allow: /
+
+User-agent: ClaudeBot
+Disallow: /
+# END Cloudflare Managed Content
+User-agent: *
+Disallow: /private
+Content-Usage: train-ai=n
+
+User-agent: CCBot
+Disallow: /
+Content-Signal: search=yes
+`;
+    type Prefs = { applies: boolean; content_usage: Record<string, unknown>; content_signal: Record<string, unknown> };
+    const body = json<{
+      allowed: { slug: string; preferences: Prefs }[];
+      usage_preferences: {
+        content_usage_header: { declared: string[] } | null;
+        by_category: Record<string, Record<string, string[]>>;
+        contradictions: { slug: string; code: string }[];
+        managed_overrides: { token: string; decided_by: string }[];
+      };
+    }>((await raw(server.url, '/tools/ai-access?content_usage_header=search%3Dy', { method: 'POST', body: signals })).text);
+    const gpt = body.allowed.find((a) => a.slug === 'gptbot')!;
+    assert.deepEqual(gpt.preferences.content_signal, { search: 'yes', 'ai-input': null, 'ai-train': 'no', use: null, lines: [3] });
+    assert.equal(gpt.preferences.content_usage['train-ai'], 'disallowed', 'the merged * groups carry line 11');
+    assert.equal(gpt.preferences.content_usage['search'], 'allowed', 'from the header');
+    assert.deepEqual(body.usage_preferences.content_usage_header?.declared, ['search=y']);
+    assert.ok(body.usage_preferences.by_category['ai-training']?.['content-signal:ai-train=no']?.includes('gptbot'));
+    assert.deepEqual(
+      body.usage_preferences.contradictions.map((c) => [c.slug, c.code]),
+      [['ccbot', 'preference-on-disallowed-path']],
+    );
+    assert.deepEqual(
+      body.usage_preferences.managed_overrides.map((m) => [m.token, m.decided_by]),
+      [
+        ['*', 'both'],
+        ['ClaudeBot', 'managed'],
+      ],
+    );
+    const paths = json<{ results: { path: string; preferences: Prefs; preference_contradictions: unknown[] }[] }>(
+      (await raw(server.url, '/tools/robots-allowed?ua=CCBot&path=/', { method: 'POST', body: signals })).text,
+    );
+    assert.equal(paths.results[0]!.preferences.applies, false);
+    assert.equal(paths.results[0]!.preference_contradictions.length, 1);
+    assertError(
+      await raw(server.url, `/tools/ai-access?content_usage_header=${'x'.repeat(1100)}`, { method: 'POST', body: signals }),
+      400,
+      'content_usage_header',
+    );
+  });
   test('robots-lint: a misspelt directive is found with its line and fix', async () => {
     const body = json<{ findings: { line: number; code: string; fix: string }[] }>(
       (await get(`/tools/robots-lint?robots_txt=${encodeURIComponent('User-agent: *\nDissallow: /x\n')}`)).text,

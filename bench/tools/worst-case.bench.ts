@@ -78,6 +78,14 @@ export function worstCases(): WorstCase[] {
   // Keys that pass the character-count filter against a directive name, so the distance table is filled.
   const shuffled = fill((i) => `${shuffle(rnd, i % 2 === 0 ? 'disallow' : 'user-agent')}: x`, 'User-agent: *\n');
   const manyStarGroups = fill(() => 'User-agent: *\nDisallow: /*q');
+  // Usage preferences: one RFC 9309 group of thousands of user-agent, Content-Signal and License
+  // lines (neither closes a group), and path-scoped Content-Usage lines every crawler matches.
+  const preferenceGroup = fill((i) => `User-agent: *\nContent-Signal: search=yes, ai-train=no, use=reference\nLicense: https://example.com/${i}`);
+  const usageLines = fill((i) => `Content-Usage: /*${i % 97}*x train-ai=n, search=y`, 'User-agent: *\n');
+  const managedBlock = fill(
+    (i) => `User-agent: Bot${randomToken(rnd, 8)}${i % 2 === 0 ? '' : '\nUser-agent: *'}\nDisallow: /`,
+    '# BEGIN Cloudflare Managed content\n',
+  );
   const ips = Array.from({ length: 500 }, (_, i) => (i % 2 === 0 ? `66.249.${i % 256}.${(i * 7) % 256}` : `2001:db8::${i.toString(16)}`));
   return [
     {
@@ -129,6 +137,11 @@ export function worstCases(): WorstCase[] {
     { name: 'lint_robots_txt: 512 KB of shuffled directive names', tool: 'lint_robots_txt', input: { robots_txt: shuffled } },
     { name: 'site_check: 512 KB of unknown keys', tool: 'site_check', input: { robots_txt: unknownKeys } },
     { name: 'lint_robots_txt: 512 KB of unknown user-agent tokens', tool: 'lint_robots_txt', input: { robots_txt: unknownAgents } },
+    { name: 'lint_robots_txt: 512 KB of one group of preference and License lines', tool: 'lint_robots_txt', input: { robots_txt: preferenceGroup } },
+    { name: 'audit_ai_access: 512 KB of path-scoped Content-Usage lines', tool: 'audit_ai_access', input: { robots_txt: usageLines } },
+    { name: 'lint_robots_txt: 512 KB of path-scoped Content-Usage lines', tool: 'lint_robots_txt', input: { robots_txt: usageLines } },
+    { name: 'lint_robots_txt: 512 KB Cloudflare-managed block', tool: 'lint_robots_txt', input: { robots_txt: managedBlock } },
+    { name: 'audit_ai_access: 512 KB Cloudflare-managed block', tool: 'audit_ai_access', input: { robots_txt: managedBlock } },
     { name: 'verify_batch: 500 addresses with a claim', tool: 'verify_batch', input: { ip: ips, ua: 'Googlebot' } },
     {
       name: 'triage_log_lines: 500 lines',

@@ -3,6 +3,7 @@ import { html, type Markup } from '../site/html.ts';
 import { page } from '../site/layout.ts';
 import type { auditAiAccess, lintAnswer } from '../tools/definitions/robots-answers.ts';
 import type { allowedTool } from '../tools/definitions/check-path-allowed.ts';
+import { preferenceText } from '../tools/definitions/preference-answers.ts';
 
 // Readable answers for the robots.txt tools, for a browser that submitted a form: the same
 // answer as the JSON (rendered from it), laid out as a report. Programs keep the JSON: only a
@@ -21,11 +22,11 @@ const lineCell = (line: Line | null) =>
 
 function crawlerRows(items: readonly Brief[], mayNotObey: ReadonlySet<string>): Markup {
   return wide(html`<table>
-<thead><tr><th scope="col">Crawler</th><th scope="col">Operator</th><th scope="col">Category</th><th scope="col">Deciding line</th><th scope="col">Notes</th></tr></thead>
+<thead><tr><th scope="col">Crawler</th><th scope="col">Operator</th><th scope="col">Category</th><th scope="col">Deciding line</th><th scope="col">Usage preferences</th><th scope="col">Notes</th></tr></thead>
 <tbody>
 ${items.map(
   (b) =>
-    html`<tr><td>${b.name}${b.robots_token ? html` <code>${b.robots_token}</code>` : ''}</td><td>${b.operator}</td><td>${b.category}</td><td>${lineCell(b.deciding_line)}</td><td>${
+    html`<tr><td>${b.name}${b.robots_token ? html` <code>${b.robots_token}</code>` : ''}</td><td>${b.operator}</td><td>${b.category}</td><td>${lineCell(b.deciding_line)}</td><td>${preferenceText(b.preferences)}</td><td>${
       mayNotObey.has(b.slug) ? `May not obey robots.txt (${b.respects_robots_txt}). ` : ''
     }${b.parser_dependent?.note ?? ''}</td></tr>
 `,
@@ -33,11 +34,59 @@ ${items.map(
 </table>`);
 }
 
+// What the file declares beyond Allow and Disallow: licences, the header, contradictions and
+// where a Cloudflare-managed block meets the site's own groups. Nothing when it declares none.
+function preferencesSection(p: Audit['usage_preferences']): Markup | string {
+  if (!p.declared && p.managed_blocks.length === 0) return '';
+  const items = [
+    ...p.licenses.map((l) => html`<li>line ${l.line}: RSL licence at <code>${l.url}</code>, for every crawler</li>`),
+    ...(p.content_usage_header === null
+      ? []
+      : [
+          html`<li>Content-Usage header <code>${p.content_usage_header.value}</code>: ${p.content_usage_header.error ?? (p.content_usage_header.declared.join(', ') || 'no known label')}</li>`,
+        ]),
+    ...p.contradictions.map((c) => html`<li><strong>Contradiction</strong> (lines ${c.lines.join(', ')}): ${c.message}</li>`),
+    ...p.managed_overrides.map((m) => html`<li>Cloudflare-managed block${m.decided_by === 'both' ? '' : html` <strong>overrides</strong>`}: ${m.message}</li>`),
+    ...(p.own_group_without_preferences.length === 0
+      ? []
+      : [
+          html`<li>The <code>*</code> group's preferences do not reach these crawlers, which have a group of their own: ${p.own_group_without_preferences.join(', ')}</li>`,
+        ]),
+  ];
+  const categories = Object.entries(p.by_category);
+  return html`<h2>Usage preferences</h2>
+<p>Preferences say how content may be used once fetched; they never change what may be fetched, and apply only where a crawler may fetch.</p>
+${
+  items.length > 0
+    ? html`<ul>
+${items.map(
+  (i) => html`${i}
+`,
+)}</ul>`
+    : ''
+}
+${
+  categories.length === 0
+    ? ''
+    : wide(html`<table>
+<thead><tr><th scope="col">Category</th><th scope="col">Preference</th><th scope="col">Crawlers it applies to</th></tr></thead>
+<tbody>
+${categories.flatMap(([category, prefs]) =>
+  Object.entries(prefs).map(
+    ([pref, slugs]) => html`<tr><td>${category}</td><td><code>${pref}</code></td><td>${slugs.join(', ')}</td></tr>
+`,
+  ),
+)}</tbody>
+</table>`)
+}`;
+}
+
 function auditReport(o: Audit): Markup {
   const mayNotObey = new Set(o.obedience.blocked_but_may_not_obey.map((m) => m.slug));
   return html`<h1>AI access for ${o.path}</h1>
 ${o.parsed.not_robots_txt ? html`<p><strong>${o.parsed.not_robots_txt}</strong></p>` : ''}
 <p>${o.summary.blocked} of ${o.summary.ai_crawlers} AI crawlers are blocked and ${o.summary.allowed} allowed (the file has ${o.parsed.groups} groups).</p>
+${preferencesSection(o.usage_preferences)}
 <h2>Blocked (${o.blocked.length})</h2>
 ${o.blocked.length === 0 ? html`<p class="muted">None.</p>` : crawlerRows(o.blocked, mayNotObey)}
 ${
@@ -73,11 +122,11 @@ function allowedReport(o: Allowed): Markup {
   return html`<h1>Paths for ${o.token}</h1>
 ${o.not_robots_txt ? html`<p><strong>${o.not_robots_txt}</strong></p>` : ''}${o.ua_note ? html`<p>${o.ua_note}</p>` : ''}
 ${wide(html`<table>
-<thead><tr><th scope="col">Path</th><th scope="col">Verdict</th><th scope="col">Why</th></tr></thead>
+<thead><tr><th scope="col">Path</th><th scope="col">Verdict</th><th scope="col">Why</th><th scope="col">Usage preferences</th></tr></thead>
 <tbody>
 ${o.results.map(
   (r) =>
-    html`<tr><td><code>${r.path}</code></td><td>${r.allowed ? 'allowed' : 'disallowed'}</td><td>${r.reason}${r.notes.map((n) => html`<br><span class="muted">${n}</span>`)}</td></tr>
+    html`<tr><td><code>${r.path}</code></td><td>${r.allowed ? 'allowed' : 'disallowed'}</td><td>${r.reason}${r.notes.map((n) => html`<br><span class="muted">${n}</span>`)}</td><td>${preferenceText(r.preferences)}${r.preference_contradictions.map((c) => html`<br><strong>Contradiction:</strong> ${c.message}`)}</td></tr>
 `,
 )}</tbody>
 </table>`)}`;

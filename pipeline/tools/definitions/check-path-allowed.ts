@@ -1,8 +1,9 @@
-import { evaluateMany, notRobotsTxt, parseRobotsTxt, readingForToken, UNITS_PER_COMPARISON } from '../robots/index.ts';
+import { contradictionsOf, evaluateMany, notRobotsTxt, parseRobotsTxt, readingForToken, UNITS_PER_COMPARISON } from '../robots/index.ts';
 import { listOf, textOf } from '../registry/input.ts';
 import { EVALUATION_BUDGET, MAX_PATH_BYTES } from '../registry/limits.ts';
 import { defineTool } from '../registry/types.ts';
 import { crawlerNamedBy, type Classifier } from '../classify/classify.ts';
+import { PREFERENCES_SCHEMA, preferencesFor, preferenceText } from './preference-answers.ts';
 import { checkEvaluationBudget, ROBOTS_TXT } from './robots-answers.ts';
 
 const MAX_PATHS = 200;
@@ -26,7 +27,7 @@ export const allowedTool = defineTool({
   name: 'check_path_allowed',
   path: 'robots-allowed',
   title: 'Is this path allowed for this crawler?',
-  description: `Evaluates a robots.txt under RFC 9309 for one product token and up to ${MAX_PATHS} paths: the longest matching token picks the group (groups naming it merge), the longest pattern picks the rule, Allow wins a tie, * and $ are supported. Each verdict gives the deciding line, and flags where a first-group-wins or non-merging parser would decide differently. Limits per call: each path at most ${MAX_PATH_BYTES} bytes; the evaluation may spend ${EVALUATION_BUDGET} work units, about rules x paths x (path length + ${UNITS_PER_COMPARISON}), counted before any rule is matched; a larger call is refused with a 400 naming the cost and the budget, so split it.`,
+  description: `Evaluates a robots.txt under RFC 9309 for one product token and up to ${MAX_PATHS} paths: the longest matching token picks the group (groups naming it merge), the longest pattern picks the rule, Allow wins a tie, * and $ are supported. Each verdict gives the deciding line, flags where a first-group-wins or non-merging parser would decide differently, and gives the usage preferences (Content-Usage, Content-Signal) that apply to the crawler at that path, with contradictions such as a use allowed on a path it may not fetch. Limits per call: each path at most ${MAX_PATH_BYTES} bytes; the evaluation may spend ${EVALUATION_BUDGET} work units, about rules x paths x (path length + ${UNITS_PER_COMPARISON}), counted before any rule is matched; a larger call is refused with a 400 naming the cost and the budget, so split it.`,
   params: [
     ROBOTS_TXT,
     {
@@ -60,14 +61,38 @@ export const allowedTool = defineTool({
       ua_note: { type: ['string', 'null'], description: 'How ua was read, when it was a whole User-Agent header rather than a token' },
       not_robots_txt: { type: ['string', 'null'], description: 'Set when the file is an HTML or XML page, not a robots.txt' },
       summary: { type: 'object', required: ['allowed', 'disallowed'] },
-      results: { type: 'array', items: { type: 'object', required: ['path', 'allowed', 'deciding', 'reason', 'disagreements'] } },
+      results: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['path', 'allowed', 'deciding', 'reason', 'disagreements', 'preferences', 'preference_contradictions'],
+          properties: {
+            preferences: PREFERENCES_SCHEMA,
+            preference_contradictions: {
+              type: 'array',
+              description:
+                'Where the preferences for this path contradict the crawl rules: a use allowed on a path the crawler may not fetch, or Content-Usage and Content-Signal disagreeing',
+              items: {
+                type: 'object',
+                required: ['code', 'lines', 'message'],
+                properties: {
+                  code: { enum: ['preference-on-disallowed-path', 'vocabularies-disagree'] },
+                  lines: { type: 'array', items: { type: 'integer' } },
+                  message: { type: 'string' },
+                },
+              },
+            },
+          },
+        },
+      },
     },
   },
   examples: [
     {
-      description: 'GPTBot on two paths',
+      description: 'GPTBot on two paths, with the preferences that apply to each',
       input: {
-        robots_txt: 'User-agent: *\nDisallow: /private\n\nUser-agent: GPTBot\nAllow: /public\nDisallow: /\n',
+        robots_txt:
+          'User-agent: *\nDisallow: /private\n\nUser-agent: GPTBot\nAllow: /public\nDisallow: /\nContent-Usage: train-ai=n\nContent-Usage: /public/ train-ai=n, search=y\n',
         ua: 'GPTBot',
         path: ['/public/a', '/private/b'],
       },
@@ -85,7 +110,11 @@ export const allowedTool = defineTool({
       'Send fewer or shorter paths per call (or a file with fewer rules) and split the rest over several calls.',
     );
     // A token with a digit (AI2Bot) is read whole, as the crawler must read it; the notes give the strict reading.
-    const results = evaluateMany(parsed, token, paths, readingForToken(token));
+    const reading = readingForToken(token);
+    const results = evaluateMany(parsed, token, paths, reading).map((verdict) => {
+      const preferences = preferencesFor(parsed, token, reading, verdict.path, verdict.allowed, null);
+      return { ...verdict, preferences, preference_contradictions: contradictionsOf(verdict.token, verdict.path, preferences) };
+    });
     return {
       token,
       ua_note: note,
@@ -99,7 +128,10 @@ export const allowedTool = defineTool({
       o.results
         .slice(0, 20)
         .map(
-          (r) => `${r.path}: ${r.allowed ? 'allowed' : 'disallowed'} for ${o.token} (${r.deciding ? `line ${r.deciding.line}: ${r.deciding.text}` : r.reason})`,
+          (r) =>
+            `${r.path}: ${r.allowed ? 'allowed' : 'disallowed'} for ${o.token} (${r.deciding ? `line ${r.deciding.line}: ${r.deciding.text}` : r.reason})` +
+            (preferenceText(r.preferences) === 'none declared' ? '' : `; preferences: ${preferenceText(r.preferences)}`) +
+            r.preference_contradictions.map((c) => `; contradiction: ${c.message}`).join(''),
         )
         .join('\n') +
       (o.results.length > 20 ? `\n… and ${o.results.length - 20} more paths` : '') +

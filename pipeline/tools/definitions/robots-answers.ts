@@ -23,6 +23,7 @@ import {
   SUGGESTED_TOKENS,
 } from '../registry/limits.ts';
 import type { ParamSpec } from '../registry/types.ts';
+import { headerOf, PREFERENCES_SCHEMA, preferencesFor, usagePreferencesOf } from './preference-answers.ts';
 
 export const ROBOTS_TXT = {
   name: 'robots_txt',
@@ -83,7 +84,8 @@ function parserDependence(token: string, verdict: PathVerdict) {
   };
 }
 
-function brief(crawler: CrawlerView, verdict: PathVerdict, parsed: ParsedRobots, path: string) {
+function brief(crawler: CrawlerView, verdict: PathVerdict, parsed: ParsedRobots, path: string, header: ReturnType<typeof headerOf>) {
+  const token = crawler.robots_token ?? '';
   return {
     slug: crawler.slug,
     name: crawler.name,
@@ -94,6 +96,7 @@ function brief(crawler: CrawlerView, verdict: PathVerdict, parsed: ParsedRobots,
     deciding_line: decidingLine(verdict),
     operator_says: honouredView(parsed, crawler, verdict, path),
     parser_dependent: crawler.robots_token === null ? null : parserDependence(crawler.robots_token, verdict),
+    preferences: preferencesFor(parsed, token, readingForToken(token), path, verdict.allowed, header?.statement ?? null),
   };
 }
 
@@ -302,14 +305,23 @@ function withoutVersion(token: string): string {
   return token.replace(/\/[0-9][0-9.]*$/, '');
 }
 
-export function auditAiAccess(parsed: ParsedRobots, path: string, crawlers: readonly CrawlerView[], ai: ReadonlySet<string>, clients: readonly ClientEntry[]) {
+export function auditAiAccess(
+  parsed: ParsedRobots,
+  path: string,
+  crawlers: readonly CrawlerView[],
+  ai: ReadonlySet<string>,
+  clients: readonly ClientEntry[],
+  contentUsageHeader?: string,
+) {
+  const header = headerOf(contentUsageHeader);
   // A retired crawler fetches nothing, so it is neither blocked nor allowed; a line naming it is explained instead.
   const running = crawlers.filter((c) => ai.has(c.category) && c.status !== 'retired');
   // A crawler with no robots.txt token is not controlled by the file at all: it is listed apart, never evaluated.
   const aiCrawlers = running.flatMap((c) => (c.robots_token === null ? [] : [{ crawler: c, token: c.robots_token }]));
   const verdicts = aiCrawlers.map(({ crawler, token }) => ({ crawler, verdict: evaluate(parsed, token, path, readingForToken(token)) }));
-  const blocked = verdicts.filter((v) => !v.verdict.allowed).map((v) => brief(v.crawler, v.verdict, parsed, path));
-  const allowed = verdicts.filter((v) => v.verdict.allowed).map((v) => brief(v.crawler, v.verdict, parsed, path));
+  const blocked = verdicts.filter((v) => !v.verdict.allowed).map((v) => brief(v.crawler, v.verdict, parsed, path, header));
+  const allowed = verdicts.filter((v) => v.verdict.allowed).map((v) => brief(v.crawler, v.verdict, parsed, path, header));
+  const ownGroup = new Set(verdicts.filter((v) => v.verdict.matched_by === 'token' || v.verdict.matched_by === 'fallback').map((v) => v.crawler.slug));
   const unknown = unknownTokens(parsed, crawlers, clients);
   return {
     path,
@@ -329,6 +341,18 @@ export function auditAiAccess(parsed: ParsedRobots, path: string, crawlers: read
     tokenless_names: unknown.tokenless,
     alias_names: unknown.aliases,
     client_names: unknown.clients,
+    usage_preferences: usagePreferencesOf(
+      parsed,
+      path,
+      header,
+      [...blocked, ...allowed].map((b) => ({
+        slug: b.slug,
+        category: b.category,
+        token: b.robots_token ?? b.slug,
+        matchedOwnGroup: ownGroup.has(b.slug),
+        preferences: b.preferences,
+      })),
+    ),
     obedience: {
       // RFC 9309 reads the crawler's own group; the operator says it also obeys groups of retired names.
       decided_by_honoured_token: [...blocked, ...allowed]
@@ -402,8 +426,20 @@ export const LINT_SCHEMA = {
 
 export const crawlerBrief = {
   type: 'object',
-  required: ['slug', 'name', 'operator', 'category', 'robots_token', 'respects_robots_txt', 'deciding_line', 'operator_says', 'parser_dependent'],
+  required: [
+    'slug',
+    'name',
+    'operator',
+    'category',
+    'robots_token',
+    'respects_robots_txt',
+    'deciding_line',
+    'operator_says',
+    'parser_dependent',
+    'preferences',
+  ],
   properties: {
+    preferences: PREFERENCES_SCHEMA,
     parser_dependent: {
       description:
         'Set when the verdict depends on how a parser reads a token that is not an RFC 9309 product token (AI2Bot): the verdict uses the whole token, as the operator documents it; strict_rfc_9309 is what a parser that cuts it would decide.',

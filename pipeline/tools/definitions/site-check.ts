@@ -32,7 +32,7 @@ export const siteCheckTool = defineTool({
     );
     return {
       lint: lintAnswer(lintParsed(parsed)),
-      ai_access: auditAiAccess(parsed, path, data.crawlers, data.aiCategories, data.clients),
+      ai_access: auditAiAccess(parsed, path, data.crawlers, data.aiCategories, data.clients, textOf(input, 'content_usage_header')),
       key_crawlers: KEY_TOKENS.map((token) => ({ token, ...pick(evaluateMany(parsed, token, [path])[0]!) })),
     };
   },

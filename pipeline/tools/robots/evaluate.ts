@@ -423,14 +423,23 @@ export const UNITS_PER_COMPARISON = 40;
  * An upper bound, computed before any rule is matched, of the work evaluating `paths` for
  * each of `tokens` takes: for every distinct search (a selection of groups, searched
  * longest-first or in file order), its rule count times the sum over distinct paths of
- * (normalised length + UNITS_PER_COMPARISON). Searches shared by several tokens count once,
+ * (normalised length + UNITS_PER_COMPARISON), and likewise the usage-preference lines of each
+ * selection, which are matched against the paths the same way. Searches shared by several tokens count once,
  * as evaluation runs them once. Callers refuse inputs whose bound is over their budget.
  */
 export function evaluationCost(parsed: ParsedRobots, tokens: readonly string[], paths: readonly string[]): number {
   const compiled = compile(parsed);
   const searches = new Map<string, number>();
   for (const productToken of tokens) {
-    for (const pass of passesOf(compiled, planFor(compiled, productToken))) {
+    const plan = planFor(compiled, productToken);
+    // The usage preferences of the groups that apply are matched against each path as rules are.
+    const preferencesKey = `preferences ${selectionId(compiled.rfc, plan.sel.indices)}`;
+    if (!searches.has(preferencesKey)) {
+      let count = 0;
+      for (const gi of plan.sel.indices) count += parsed.groups[gi]!.preferences.length;
+      searches.set(preferencesKey, count);
+    }
+    for (const pass of passesOf(compiled, plan)) {
       const key = `${pass.model === compiled.rfc ? 'rfc' : 'google'} ${pass.kind} ${selectionId(pass.model, pass.indices)}`;
       if (searches.has(key)) continue;
       let rules = 0;
@@ -443,6 +452,16 @@ export function evaluationCost(parsed: ParsedRobots, tokens: readonly string[], 
   let perRule = 0;
   for (const path of new Set(paths.map(normalizeRequestPath))) perRule += path.length + UNITS_PER_COMPARISON;
   return rules * perRule;
+}
+
+/**
+ * The groups (indices into `parsed.groups`) that decide for this token: the merged groups naming
+ * it, its hyphen-prefix fallback, or the `*` groups. Its usage preferences are read from these
+ * same groups (draft-ietf-aipref-attach-05 §3.1).
+ */
+export function selectedGroups(parsed: ParsedRobots, productToken: string, reading: Reading = 'rfc'): readonly number[] {
+  const compiled = compile(parsed);
+  return planFor(compiled, productToken, reading).sel.indices;
 }
 
 /**

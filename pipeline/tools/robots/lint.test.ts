@@ -224,3 +224,81 @@ describe('lint: the file as a whole', () => {
     );
   });
 });
+
+describe('lint: usage preferences, licences and managed blocks', () => {
+  const FILE = `License: https://example.com/license.xml
+Content-Signal: search=yes
+User-agent: *
+Allow: /
+Content-Signal: search=yes, ai-input=yes, ai-train=no
+Content-Usage: train-ai=n, train-genai=n
+Content-Usage: /ai-ok/ train-ai=y
+Content-Usage: blog/ train-ai=n
+Content-Usage: Train-AI=n
+Content-Usage: search=yes, ai-train=n
+License: https://example.com/other.xml
+Content-Signal: /x search=yes
+
+User-agent: CCBot
+Disallow: /
+Content-Usage: search=y
+`;
+
+  it('explains each line, warns on legacy and unknown labels, wrong values, misplaced lines and syntax, and never calls them errors', () => {
+    const found = lintRobotsTxt(FILE).filter((f) => f.line !== null && f.line !== 3 && f.line !== 14);
+    assert.deepEqual(
+      found.map((f) => [f.line, f.code]),
+      [
+        [1, 'rsl-license'],
+        [2, 'preference-outside-group'],
+        [5, 'content-signal'],
+        [6, 'legacy-label'],
+        [6, 'content-usage'],
+        [7, 'content-usage'],
+        [8, 'preference-path-not-absolute'],
+        [9, 'preference-syntax'],
+        [10, 'invalid-preference-value'],
+        [10, 'unknown-label'],
+        [10, 'content-usage'],
+        [11, 'license-in-group'],
+        [11, 'rsl-license'],
+        [12, 'content-signal-path'],
+        [16, 'preference-on-disallowed-path'],
+        [16, 'content-usage'],
+      ],
+    );
+    assert.ok(
+      found.every((f) => f.severity !== 'error'),
+      'no preference line is an error',
+    );
+    const byCode = (code: string) => found.find((f) => f.code === code)!;
+    assert.equal(byCode('legacy-label').fix, 'Write "train-ai=n" instead.');
+    assert.equal(byCode('preference-path-not-absolute').fix, 'Write "Content-Usage: /blog/ train-ai=n".');
+    assert.equal(byCode('invalid-preference-value').fix, 'Write "search=y".');
+    assert.match(byCode('unknown-label').fix, /Write "train-ai=n" here/);
+    assert.match(byCode('preference-syntax').message, /case-sensitive/);
+    assert.match(found.find((f) => f.line === 5)!.message, /ai-train=no refuses training/);
+  });
+
+  it('a misspelt preference directive is a warning with the right name', () => {
+    const f = only('User-agent: *\nContent-Signals: search=yes\n', 'misspelled-directive');
+    assert.equal(f[0]!.severity, 'warning');
+    assert.equal(f[0]!.fix, 'Write "Content-Signal: search=yes".');
+  });
+
+  it('a Cloudflare-managed block is named, and a managed group that overrides the site’s own is a warning', () => {
+    const file = '# BEGIN Cloudflare Managed content\nUser-agent: ClaudeBot\nDisallow: /\n# END Cloudflare Managed Content\nUser-agent: *\nAllow: /\n';
+    assert.deepEqual(
+      lintRobotsTxt(file).map((f) => [f.line, f.severity, f.code]),
+      [
+        [1, 'info', 'cloudflare-managed-block'],
+        [2, 'warning', 'cloudflare-managed-override'],
+      ],
+    );
+    assert.equal(only('# BEGIN Cloudflare Managed content\nUser-agent: *\nDisallow: /x\n', 'cloudflare-managed-unclosed').length, 1);
+  });
+
+  it('a file of only a License line is not told it lacks a user-agent line', () => {
+    assert.deepEqual(only('License: https://example.com/l.xml\n', 'no-user-agent'), []);
+  });
+});

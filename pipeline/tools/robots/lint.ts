@@ -3,6 +3,7 @@
 // what it reports is exactly what the evaluator ignores or reads differently.
 
 import { distancesWithin, profileOf } from './distance.ts';
+import { lintPreferences } from './lint-preferences.ts';
 import { parseRobotsTxt } from './parse.ts';
 import type { Group, LineKind, ParsedLine, ParsedRobots, UserAgentLine } from './parse.ts';
 
@@ -52,6 +53,8 @@ const KNOWN: readonly Known[] = [
   { name: 'request-rate', display: 'Request-rate', kind: null },
   { name: 'visit-time', display: 'Visit-time', kind: null },
   { name: 'content-signal', display: 'Content-Signal', kind: null },
+  { name: 'content-usage', display: 'Content-Usage', kind: null },
+  { name: 'license', display: 'License', kind: null },
 ];
 
 const META_ONLY = 'is a page-level robots directive, not a robots.txt one: no RFC 9309 parser reads it in robots.txt';
@@ -87,12 +90,6 @@ const UNSUPPORTED: Readonly<Record<string, { severity: Severity; message: string
     severity: 'warning',
     message: 'Visit-time comes from a 1996 proposal, is not part of RFC 9309, and no major crawler documents support for it',
     fix: 'Remove the line.',
-  },
-  'content-signal': {
-    severity: 'info',
-    message:
-      'Content-Signal states preferences about how content may be used (a 2025 proposal by Cloudflare); it is not part of RFC 9309 and does not stop any crawler from fetching',
-    fix: 'Keep it if you mean it, but block crawlers with Disallow rules where fetching itself must stop.',
   },
 };
 
@@ -297,7 +294,8 @@ function lintGroupBodies(parsed: ParsedRobots, out: Draft[]): void {
           code: 'group-split-by-directive',
           message:
             `this line sits between the user-agent lines ${first} and ${lastUa}: RFC 9309 (2.2.4) keeps them in one group, ` +
-            `but Google's parser starts a new group after it, leaving the user-agent lines above with no rules`,
+            `but Google's parser starts a new group after it, leaving the user-agent lines above with no rules` +
+            (l.kind === 'content-usage' ? '; and draft-ietf-aipref-attach-05 makes Content-Usage a rule, which also ends the run of user-agent lines' : ''),
           fix: 'Move this line below the rules of the group (or to the end of the file).',
         });
       }
@@ -473,7 +471,7 @@ function lintFile(parsed: ParsedRobots, out: Draft[]): void {
       message: 'the file is empty: every crawler may fetch everything',
       fix: 'Nothing to do if that is intended; otherwise add a group such as "User-agent: *" with Disallow rules.',
     });
-  } else if (parsed.groups.length === 0 && parsed.lines.some((l) => l.kind !== 'blank' && l.kind !== 'sitemap')) {
+  } else if (parsed.groups.length === 0 && parsed.lines.some((l) => l.kind !== 'blank' && l.kind !== 'sitemap' && l.kind !== 'license')) {
     out.push({
       line: null,
       severity: 'warning',
@@ -533,6 +531,7 @@ export function lintParsed(parsed: ParsedRobots): Finding[] {
   lintGroupBodies(parsed, out);
   lintRules(parsed, out);
   lintSitemaps(parsed, out);
+  lintPreferences(parsed, out);
   return out
     .map((f, i) => ({ f, i }))
     .sort((a, b) => (a.f.line ?? 0) - (b.f.line ?? 0) || SEVERITY_ORDER[a.f.severity] - SEVERITY_ORDER[b.f.severity] || a.i - b.i)

@@ -41,7 +41,7 @@ import { normalizePattern } from './percent-encoding.ts';
 /** RFC 9309 2.5: the parsing limit must be at least 500 kibibytes. */
 export const PARSE_LIMIT_BYTES = 500 * 1024;
 
-export type LineKind = 'blank' | 'user-agent' | 'allow' | 'disallow' | 'sitemap' | 'other' | 'invalid';
+export type LineKind = 'blank' | 'user-agent' | 'allow' | 'disallow' | 'sitemap' | 'content-usage' | 'content-signal' | 'license' | 'other' | 'invalid';
 
 export interface ParsedLine {
   line: number;
@@ -79,9 +79,43 @@ export interface Rule {
   pattern: string;
 }
 
+/**
+ * A usage-preference line inside a group: `Content-Usage` (draft-ietf-aipref-attach-05 §3) or
+ * Cloudflare's `Content-Signal`. They never change what a crawler may fetch, so they are kept
+ * apart from the rules; docs/usage-preferences.md says how they are read.
+ */
+export interface PreferenceLine {
+  line: number;
+  text: string;
+  vocabulary: 'content-usage' | 'content-signal';
+  /** The value as written (comment removed, trimmed). */
+  value: string;
+  /** Content-Usage only: the path the line is scoped to, as written; null when absent (the whole site). */
+  path: string | null;
+  /** The path after percent-encoding normalisation; '' when absent. */
+  pattern: string;
+  /** The statement of preference: the value without its path. */
+  statement: string;
+}
+
 export interface Group {
   user_agents: UserAgentLine[];
   rules: Rule[];
+  /** Content-Usage and Content-Signal lines between this group's first user-agent line and the next group. */
+  preferences: PreferenceLine[];
+}
+
+interface LicenseLine {
+  line: number;
+  text: string;
+  url: string;
+}
+
+/** A block between `# BEGIN Cloudflare Managed content` and `# END Cloudflare Managed Content`. */
+export interface ManagedBlock {
+  begin: number;
+  /** Null when the file has no END marker after the BEGIN. */
+  end: number | null;
 }
 
 interface SitemapLine {
@@ -120,6 +154,12 @@ export interface ParsedRobots {
   lines: ParsedLine[];
   groups: Group[];
   sitemaps: SitemapLine[];
+  /** RSL `License:` lines (RSL 1.0: global, not tied to a group). */
+  licenses: LicenseLine[];
+  /** Content-Usage and Content-Signal lines before any user-agent line: they belong to no group. */
+  orphan_preferences: PreferenceLine[];
+  /** Cloudflare-managed blocks, found by their comment markers. */
+  managed_blocks: ManagedBlock[];
   unknown: UnknownDirective[];
   /** Allow/Disallow lines before any user-agent line (ignored, RFC 9309 2.2.2). */
   orphan_rules: Rule[];
@@ -228,6 +268,12 @@ function strictKind(key: string): LineKind {
       return 'disallow';
     case 'sitemap':
       return 'sitemap';
+    case 'content-usage':
+      return 'content-usage';
+    case 'content-signal':
+      return 'content-signal';
+    case 'license':
+      return 'license';
     default:
       return 'other';
   }
@@ -300,19 +346,38 @@ function ruleOf(l: ParsedLine, directive: 'allow' | 'disallow'): Rule {
   return { line: l.line, text: l.text, directive, value, pattern: normalizePattern(value) };
 }
 
+// draft-ietf-aipref-attach-05 §3.2: a path, when present, starts with "/" and ends at the first
+// SP or HTAB; the rest of the value is the statement of preference.
+function preferenceOf(l: ParsedLine, vocabulary: PreferenceLine['vocabulary']): PreferenceLine {
+  const value = l.value ?? '';
+  if (vocabulary === 'content-usage' && value.startsWith('/')) {
+    const end = /[ \t]/.exec(value)?.index ?? value.length;
+    const path = value.slice(0, end);
+    return { line: l.line, text: l.text, vocabulary, value, path, pattern: normalizePattern(path), statement: trimWs(value.slice(end)) };
+  }
+  return { line: l.line, text: l.text, vocabulary, value, path: null, pattern: '', statement: value };
+}
+
 type Reading = 'rfc' | 'google';
 
 // Builds groups from classified lines. A user-agent line opens a new group when the
 // current one is closed: under the RFC by an allow/disallow line (2.1, 2.2.4), under
 // Google by any directive line other than user-agent.
+//
+// Content-Usage and Content-Signal lines join the current group without closing it: under
+// RFC 9309 they are records other than rules, which "MUST NOT interfere" (2.2.4). The attach
+// draft makes Content-Usage a rule, which would end a run of user-agent lines; the linter
+// reports a preference line placed between user-agent lines, where the two readings differ.
 function buildGroups(
   lines: ParsedLine[],
   reading: Reading,
   uaCache: Array<UserAgentLine | undefined>,
   ruleCache: Array<Rule | undefined>,
-): { groups: Group[]; orphans: Rule[] } {
+  preferenceCache: Array<PreferenceLine | undefined>,
+): { groups: Group[]; orphans: Rule[]; orphanPreferences: PreferenceLine[] } {
   const groups: Group[] = [];
   const orphans: Rule[] = [];
+  const orphanPreferences: PreferenceLine[] = [];
   let current: Group | null = null;
   let closed = true;
   for (const l of lines) {
@@ -324,7 +389,7 @@ function buildGroups(
         uaCache[l.line] = ua;
       }
       if (current === null || closed) {
-        current = { user_agents: [], rules: [] };
+        current = { user_agents: [], rules: [], preferences: [] };
         groups.push(current);
         closed = false;
       }
@@ -340,11 +405,21 @@ function buildGroups(
         current.rules.push(rule);
         closed = true;
       }
+    } else if (l.kind === 'content-usage' || l.kind === 'content-signal') {
+      let preference = preferenceCache[l.line];
+      if (!preference) {
+        preference = preferenceOf(l, l.kind);
+        preferenceCache[l.line] = preference;
+      }
+      if (current === null) orphanPreferences.push(preference);
+      else current.preferences.push(preference);
+      // Google's parser knows neither line: to it they are other records, which end a run of user-agent lines.
+      if (reading === 'google') closed = true;
     } else if (reading === 'google' && (kind === 'sitemap' || kind === 'other')) {
       closed = true;
     }
   }
-  return { groups, orphans };
+  return { groups, orphans, orphanPreferences };
 }
 
 function sameShape(a: Group[], b: Group[]): boolean {
@@ -357,6 +432,20 @@ function sameShape(a: Group[], b: Group[]): boolean {
     for (let j = 0; j < x.rules.length; j++) if (x.rules[j]!.line !== y.rules[j]!.line) return false;
   }
   return true;
+}
+
+// Cloudflare writes `# BEGIN Cloudflare Managed content` and `# END Cloudflare Managed Content`
+// (the capital C differs); sites copy them by hand with other spacing and case, so both are
+// matched case-insensitively with any spacing.
+const MANAGED_BEGIN = /^[ \t]*#[ \t]*BEGIN[ \t]+Cloudflare[ \t]+Managed[ \t]+content[ \t]*$/i;
+const MANAGED_END = /^[ \t]*#[ \t]*END[ \t]+Cloudflare[ \t]+Managed[ \t]+content[ \t]*$/i;
+
+function readManagedMarker(l: ParsedLine, blocks: ManagedBlock[]): void {
+  // Only comment lines that name Cloudflare are tested against the markers.
+  if (!l.text.includes('loudflare') && !l.text.includes('LOUDFLARE')) return;
+  const open = blocks.length > 0 && blocks[blocks.length - 1]!.end === null;
+  if (!open && MANAGED_BEGIN.test(l.text)) blocks.push({ begin: l.line, end: null });
+  else if (open && MANAGED_END.test(l.text)) blocks[blocks.length - 1]!.end = l.line;
 }
 
 export function parseRobotsTxt(input: string | Uint8Array): ParsedRobots {
@@ -407,8 +496,9 @@ export function parseRobotsTxt(input: string | Uint8Array): ParsedRobots {
   // Indexed by line number, so both readings share one object per line.
   const uaCache = new Array<UserAgentLine | undefined>(lines.length + 1);
   const ruleCache = new Array<Rule | undefined>(lines.length + 1);
-  const rfc = buildGroups(lines, 'rfc', uaCache, ruleCache);
-  const google = buildGroups(lines, 'google', uaCache, ruleCache);
+  const preferenceCache = new Array<PreferenceLine | undefined>(lines.length + 1);
+  const rfc = buildGroups(lines, 'rfc', uaCache, ruleCache, preferenceCache);
+  const google = buildGroups(lines, 'google', uaCache, ruleCache, preferenceCache);
 
   for (const rule of rfc.orphans) {
     issues.push({
@@ -419,10 +509,14 @@ export function parseRobotsTxt(input: string | Uint8Array): ParsedRobots {
   }
 
   const sitemaps: SitemapLine[] = [];
+  const licenses: LicenseLine[] = [];
   const unknown: UnknownDirective[] = [];
+  const managed: ManagedBlock[] = [];
   for (const l of lines) {
     if (l.kind === 'sitemap') sitemaps.push({ line: l.line, text: l.text, url: l.value ?? '' });
+    else if (l.kind === 'license') licenses.push({ line: l.line, text: l.text, url: l.value ?? '' });
     else if (l.kind === 'other') unknown.push({ line: l.line, text: l.text, key: l.key ?? '', value: l.value ?? '' });
+    else if (l.kind === 'blank') readManagedMarker(l, managed);
   }
 
   issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
@@ -440,6 +534,9 @@ export function parseRobotsTxt(input: string | Uint8Array): ParsedRobots {
     lines,
     groups: rfc.groups,
     sitemaps,
+    licenses,
+    orphan_preferences: rfc.orphanPreferences,
+    managed_blocks: managed,
     unknown,
     orphan_rules: rfc.orphans,
     google_groups: sameShape(rfc.groups, google.groups) ? null : google.groups,
