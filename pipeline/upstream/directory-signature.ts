@@ -5,6 +5,7 @@
 // directory must check that proof before attributing a request to the directory's origin; the
 // mirror checks it at fetch time and publishes the result beside the headers, so a reader can
 // rely on it or check again. The RFC 9421 work is http-message-sig's, as for request signatures.
+import { isoFromSeconds } from '../util/seconds.ts';
 import { component, isSignatureError, verifySignature, webcrypto } from 'http-message-sig';
 import { isInnerList, parseDictionary, type Dictionary } from 'structured-headers';
 import type { DirectoryKey } from '../tools/signatures/directory.ts';
@@ -56,8 +57,8 @@ export async function checkDirectorySignatures(response: SignedResponse, keys: r
         keyid,
         verified,
         reason,
-        created: iso(params.get('created')),
-        expires: iso(params.get('expires')),
+        created: isoFromSeconds(params.get('created')),
+        expires: isoFromSeconds(params.get('expires')),
         covers_body: verified && coversDigest && digestOk,
       });
       const key = keys.find((k) => k.thumbprint === keyid);
@@ -114,10 +115,4 @@ function dictionary(value: string): Dictionary | null {
     // Not a structured dictionary: no signature can be read from it.
     return null;
   }
-}
-
-function iso(value: unknown): string | null {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return null;
-  const date = new Date(value * 1000);
-  return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }

@@ -8,6 +8,7 @@
 // and the response as served (body and its own signature headers) is kept, so that a copy
 // redistributed from here can still be checked against the directory's signature.
 
+import { isoFromSeconds } from '../util/seconds.ts';
 import type { FetchOutcome } from './fetch.ts';
 import { checkDirectorySignatures, type DirectorySignature } from './directory-signature.ts';
 import { parseDirectory, RFC_9421_TEST_KEY_X } from '../tools/signatures/directory.ts';
@@ -192,17 +193,10 @@ function mirroredKey(key: Awaited<ReturnType<typeof parseDirectory>>[number]): M
     kty: key.kty,
     crv: key.crv,
     kid: key.kid,
-    not_before: isoSeconds(source['nbf']),
-    expires: isoSeconds(source['exp']),
+    not_before: isoFromSeconds(source['nbf']),
+    expires: isoFromSeconds(source['exp']),
     jwk,
   };
-}
-
-/** A JWK NumericDate (seconds) as ISO 8601; null when absent or not a time a Date can hold. */
-function isoSeconds(value: unknown): string | null {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return null;
-  const date = new Date(value * 1000);
-  return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
 
 /** The first private-key member any key of the directory carries, or null. Read before parsing so no private half is ever kept. */

@@ -14,6 +14,7 @@ import {
   type Statement,
 } from '../robots/index.ts';
 import type { ParamSpec } from '../registry/types.ts';
+import { CONTENT_SIGNAL_KEYS, CONTENT_USAGE_KEYS } from '../robots/vocabulary.ts';
 
 export const CONTENT_USAGE_HEADER = {
   name: 'content_usage_header',
@@ -40,8 +41,8 @@ export function headerOf(value: string | undefined): { value: string; statement:
 export function preferenceText(r: Resolved): string {
   const u = r.content_usage;
   const s = r.content_signal;
-  const usage = (['train-ai', 'search'] as const).filter((k) => u[k] !== 'unknown').map((k) => `${k}=${u[k] === 'allowed' ? 'y' : 'n'}`);
-  const signal = (['search', 'ai-input', 'ai-train', 'use'] as const).filter((k) => s[k] !== null).map((k) => `${k}=${s[k]}`);
+  const usage = CONTENT_USAGE_KEYS.filter((k) => u[k] !== 'unknown').map((k) => `${k}=${u[k] === 'allowed' ? 'y' : 'n'}`);
+  const signal = CONTENT_SIGNAL_KEYS.filter((k) => s[k] !== null).map((k) => `${k}=${s[k]}`);
   const where = (lines: number[], header = false) =>
     [lines.length === 0 ? '' : `line${lines.length === 1 ? '' : 's'} ${lines.join(', ')}`, header ? 'the header' : ''].filter((x) => x !== '').join(' and ');
   const parts = [
@@ -72,9 +73,8 @@ export function usagePreferencesOf(
     if (!r.applies) continue;
     const into = (byCategory[c.category] ??= {});
     const add = (key: string) => (into[key] ??= []).push(c.slug);
-    for (const k of ['train-ai', 'search'] as const)
-      if (r.content_usage[k] !== 'unknown') add(`content-usage:${k}=${r.content_usage[k] === 'allowed' ? 'y' : 'n'}`);
-    for (const k of ['search', 'ai-input', 'ai-train', 'use'] as const) if (r.content_signal[k] !== null) add(`content-signal:${k}=${r.content_signal[k]}`);
+    for (const k of CONTENT_USAGE_KEYS) if (r.content_usage[k] !== 'unknown') add(`content-usage:${k}=${r.content_usage[k] === 'allowed' ? 'y' : 'n'}`);
+    for (const k of CONTENT_SIGNAL_KEYS) if (r.content_signal[k] !== null) add(`content-signal:${k}=${r.content_signal[k]}`);
   }
   return {
     declared: parsed.licenses.length > 0 || header !== null || parsed.orphan_preferences.length > 0 || parsed.groups.some((g) => g.preferences.length > 0),
@@ -113,7 +113,7 @@ export const PREFERENCES_SCHEMA = {
     },
     content_usage: {
       type: 'object',
-      required: ['train-ai', 'search', 'lines', 'header'],
+      required: [...CONTENT_USAGE_KEYS, 'lines', 'header'],
       description:
         'IETF AI Preferences (Content-Usage, vocabulary draft-ietf-aipref-vocab-07): the longest matching path wins as a whole, lines of the same length combine with the refusal winning.',
       properties: {
@@ -125,7 +125,7 @@ export const PREFERENCES_SCHEMA = {
     },
     content_signal: {
       type: 'object',
-      required: ['search', 'ai-input', 'ai-train', 'use', 'lines'],
+      required: [...CONTENT_SIGNAL_KEYS, 'lines'],
       description: "Cloudflare's Content Signals of the groups that decide (they take no path); several lines combine with no winning.",
       properties: {
         search: { ...YES_NO, description: 'Search index and results (links and short excerpts); null when not stated' },

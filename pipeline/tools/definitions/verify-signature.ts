@@ -1,3 +1,4 @@
+import { isoFromSeconds } from '../../util/seconds.ts';
 import { InputRefused } from '../registry/limits.ts';
 import { defineTool } from '../registry/types.ts';
 import { crawlersForAgent } from '../signatures/crawlers.ts';
@@ -170,7 +171,7 @@ export const verifySignatureTool = defineTool({
     // The one read of the clock: a signature is valid or not at the time it is checked.
     const now = Math.floor(Date.now() / 1000);
     const verdict = await verifyRequest(request, keys, now);
-    const isoOf = (seconds: number | null) => (seconds === null ? null : safeIso(seconds));
+    const isoOf = isoFromSeconds;
     const testKey = keys.kind === 'inline' && verdict.key !== null && keys.keys.some((k) => k.thumbprint === verdict.keyid && k.jwk.x === RFC_9421_TEST_KEY_X);
     return {
       verified: verdict.verified,
@@ -206,8 +207,3 @@ export const verifySignatureTool = defineTool({
     return `${o.verified ? 'Verified' : `Not verified (${o.reason})`}: ${o.message} Signer: ${who}; key id ${o.keyid ?? 'none'}.${records}`;
   },
 });
-
-function safeIso(seconds: number): string | null {
-  const date = new Date(seconds * 1000);
-  return Number.isNaN(date.getTime()) ? null : date.toISOString();
-}

@@ -4,7 +4,7 @@ import { evaluate, evaluationCost, selectedGroups } from './evaluate.ts';
 import { managedOverrides } from './managed.ts';
 import { parseRobotsTxt } from './parse.ts';
 import { contradictionsOf, readContentUsageHeader, readStatement, resolvePreferences, type Resolved } from './preferences.ts';
-import { LABELS } from './vocabulary.ts';
+import { CONTENT_SIGNAL_KEYS, CONTENT_USAGE_KEYS, currentLabels, LABELS } from './vocabulary.ts';
 
 function prefs(file: string, token: string, path: string, header: string | null = null): Resolved {
   const parsed = parseRobotsTxt(file);
@@ -194,5 +194,18 @@ Allow: /
 
   it('no markers, no report', () => {
     assert.deepEqual(managedOverrides(parseRobotsTxt(FILE.replace(/^#.*$/gm, '')), '/'), []);
+  });
+});
+
+describe('the vocabulary table', () => {
+  it('names exactly the keys answers report, in their order: a label added to the table needs its answer field', () => {
+    assert.deepEqual(
+      currentLabels('content-usage').map((l) => l.key),
+      [...CONTENT_USAGE_KEYS],
+    );
+    assert.deepEqual(
+      currentLabels('content-signal').map((l) => l.key),
+      [...CONTENT_SIGNAL_KEYS],
+    );
   });
 });

@@ -13,6 +13,14 @@
 
 export type Vocabulary = 'content-usage' | 'content-signal';
 
+/**
+ * The current keys of each vocabulary, in answer order: the fields an answer reports per label.
+ * They name the table's current rows (a test holds the two together), typed so that a resolver
+ * or an answer reading a key the table does not define fails the type check.
+ */
+export const CONTENT_USAGE_KEYS = ['train-ai', 'search'] as const;
+export const CONTENT_SIGNAL_KEYS = ['search', 'ai-input', 'ai-train', 'use'] as const;
+
 export interface Label {
   vocabulary: Vocabulary;
   key: string;

@@ -4,6 +4,7 @@
 // work itself (the signature base, its canonicalisation, the structured-field parsing of
 // Signature and Signature-Input, and the Ed25519 check through WebCrypto) is http-message-sig's,
 // Cloudflare's maintained implementation, which runs unchanged on an edge runtime.
+import { isoFromSeconds } from '../../util/seconds.ts';
 import { isSignatureError, SignatureErrorCode, verifySignature, webcrypto } from 'http-message-sig';
 import { isInnerList, parseDictionary, type Dictionary, type InnerList } from 'structured-headers';
 import { readSignatureAgent, type AgentForm } from './agent.ts';
@@ -283,9 +284,9 @@ function directoryUrl(agent: string): string {
   return url.pathname === '/' ? `${url.origin}/.well-known/http-message-signatures-directory` : agent;
 }
 
+/** For a message: the time as ISO 8601, or the number as sent when no Date can hold it. */
 function iso(seconds: number): string {
-  const date = new Date(seconds * 1000);
-  return Number.isNaN(date.getTime()) ? String(seconds) : date.toISOString();
+  return isoFromSeconds(seconds) ?? String(seconds);
 }
 
 function errorText(error: unknown): string {
