@@ -211,7 +211,7 @@ ${blocks.join('\n')}
   assert.equal((await get(port, '/block-seo-tools/', GPTBOT)).status, 200, 'a policy that does not name GPTBot lets it in');
 });
 
-test('Caddy validates every policy file imported into a site', async (t) => {
+test('Caddy validates every policy file imported into a site, and answers 403 and 200 through it', async (t) => {
   const caddy = findBinary('/usr/bin/caddy');
   if (caddy === null) return t.skip('Caddy is not installed (Debian: apt-get install caddy)');
   const dir = await scratch(t);
@@ -220,4 +220,13 @@ test('Caddy validates every policy file imported into a site', async (t) => {
   await writeFile(join(dir, 'Caddyfile'), `{\n  admin off\n  storage file_system ${dir}\n}\n${sites.join('\n')}\n`);
   const output = await check(caddy, ['validate', '--adapter', 'caddyfile', '--config', join(dir, 'Caddyfile')]);
   assert.match(output, /Valid configuration/);
+  const port = (policy: string) => ports[policies.indexOf(policy)]!;
+  const server = await startServer(caddy, ['run', '--adapter', 'caddyfile', '--config', join(dir, 'Caddyfile')], port('block-ai-training'));
+  t.after(() => server.stop());
+  assert.equal((await get(port('block-ai-training'), '/', GPTBOT)).status, 403);
+  assert.equal((await get(port('block-ai-training'), '/', GPTBOT.toLowerCase())).status, 403, 'the token is matched ignoring case');
+  assert.equal((await get(port('block-ai-training'), '/', BROWSER)).status, 200);
+  assert.equal((await get(port('block-ai-training'), '/', 'Mozilla/5.0 (compatible; Alexabot/1.0)')).status, 200, 'a token inside a longer word is no match');
+  assert.equal((await get(port('maximum-ai-visibility'), '/', GPTBOT)).status, 200, 'an allow policy blocks nothing');
+  assert.equal((await get(port('block-seo-tools'), '/', GPTBOT)).status, 200, 'a policy that does not name GPTBot lets it in');
 });
