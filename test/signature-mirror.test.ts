@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { appendFile, copyFile, readFile } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { ChangeEvent } from '../pipeline/changes/types.ts';
@@ -252,4 +252,26 @@ test('the directory URL itself is fetched from public addresses only, and never 
   });
   assert.equal(named.state, 'failed');
   assert.match(named.error ?? '', /localhost resolves to .*only public addresses are contacted/);
+});
+
+test('an offline import (--upstream-dir) reads <id>.json as the directory and applies the same rules', async () => {
+  const offline = await projectWithAgent();
+  try {
+    const dir = join(offline.root, 'upstream');
+    await mkdir(dir);
+    const now = tick();
+    const dirOptions = { root: offline.root, upstreamDir: dir, only: [ID], now };
+    const none = await refreshMirror(dirOptions);
+    assert.equal(none[0]?.skipped, 'no local copy');
+    await writeFile(join(dir, `${ID}.json`), agent.directory(successor));
+    const [outcome] = await refreshMirror({ ...dirOptions, now: tick() });
+    assert.ok(outcome?.kind === 'directory' && outcome.entry?.state === 'ok', JSON.stringify(outcome));
+    assert.deepEqual(outcome.entry.keys.map((k) => k.thumbprint).sort(), [agent.keyid, successor.keyid].sort());
+    assert.ok(
+      outcome.entry.findings.some((f) => /carries no Signature/.test(f)),
+      'a copy without the response headers proves nothing, and says so',
+    );
+  } finally {
+    await offline.dispose();
+  }
 });

@@ -9,7 +9,7 @@ import { canonicalJson } from '../util/canonical-json.ts';
 import { acceptList, type MirrorEntry } from '../upstream/accept.ts';
 import { makeAttempt } from '../upstream/attempt.ts';
 import { FORMATS } from '../upstream/parse.ts';
-import type { FetchOptions } from '../upstream/fetch.ts';
+import type { FetchOptions, FetchOutcome } from '../upstream/fetch.ts';
 import { sha256Hex } from '../util/sha256.ts';
 import { refreshSource } from '../upstream/refresh-source.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
@@ -57,51 +57,26 @@ function directoryMaterial(entry: DirectoryEntry | undefined): string {
   return entry ? JSON.stringify([entry.state, entry.keys, entry.response, entry.error]) : 'none';
 }
 
-async function fromDirectory(source: SourceRow, previous: MirrorEntry | undefined, dir: string, now: string): Promise<MirrorEntry | null> {
-  const file = join(dir, `${source.id}.${FORMATS[source.format].extension}`);
+/** A local copy of an upstream body (--upstream-dir), as the fetch of it would have answered; null when there is none. */
+async function localCopy(file: string, url: string, contentType: string): Promise<Extract<FetchOutcome, { kind: 'ok' }> | null> {
   const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
     throw error;
   });
   if (bytes === null) return null;
   const body = new Uint8Array(bytes);
-  const attempt = makeAttempt(
-    source,
-    {
-      kind: 'ok',
-      bytes: body,
-      sha256: sha256Hex(body),
-      status: 200,
-      etag: null,
-      lastModified: null,
-      contentType: FORMATS[source.format].mediaType,
-      finalUrl: source.url,
-      attempts: 1,
-    },
-    'upstream-dir',
-  );
-  return acceptList(previous, attempt, now);
+  return { kind: 'ok', bytes: body, sha256: sha256Hex(body), status: 200, etag: null, lastModified: null, contentType, finalUrl: url, attempts: 1 };
+}
+
+async function fromDirectory(source: SourceRow, previous: MirrorEntry | undefined, dir: string, now: string): Promise<MirrorEntry | null> {
+  const format = FORMATS[source.format];
+  const outcome = await localCopy(join(dir, `${source.id}.${format.extension}`), source.url, format.mediaType);
+  return outcome === null ? null : acceptList(previous, makeAttempt(source, outcome, 'upstream-dir'), now);
 }
 
 async function directoryFromFile(row: DirectoryRow, previous: DirectoryEntry | undefined, dir: string, now: string): Promise<DirectoryEntry | null> {
-  const bytes = await readFile(join(dir, `${row.id}.json`)).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null;
-    throw error;
-  });
-  if (bytes === null) return null;
-  const body = new Uint8Array(bytes);
-  const outcome = {
-    kind: 'ok',
-    bytes: body,
-    sha256: sha256Hex(body),
-    status: 200,
-    etag: null,
-    lastModified: null,
-    contentType: DIRECTORY_MEDIA_TYPE,
-    finalUrl: row.url,
-    attempts: 1,
-  } as const;
-  return acceptDirectory(previous, row, outcome, now);
+  const outcome = await localCopy(join(dir, `${row.id}.json`), row.url, DIRECTORY_MEDIA_TYPE);
+  return outcome === null ? null : acceptDirectory(previous, row, outcome, now);
 }
 
 /** One kind of source: where its state lives, how one row is refreshed, and what of an entry is news. */
