@@ -1,14 +1,12 @@
 // npm run screenshots: the README's pictures of the website, taken in Debian's headless Chromium
 // from the committed dist/ served by the real server, so they show what the build makes.
 // Not part of the tests: pictures are for people; the page checks are in test/browser.test.ts.
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import puppeteer from 'puppeteer-core';
 import { startServer } from '../pipeline/node/server.ts';
+import { CHROMIUM, launchChromium } from '../test/support/chromium.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const OUT = join(ROOT, 'docs', 'images');
-const CHROMIUM = [process.env['CHROMIUM'], '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p !== undefined && existsSync(p));
 
 /** Each picture: the page, the width it is seen at, and where on it to start (a heading's text). */
 const SHOTS = [
@@ -23,19 +21,7 @@ if (CHROMIUM === undefined) {
   process.exit(2);
 }
 const server = await startServer({ root: ROOT, port: 0, host: '127.0.0.1', checkEveryMs: 0, requestLog: { file: null } });
-const browser = await puppeteer.launch({
-  executablePath: CHROMIUM,
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await launchChromium(CHROMIUM);
 try {
   const page = await browser.newPage();
   for (const shot of SHOTS) {

@@ -1,19 +1,19 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { startServer, type RunningServer } from '../pipeline/node/server.ts';
 import { REPO } from './support/project.ts';
+import { CHROMIUM, launchChromium } from './support/chromium.ts';
 
 // The pages as people meet them, in Debian's headless Chromium: no horizontal scroll on a
 // phone, no axe-core violation, and a form that takes a large robots.txt. Served from the
 // committed tree with the request log on, so the live counters are in the pages measured.
 
-const CHROMIUM = [process.env['CHROMIUM'], '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p !== undefined && existsSync(p));
 const skip = CHROMIUM === undefined ? 'no Chromium here (Debian: apt-get install chromium; .ci/run installs it)' : false;
 const PAGES = [
   '/',
@@ -34,23 +34,10 @@ let browser: Browser;
 let scratch: string;
 
 before(async () => {
-  if (skip) return;
+  if (CHROMIUM === undefined) return; // every test says it is skipped
   scratch = await mkdtemp(join(tmpdir(), 'browser-test-'));
   server = await startServer({ root: REPO, port: 0, host: '127.0.0.1', checkEveryMs: 0, requestLog: { file: join(scratch, 'requests.db') } });
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    // As the machine notes say: without the background-networking flags Chromium keeps trying a closed network.
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium(CHROMIUM);
 });
 after(async () => {
   if (skip) return;
