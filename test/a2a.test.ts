@@ -299,6 +299,16 @@ describe("the issue's questions, asked of the published index through the SDK's 
     assert.equal(policy.tool, 'policy_markdown');
     assert.deepEqual(policy.data.input, { policy: 'block-ai-training' });
   });
+
+  test('"Which crawlers does OpenAI run?", "Should I block CCBot?": the operator\'s crawlers, the record with the group that blocks it', async () => {
+    const openai = await ask([textPart('Which crawlers does OpenAI run?')], asker);
+    assert.equal(openai.tool, 'verification_methods');
+    assert.match(openai.text, /^OpenAI runs \d+ crawlers in the index/);
+    assert.match(openai.text, /^- GPTBot: AI training crawler; robots\.txt token GPTBot;/m);
+    const ccbot = await ask([textPart('What does CCBot do and should I block it?')], asker);
+    assert.equal(ccbot.tool, 'crawler_markdown');
+    assert.match(ccbot.text, /User-agent: CCBot\nDisallow: \/\n\n# CCBot/);
+  });
 });
 
 interface RpcAnswer {

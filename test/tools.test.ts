@@ -285,6 +285,10 @@ describe('crawler and network tools', () => {
       Object.values(all.tally).reduce((a, b) => a + b, 0),
       all.matched,
     );
+    // An operator's name gives all its crawlers, also where one of them has the same name.
+    const yandex = json<{ matched: number; crawlers: { slug: string; operator: string }[] }>((await get('/tools/verification-methods?crawler=yandex')).text);
+    assert.ok(yandex.matched > 1 && yandex.crawlers.every((c) => c.operator === 'Yandex'));
+    assert.ok(yandex.crawlers.some((c) => c.slug === 'yandex'));
     // Given but empty is a mistake, not "every crawler whose substring contains nothing".
     assertError(await get('/tools/verification-methods?crawler='), 400, 'crawler');
   });

@@ -117,3 +117,49 @@ test('a pasted request head with a signature is checked by verify_signature, wit
 test('the words read as categories name categories the index has, every one of them', () => {
   assert.deepEqual(CATEGORY_WORDS.map(([id]) => id).sort(), data.categories.map((c) => c.id).sort());
 });
+
+test('a question naming a crawler or an operator gets its record or its crawlers, with the robots.txt group when it asks to block', () => {
+  const routed = (text: string) => {
+    const intent = ofText(text);
+    return intent.kind === 'tool' ? { tool: intent.tool.name, raw: intent.raw, note: intent.note ?? '' } : { tool: intent.kind, raw: {}, note: '' };
+  };
+  // A longer question about one crawler, and what blocking it takes.
+  const ccbot = routed('What does CCBot do and should I block it?');
+  assert.deepEqual([ccbot.tool, ccbot.raw], ['crawler_markdown', { crawler: 'CCBot' }]);
+  assert.match(ccbot.note, /add this group to your robots\.txt:\n\nUser-agent: CCBot\nDisallow: \/$/);
+  // A crawler whose operator does not say it obeys: the group, and how to enforce it.
+  assert.match(routed('Block Bytespider').note, /User-agent: Bytespider\nDisallow: \/[\s\S]*refuse requests whose User-Agent contains Bytespider/);
+  // No token: robots.txt cannot do it, and the record says why. Named by its name, with a space.
+  const agent = routed('how do I block ChatGPT agent');
+  assert.deepEqual(agent.raw, { crawler: 'chatgpt-agent' });
+  assert.doesNotMatch(agent.note, /User-agent:/);
+  assert.match(agent.note, /robots\.txt cannot keep out ChatGPT agent, which has no token/);
+  // Two crawlers: one group for both, in the order asked, and the record of the first.
+  const two = routed('Should I block GPTBot or ClaudeBot?');
+  assert.deepEqual(two.raw, { crawler: 'GPTBot' });
+  assert.match(two.note, /User-agent: GPTBot\nUser-agent: ClaudeBot\nDisallow: \//);
+  assert.match(two.note, /ask about ClaudeBot for its own/);
+  // Not asking to block: the record alone.
+  assert.equal(routed('Is CCBot a search engine?').note, '');
+
+  // An operator: its crawlers listed, and verification_methods for all of them.
+  const openai = routed('Which crawlers does OpenAI run?');
+  assert.deepEqual([openai.tool, openai.raw], ['verification_methods', { crawler: 'openai' }]);
+  for (const name of ['GPTBot', 'OAI-SearchBot', 'ChatGPT-User', 'ChatGPT agent']) assert.match(openai.note, new RegExp(`^- ${name}: `, 'm'));
+  assert.match(openai.note, /\/operator\/openai\.html/);
+  const perplexity = routed('block perplexity');
+  assert.deepEqual(perplexity.raw, { crawler: 'perplexity' });
+  assert.match(perplexity.note, /User-agent: Perplexity-User\nUser-agent: PerplexityBot\nDisallow: \//);
+  // "Yandex" is a crawler (all Yandex robots) and an operator: asking about its bots means the operator's.
+  assert.deepEqual(routed('Which bots does Yandex run?').raw, { crawler: 'yandex' });
+  assert.equal(routed('Which bots does Yandex run?').tool, 'verification_methods');
+  assert.equal(routed('What is Yandex?').tool, 'crawler_markdown');
+
+  // Names that are ordinary words count only as the index writes them.
+  assert.equal(routed('what is a spider?').tool, 'help');
+  assert.deepEqual(routed('which operator runs GPTBot?').raw, { crawler: 'GPTBot' });
+  // A question about the whole site is a question about its root.
+  assert.match(routed('Can GPTBot crawl my website?').note, /^Whether GPTBot may fetch \/ depends on your robots\.txt/);
+  // A retired crawler: its group would keep nothing out, and its successor is named.
+  assert.match(routed("block OpenAI's Operator").note, /Operator is retired; ChatGPT agent replaced it/);
+});

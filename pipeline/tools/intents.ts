@@ -2,15 +2,27 @@
 // tool's parameters; free text is recognised by its shape: a robots.txt (with a question about
 // a crawler and a path, or without), IP addresses (with a claimed crawler from the words or log
 // line around them), "who am I", a question whether a crawler may fetch a path, what to block
-// and keep, a crawler's name, or a User-Agent header. Pure: the A2A transport (http/a2a/) only
-// reads and answers JSON-RPC.
+// and keep, a crawler's or an operator's name, or a User-Agent header. Pure: the A2A transport
+// (http/a2a/) only reads and answers JSON-RPC.
 
 import { classify, inputIssue } from './classify/index.ts';
 import { TOOLS, toolByName, type ToolData, type ToolDefinition } from './registry/index.ts';
 import { ATTRIBUTION_PARAM } from './registry/input.ts';
 import { parseAddress } from '../net/address.ts';
 import { MAX_ADDRESSES_PER_CALL } from './verify/index.ts';
-import { choosePolicy, MAX_QUESTION_CHARS, namedCrawler, pathQuestion, policyQuestion } from './questions.ts';
+import {
+  ASKS_ABOUT_CRAWLERS,
+  ASKS_TO_BLOCK,
+  blockingGroup,
+  choosePolicy,
+  MAX_QUESTION_CHARS,
+  namedCrawler,
+  namedCrawlers,
+  namedOperator,
+  pathQuestion,
+  policyQuestion,
+} from './questions.ts';
+import { href } from '../routes.ts';
 import { isRecord } from '../util/guards.ts';
 
 /** The parts of a user message the router reads. */
@@ -18,6 +30,8 @@ export interface MessageParts {
   texts: string[];
   data: Record<string, unknown>[];
 }
+
+type Crawler = ToolData['crawlers'][number];
 
 export type Intent =
   /** note: what the router made of a question, said before the tool's own answer. */
@@ -120,12 +134,65 @@ function findUserAgent(text: string, data: ToolData): string | null {
   return null;
 }
 
-/** A question that is just a crawler's token or slug, perhaps with a few words around it ("what is GPTBot?"). */
-function crawlerQuestion(text: string, data: ToolData): string | null {
-  if (text.length > MAX_QUESTION_CHARS) return null;
-  const words = text.split(/\s+/).filter((w) => w !== '');
-  if (words.length > 6 || text.includes('\n')) return null;
-  return namedCrawler(text, data)?.robots_token ?? null;
+/** A question is a line or a few, not a document: longer text that names a crawler is not read as a question about it. */
+function isShortQuestion(text: string): boolean {
+  return text.length <= MAX_QUESTION_CHARS && text.split('\n').length <= 3;
+}
+
+/** How to keep these crawlers out with robots.txt, and what robots.txt cannot do for them. */
+function blockAdvice(crawlers: readonly Crawler[], whom: string, data: ToolData): string {
+  const group = blockingGroup(crawlers);
+  const lines = group === null ? [] : [`To keep ${whom} out of your whole site, add this group to your robots.txt:\n\n${group.trimEnd()}`];
+  for (const c of crawlers) {
+    const successor = c.successor === null ? null : (data.bySlug.get(c.successor)?.name ?? c.successor);
+    if (c.status === 'retired')
+      lines.push(`${c.name} is retired${successor === null ? '' : `; ${successor} replaced it`}: a group for it no longer keeps anything out.`);
+    else if (c.robots_token === null)
+      lines.push(`robots.txt cannot keep out ${c.name}, which has no token: ${c.robots_token_note ?? 'robots.txt does not apply to it.'}`);
+    else if (c.respects_robots_txt !== 'documented') {
+      const enforce =
+        c.user_agent_substring === null ? '' : ` To enforce the block, refuse requests whose User-Agent contains ${c.user_agent_substring} at your server.`;
+      lines.push(`${c.name}: ${c.respects_robots_txt_label}.${enforce}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/** A question naming a crawler ("what is GPTBot?", "should I block CCBot?"): its record, with how to block it when asked. */
+function crawlerAnswer(body: string, data: ToolData): Intent | null {
+  if (!isShortQuestion(body)) return null;
+  const [crawler, ...others] = namedCrawlers(body, data);
+  if (crawler === undefined) return null;
+  const notes: string[] = [];
+  if (ASKS_TO_BLOCK.test(body)) notes.push(blockAdvice([crawler, ...others], others.length === 0 ? crawler.name : 'them', data));
+  if (others.length > 0)
+    notes.push(
+      `You named ${[crawler, ...others].map((c) => c.name).join(', ')}. This is ${crawler.name}'s record; ask about ${others.map((c) => c.name).join(', ')} for ${others.length === 1 ? 'its own' : 'theirs'}.`,
+    );
+  return {
+    kind: 'tool',
+    tool: tool('crawler_markdown'),
+    raw: { crawler: crawler.robots_token ?? crawler.slug },
+    via: 'text',
+    ...(notes.length === 0 ? {} : { note: notes.join('\n\n') }),
+  };
+}
+
+/** A question naming an operator ("which crawlers does OpenAI run?", "block Perplexity"): its crawlers, and how each is verified. */
+function operatorAnswer(body: string, data: ToolData): Intent | null {
+  if (!isShortQuestion(body)) return null;
+  const operator = namedOperator(body, data);
+  if (operator === null) return null;
+  const count = operator.crawlers.length;
+  const list = operator.crawlers
+    .map(
+      (c) =>
+        `- ${c.name}: ${c.category_label}; ${c.robots_token === null ? 'no robots.txt token' : `robots.txt token ${c.robots_token}`}; ${c.respects_robots_txt_label}.`,
+    )
+    .join('\n');
+  const head = `${operator.name} runs ${count} crawler${count === 1 ? '' : 's'} in the index (${data.baseUrl}${href('operator_html', operator.slug)}):\n${list}`;
+  const note = ASKS_TO_BLOCK.test(body) ? `${head}\n\n${blockAdvice(operator.crawlers, `${operator.name}'s crawlers`, data)}` : head;
+  return { kind: 'tool', tool: tool('verification_methods'), raw: { crawler: operator.slug }, via: 'text', note };
 }
 
 /** The lines of a message that are not part of the robots.txt it carries: the question asked about it. */
@@ -271,13 +338,19 @@ function routeText(text: string, data: ToolData): Intent {
     const question = pathQuestionWithoutFile(body, data) ?? policyAnswer(body, data);
     if (question !== null) return question;
   }
-  const named = looksLikeUserAgent(body) ? null : crawlerQuestion(body, data);
-  if (named !== null) return { kind: 'tool', tool: tool('crawler_markdown'), raw: { crawler: named }, via: 'text' };
+  if (!looksLikeUserAgent(body)) {
+    // "Which bots does Yandex run?" asks about the operator, though one of its crawlers has its name.
+    const about = ASKS_ABOUT_CRAWLERS.test(body)
+      ? (operatorAnswer(body, data) ?? crawlerAnswer(body, data))
+      : (crawlerAnswer(body, data) ?? operatorAnswer(body, data));
+    if (about !== null) return about;
+  }
   const ua = findUserAgent(body, data);
   if (ua !== null) return { kind: 'tool', tool: tool('classify_user_agent'), raw: { ua }, via: 'text' };
   return {
     kind: 'help',
-    reason: 'The message is not a User-Agent, IP addresses, a robots.txt, a signed request head, a question about a crawler or a policy, or "who am I".',
+    reason:
+      'The message is not a User-Agent, IP addresses, a robots.txt, a signed request head, a question about a crawler, an operator or a policy, or "who am I".',
   };
 }
 

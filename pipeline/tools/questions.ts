@@ -7,21 +7,87 @@ import type { ToolData } from './registry/index.ts';
 
 type Crawler = ToolData['crawlers'][number];
 
-/** The crawler whose robots.txt token or slug is a word of the text; the longest wins (Googlebot-Image over Googlebot). */
-export function namedCrawler(text: string, data: ToolData): Crawler | null {
-  const words = new Set(
-    text
-      .toLowerCase()
-      .split(/[^a-z0-9._-]+/)
-      .map((w) => w.replace(/[.]+$/, ''))
-      .filter((w) => w !== ''),
-  );
-  let best: Crawler | null = null;
+// Crawlers and operators whose name is an ordinary English word are read only as the index
+// writes them ("Operator", "Cursor", "Spider", "Ask.com"), so "which operator runs GPTBot?" or
+// "what is a spider?" is not a question about OpenAI's Operator or spider.com.
+const ORDINARY_WORDS = new Set(['ask', 'brave', 'code', 'cursor', 'element', 'january', 'operator', 'slack', 'spider', 'synapse', 'twin', 'x', 'yak', 'yeti']);
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Where the text names this spelling as a word (not inside a longer token or host name), or -1. */
+function mentionAt(text: string, spelling: string): number {
+  const ordinary = ORDINARY_WORDS.has(spelling.toLowerCase());
+  if (ordinary && spelling === spelling.toLowerCase()) return -1;
+  return text.search(new RegExp(`(?<![\\w.-])${escapeRegExp(spelling)}(?![\\w-]|\\.\\w)`, ordinary ? '' : 'i'));
+}
+
+/** A crawler's names as people write them: its token, its slug, and its name without a parenthesis ("ChatGPT agent"). */
+function spellingsOf(crawler: Crawler): string[] {
+  return [...new Set([crawler.robots_token ?? crawler.slug, crawler.slug, crawler.name.replace(/\s*\(.*\)\s*$/, '')])];
+}
+
+/**
+ * Every crawler the text names, in the order it names them; where two names overlap, only the
+ * longer (Googlebot-Image, not Googlebot inside it). Bounded by the caller: texts of at most
+ * MAX_QUESTION_CHARS, a scan per crawler.
+ */
+export function namedCrawlers(text: string, data: ToolData): Crawler[] {
+  const found: { crawler: Crawler; at: number; length: number }[] = [];
   for (const crawler of data.crawlers) {
-    const token = crawler.robots_token?.toLowerCase() ?? crawler.slug;
-    if ((words.has(token) || words.has(crawler.slug)) && (best === null || token.length > (best.robots_token ?? best.slug).length)) best = crawler;
+    let best: { at: number; length: number } | null = null;
+    for (const spelling of spellingsOf(crawler)) {
+      const at = mentionAt(text, spelling);
+      if (at !== -1 && (best === null || spelling.length > best.length)) best = { at, length: spelling.length };
+    }
+    if (best !== null) found.push({ crawler, ...best });
   }
-  return best;
+  const inside = (a: (typeof found)[number], b: (typeof found)[number]) => a !== b && a.at >= b.at && a.at + a.length <= b.at + b.length && a.length < b.length;
+  return found
+    .filter((a) => !found.some((b) => inside(a, b)))
+    .sort((a, b) => a.at - b.at || b.length - a.length)
+    .map((f) => f.crawler);
+}
+
+/** The first crawler the text names. */
+export function namedCrawler(text: string, data: ToolData): Crawler | null {
+  return namedCrawlers(text, data)[0] ?? null;
+}
+
+export interface NamedOperator {
+  slug: string;
+  name: string;
+  crawlers: Crawler[];
+}
+
+/** The operator whose name (without its parenthesis) or slug the text names; the longest name wins. */
+export function namedOperator(text: string, data: ToolData): NamedOperator | null {
+  const operators = new Map<string, NamedOperator>();
+  for (const crawler of data.crawlers) {
+    const entry = operators.get(crawler.operator_slug) ?? { slug: crawler.operator_slug, name: crawler.operator, crawlers: [] };
+    entry.crawlers.push(crawler);
+    operators.set(crawler.operator_slug, entry);
+  }
+  let best: { operator: NamedOperator; length: number } | null = null;
+  for (const operator of operators.values()) {
+    for (const spelling of new Set([operator.name.replace(/\s*\(.*\)\s*$/, ''), operator.slug, operator.slug.replaceAll('-', ' ')]))
+      if (mentionAt(text, spelling) !== -1 && (best === null || spelling.length > best.length)) best = { operator, length: spelling.length };
+  }
+  return best?.operator ?? null;
+}
+
+/** A sentence that asks about an operator's crawlers as a set ("which bots does Yandex run?"), not one crawler of the same name. */
+export const ASKS_ABOUT_CRAWLERS = /\b(crawlers|bots|spiders|fetchers|agents|user[- ]agents|tokens)\b/i;
+
+/** Asks to keep a crawler out: "block", "stop", "disallow", "opt out"... */
+export const ASKS_TO_BLOCK = /\b(block|stop|disallow|opt[- ]out|prevent|exclude|deny|ban|forbid)\b|\bkeep\b[^,;.]*\bout\b/i;
+
+/**
+ * The robots.txt group that keeps these crawlers out of the whole site, one User-agent line
+ * per token (RFC 9309 2.2.1 lets a group start with several); null when none has a token.
+ */
+export function blockingGroup(crawlers: readonly Crawler[]): string | null {
+  const tokens = [...new Set(crawlers.flatMap((c) => (c.robots_token === null || c.status === 'retired' ? [] : [c.robots_token])))];
+  return tokens.length === 0 ? null : `${tokens.map((t) => `User-agent: ${t}`).join('\n')}\nDisallow: /\n`;
 }
 
 // --- "Can GPTBot fetch /search?" ---------------------------------------------------------------
@@ -35,6 +101,7 @@ export const MAX_QUESTION_CHARS = 1000;
 
 const ASKS_ACCESS = /\b(can|may|could|is|are|does|do|will|would)\b[^.?!\n]*\b(fetch|crawl|access|read|visit|index|reach|scrape|get to|allowed|blocked)\b/i;
 const MAX_QUESTION_PATHS = 20;
+const WHOLE_SITE = /\b(site|website|domain|pages|blog)\b/i;
 
 export interface PathQuestion {
   /** The product token to evaluate. */
@@ -66,7 +133,9 @@ function pathsIn(text: string): string[] {
 /** A question whether a crawler may fetch some paths; null when the text asks something else. */
 export function pathQuestion(text: string, data: ToolData): PathQuestion | null {
   if (text.length > MAX_QUESTION_CHARS || !ASKS_ACCESS.test(text)) return null;
-  const paths = pathsIn(text);
+  const found = pathsIn(text);
+  // "Can GPTBot crawl my site?" asks about the whole site: its root is where robots.txt decides that.
+  const paths = found.length === 0 && WHOLE_SITE.test(text) ? ['/'] : found;
   if (paths.length === 0) return null;
   const crawler = namedCrawler(text, data);
   if (crawler !== null) return { ua: crawler.robots_token ?? crawler.slug, crawler, paths };
@@ -93,7 +162,6 @@ export const CATEGORY_WORDS: readonly (readonly [string, RegExp])[] = [
 /** "AI" with no more specific word: every AI category. */
 const ANY_AI = /\b(ai|llm|genai)\b/;
 
-const BLOCK = /\b(block|stop|disallow|opt[- ]out|prevent|exclude|deny|ban|forbid)\b|\bkeep\b[^,;.]*\bout\b/;
 const KEEP = /\b(keep|allow|let|still|welcome|remain|stay|appear|without (blocking|losing))\b/;
 
 export interface PolicyQuestion {
@@ -116,13 +184,13 @@ function categoriesIn(clause: string, aiCategories: ReadonlySet<string>): string
 export function policyQuestion(text: string, data: ToolData): PolicyQuestion | null {
   if (text.length > MAX_QUESTION_CHARS) return null;
   const lower = text.toLowerCase();
-  if (!BLOCK.test(lower)) return null;
+  if (!ASKS_TO_BLOCK.test(lower)) return null;
   const block = new Set<string>();
   const keep = new Set<string>();
   let polarity: 'block' | 'keep' | null = null;
   // Each clause takes the verb it has, or the one before it ("block training, datasets and SEO tools").
   for (const clause of lower.split(/\bbut\b|\bwhile\b|\bexcept\b|\bwithout\b|\bhowever\b|\byet\b|[,;:.?!]/)) {
-    if (BLOCK.test(clause)) polarity = 'block';
+    if (ASKS_TO_BLOCK.test(clause)) polarity = 'block';
     else if (KEEP.test(clause)) polarity = 'keep';
     if (polarity === null) continue;
     for (const category of categoriesIn(clause, data.aiCategories)) (polarity === 'block' ? block : keep).add(category);

@@ -66,6 +66,7 @@ function helpText(site: SiteSettings, reason: string): string {
     '- one or more IP addresses, optionally with the crawler they claim to be ("66.249.66.1 Googlebot"), to check them against operator-published ranges (verify_batch);',
     '- a robots.txt file, to see which AI crawlers it blocks and lets in (audit_ai_access), or with a question such as "Can GPTBot fetch /search?" (check_path_allowed);',
     '- a crawler\'s name or robots.txt token ("what is GPTBot?"), for its record (crawler_markdown);',
+    '- an operator\'s name ("which crawlers does OpenAI run?"), for its crawlers and how to verify each (verification_methods); add "block" to either for the robots.txt group that keeps them out;',
     '- what you want to block and keep ("block AI training but keep AI search"), for the ready-made policy that does it (policy_markdown);',
     '- "who am I", to see how this service sees your request (whoami).',
     `Any skill can also be called with a data part {"skill": "<id>", "input": {...}}; the skills are listed in ${site.base_url}/.well-known/agent-card.json.`,

@@ -44,15 +44,24 @@ export function findCrawlers(data: ToolData, query: string) {
   const q = query.trim().toLowerCase();
   const exact = data.crawlers.filter((c) => c.slug === q || c.robots_token?.toLowerCase() === q || c.name.toLowerCase() === q);
   if (exact.length > 0) return exact;
-  const byOperator = data.crawlers.filter((c) => c.operator_slug === q || c.operator.toLowerCase() === q);
+  const byOperator = crawlersOfOperator(data, query);
   if (byOperator.length > 0) return byOperator;
   const classified = classify(data.classifier, query);
   if (classified.matched) return data.crawlers.filter((c) => c.slug === classified.crawler.slug);
   return data.crawlers.filter((c) => c.user_agent_substring?.toLowerCase().includes(q) ?? false);
 }
 
+/** The crawlers of the operator whose slug or name the query is; empty when it names no operator. */
+function crawlersOfOperator(data: ToolData, query: string) {
+  const q = query.trim().toLowerCase();
+  return data.crawlers.filter((c) => c.operator_slug === q || c.operator.toLowerCase() === q);
+}
+
 export function verificationMethods(data: ToolData, query: string | null) {
-  const selected = query === null ? data.crawlers : findCrawlers(data, query);
+  // An operator's name asks for all its crawlers, also where one of them has the same name (yandex):
+  // they are verified the same way, and the one named is among them.
+  const ofOperator = query === null ? [] : crawlersOfOperator(data, query);
+  const selected = query === null ? data.crawlers : ofOperator.length > 0 ? ofOperator : findCrawlers(data, query);
   const sources = new Map(data.sources.map((s) => [s.id, s]));
   const entries = selected.map((c) => ({
     slug: c.slug,

@@ -17,7 +17,7 @@ export const verificationMethodsTool = defineTool({
   path: 'verification-methods',
   title: 'How can each crawler be verified?',
   description:
-    "Says how each crawler can be verified: by operator-published IP prefixes (with mirror counts and fetch dates), addresses listed on the operator's page, forward-confirmed reverse DNS (with the two DNS lookup commands), the operator's autonomous system, signed requests (Web Bot Auth key directory), or no method. Every method a crawler offers is listed, strongest first. With crawler: one crawler (slug, name, operator or user-agent substring); without: the whole tally.",
+    "Says how each crawler can be verified: by operator-published IP prefixes (with mirror counts and fetch dates), addresses listed on the operator's page, forward-confirmed reverse DNS (with the two DNS lookup commands), the operator's autonomous system, signed requests (Web Bot Auth key directory), or no method. Every method a crawler offers is listed, strongest first. With crawler: one crawler (slug, name, robots token or user-agent substring) or every crawler of an operator (its slug or name); without: the whole tally.",
   params: [
     {
       name: 'crawler',
