@@ -8,6 +8,28 @@
   });
 })();
 (function () {
+  var form = document.querySelector('form[data-needs-server]');
+  var note = document.querySelector('.needs-server');
+  if (!form || !note || !window.fetch) return;
+  var button = form.querySelector('button[type=submit]');
+  fetch(form.action + '?spec=1', { method: 'GET', headers: { accept: 'application/json' }, cache: 'no-store' }).then(function (response) {
+    return response.ok && /json/.test(response.headers.get('content-type') || '');
+  }, function () { return false; }).then(function (served) {
+    if (served) {
+      note.hidden = true;
+      return;
+    }
+    note.className += ' no-server';
+    note.setAttribute('role', 'status');
+    note.innerHTML = '';
+    var strong = document.createElement('strong');
+    strong.textContent = 'This form cannot be sent from here.';
+    note.appendChild(strong);
+    note.appendChild(document.createTextNode(' This copy of the site is served as plain files, without the Crawler Index server that answers the tools. Run the server (npm start, the container or Cloudflare Workers), or check a file offline with npx crawler-index --help.'));
+    if (button) button.disabled = true;
+  });
+})();
+(function () {
   var table = document.querySelector('table[data-filterable]');
   if (!table) return;
   var rows = Array.prototype.slice.call(table.tBodies[0].rows);

@@ -117,3 +117,78 @@ test('a robots.txt tool answers a browser with a valid report page and a program
   // The specification (no input) stays JSON for a browser too.
   assert.match((await raw(served.server.url, '/tools/ai-access', { headers: { accept: browser } })).headers['content-type'] ?? '', /^application\/json/);
 });
+
+test('a tool form fills in only defaults: examples are placeholders, and a fixed set of values is a choice', () => {
+  const form = (path: string) => dist.get(path)!.toString('utf8');
+  const audit = form('/tools/ai-access.html');
+  // An example file in the text box was sent beside an uploaded one and refused; an example header was audited as the site's own.
+  assert.match(
+    audit,
+    /<textarea id="f-robots_txt" name="robots_txt" rows="10" placeholder="User-agent: GPTBot\nDisallow: \/\n" aria-describedby="f-robots_txt-help"><\/textarea>/,
+  );
+  assert.match(audit, /<input type="text" id="f-content_usage_header" name="content_usage_header" value="" placeholder="train-ai=n"/);
+  assert.match(audit, /<input type="text" id="f-path" name="path" value="\/"/, 'a default is what an empty field means anyway');
+  assert.match(audit, /<form data-needs-server method="post" enctype="multipart\/form-data"/);
+  assert.doesNotMatch(audit, /Run audit_ai_access/);
+  const config = form('/tools/server-config.html');
+  assert.match(
+    config,
+    /<select id="f-policy" name="policy" required aria-describedby="f-policy-help"><option value="">choose one<\/option><option>allow-all<\/option>/,
+  );
+  assert.match(config, /<select id="f-server" name="server" aria-describedby="f-server-help"><option selected>nginx<\/option><option>apache<\/option>/);
+  for (const [path, bytes] of dist) {
+    if (!path.startsWith('/tools/') || !path.endsWith('.html')) continue;
+    assert.doesNotMatch(bytes.toString('utf8'), /<textarea[^>]*>[^<]/, `${path}: no text box is pre-filled`);
+  }
+});
+
+test('record text written with `code` shows as code on the pages, not with its backquotes', () => {
+  const text = (path: string) => dist.get(path)!.toString('utf8');
+  assert.match(text('/policies.html'), /keep following your <code>User-agent: \*<\/code> group/);
+  assert.match(text('/policy/block-ai-training.html'), /stops reading your <code>User-agent: \*<\/code> group/);
+  assert.match(text('/crawler/applebot.html'), /<code>\*<\/code> group/);
+  const withBackquote = [...dist.keys()].filter(
+    (path) =>
+      /^\/(crawler|policy|operator|category)\/.*\.html$|^\/policies\.html$/.test(path) && /<main[\s\S]*`[\s\S]*<\/main>/.test(dist.get(path)!.toString('utf8')),
+  );
+  assert.deepEqual(withBackquote, []);
+});
+
+test('the tools page and an operator page say things in words: one full stop, states readable, addresses of the server shown', () => {
+  const tools = dist.get('/tools/index.html')!.toString('utf8');
+  assert.doesNotMatch(tools, /\.\.[ <]/, 'no sentence ends with two full stops');
+  assert.doesNotMatch(tools, /the answer is JSON\./);
+  assert.match(tools, /<code data-built-for="https:\/\/crawler-index\.github\.io">https:\/\/crawler-index\.github\.io\/mcp<\/code>/);
+  const openai = dist.get('/operator/openai.html')!.toString('utf8');
+  assert.doesNotMatch(openai, /never-fetched|, ok\)/);
+  assert.match(openai, /OpenAI OAI-AdsBot<\/a> \(not fetched yet\)/);
+  assert.match(openai, /OpenAI GPTBot<\/a> \(\d+ IPv4, \d+ IPv6 prefixes\)/);
+  // The home table shows the stance in the words its filter offers, not the identifier.
+  const home = dist.get('/index.html')!.toString('utf8');
+  assert.match(
+    home,
+    /data-stance="Operator documents that it obeys robots.txt"[^\n]*<td data-label="Obeys robots.txt">Operator documents that it obeys robots.txt<\/td><\/tr>/,
+  );
+});
+
+test('a robots.txt form refused by the tool answers a browser with a page saying why, and a program with the JSON error', async () => {
+  const form = new FormData();
+  form.append('robots_txt', 'User-agent: *\nDisallow: /a\n');
+  form.append('robots_txt_file', new Blob(['User-agent: *\nDisallow: /b\n'], { type: 'text/plain' }), 'robots.txt');
+  const browser = await fetch(`${served.server.url}/tools/robots-lint`, {
+    method: 'POST',
+    body: form,
+    headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+  });
+  assert.equal(browser.status, 400);
+  assert.match(browser.headers.get('content-type') ?? '', /^text\/html/);
+  const page = await browser.text();
+  assert.match(page, /<h1>The tool could not answer<\/h1>/);
+  assert.match(page, /Both robots_txt and robots_txt_file are filled in/);
+  assert.match(page, /<a href="\/tools\/robots-lint\.html">Back to the form<\/a>/);
+  assert.deepEqual(await problems('refusal', page), []);
+  const program = await fetch(`${served.server.url}/tools/robots-lint`, { method: 'POST', body: form });
+  assert.equal(program.status, 400);
+  assert.match(program.headers.get('content-type') ?? '', /^application\/json/);
+  assert.equal(((await program.json()) as { error: { code: string } }).error.code, 'invalid_parameter');
+});

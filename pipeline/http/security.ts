@@ -1,7 +1,8 @@
 // Headers every answer carries, and the stricter ones for HTML. The pages use one same-origin
-// style sheet, one same-origin script (the crawler table's filters, /site.js), no frames and
-// forms that submit to this site, so the policy can forbid everything else; a page that needs
-// more must change this table, visibly.
+// style sheet, one same-origin script (the crawler table's filters, /site.js, which also asks a
+// tool form's own endpoint whether a server answers it), no frames and forms that submit to
+// this site, so the policy can forbid everything else; a page that needs more must change this
+// table, visibly.
 
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
@@ -18,7 +19,7 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = {
 export const HTML_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   ...SECURITY_HEADERS,
   'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
   'x-frame-options': 'DENY',
 };
 

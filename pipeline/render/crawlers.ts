@@ -1,6 +1,6 @@
 import type { CrawlerView, Model } from '../model/model.ts';
 import { url } from '../model/model.ts';
-import { html, type Markup } from '../site/html.ts';
+import { html, type Markup, prose } from '../site/html.ts';
 import { page } from '../site/layout.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
@@ -11,29 +11,29 @@ function crawlerHtml(model: Model, crawler: CrawlerView): string {
   const verification = crawler.verification.map((entry, i) => html`${i > 0 ? html`<br>` : ''}${verificationHtml(model, crawler, entry)}`);
   const body = html`<h1>${crawler.name}</h1>
 ${retiredNotice(model, crawler)}<p class="muted"><a href="${url(site, href('category_html', crawler.category))}">${crawler.category_label}</a> · operated by <a href="${url(site, href('operator_html', crawler.operator_slug))}">${crawler.operator}</a> · <span class="evidence evidence-${crawler.evidence}">${crawler.evidence_label}</span></p>
-<p>${crawler.what_it_is}</p>
+<p>${prose(crawler.what_it_is)}</p>
 <dl>
-<dt>robots.txt token</dt><dd>${crawler.robots_token === null ? html`<span class="muted">none documented</span>` : html`<code>${crawler.robots_token}</code>`}${crawler.robots_token_note ? html` <br><span class="muted">${crawler.robots_token_note}</span>` : ''}</dd>
+<dt>robots.txt token</dt><dd>${crawler.robots_token === null ? html`<span class="muted">none documented</span>` : html`<code>${crawler.robots_token}</code>`}${crawler.robots_token_note ? html` <br><span class="muted">${prose(crawler.robots_token_note)}</span>` : ''}</dd>
 <dt>User-agent substring</dt><dd>${crawler.user_agent_substring === null ? html`<span class="muted">none: ${noSubstring(crawler)}</span>` : html`<code>${crawler.user_agent_substring}</code>`}</dd>
 ${
   crawler.user_agent_example === null
     ? ''
     : html`<dt>Example User-Agent</dt><dd><code>${crawler.user_agent_example}</code></dd>
 `
-}<dt>Obeys robots.txt</dt><dd>${crawler.respects_robots_txt_label}${crawler.robots_txt_note ? html`. ${crawler.robots_txt_note}` : ''}${crawler.robots_txt_evidence ? html` (<a href="${crawler.robots_txt_evidence}">report</a>)` : ''}</dd>
+}<dt>Obeys robots.txt</dt><dd>${crawler.respects_robots_txt_label}${crawler.robots_txt_note ? html`. ${prose(crawler.robots_txt_note)}` : ''}${crawler.robots_txt_evidence ? html` (<a href="${crawler.robots_txt_evidence}">report</a>)` : ''}</dd>
 ${
   crawler.honoured_tokens.length === 0
     ? ''
     : html`<dt>Also obeys groups for</dt><dd>${crawler.honoured_tokens.map(
         (h, i) =>
-          html`${i > 0 ? html`<br>` : ''}<code>${h.token}</code>: ${h.note} <span class="muted">(${evidenceLabel(h.citation.kind)}: <a href="${h.citation.url}">${h.citation.publisher}</a>, ${h.citation.retrieved})</span>`,
+          html`${i > 0 ? html`<br>` : ''}<code>${h.token}</code>: ${prose(h.note)} <span class="muted">(${evidenceLabel(h.citation.kind)}: <a href="${h.citation.url}">${h.citation.publisher}</a>, ${h.citation.retrieved})</span>`,
       )}</dd>
 `
 }<dt>Verification</dt><dd>${verification}</dd>
-<dt>Cost of blocking</dt><dd>${crawler.cost_of_blocking}</dd>
+<dt>Cost of blocking</dt><dd>${prose(crawler.cost_of_blocking)}</dd>
 <dt>Evidence</dt><dd>${crawler.citations.map(
     (c, i) =>
-      html`${i > 0 ? html`<br>` : ''}<a href="${c.url}">${c.publisher}</a> <span class="muted">(${evidenceLabel(c.kind)}, retrieved ${c.retrieved}; shows ${c.supports.map((f) => FIELD_WORDS[f]).join(', ')})</span>${c.note === null ? '' : html`: ${c.note}`}`,
+      html`${i > 0 ? html`<br>` : ''}<a href="${c.url}">${c.publisher}</a> <span class="muted">(${evidenceLabel(c.kind)}, retrieved ${c.retrieved}; shows ${c.supports.map((f) => FIELD_WORDS[f]).join(', ')})</span>${c.note === null ? '' : html`: ${prose(c.note)}`}`,
   )}<br><span class="muted">Record reviewed ${crawler.last_reviewed}.</span></dd>
 </dl>
 ${

@@ -46,13 +46,13 @@ ${model.categories.map(
 )}</tbody>
 </table></div>
 <h2>Crawlers</h2>
-<div class="wide" tabindex="0"><table data-filterable>
+<div class="wide" tabindex="0"><table class="stack" data-filterable>
 <thead><tr><th scope="col">Crawler</th><th scope="col">Operator</th><th scope="col">Category</th><th scope="col">robots.txt token</th><th scope="col">Obeys robots.txt</th></tr></thead>
 <tbody>
 ${model.crawlers.map(
   (
     c,
-  ) => html`<tr data-category="${c.category_label}" data-operator="${c.operator}" data-stance="${c.respects_robots_txt_label}" data-verification="${c.verification_label}"><td><a href="${c.html_url}">${c.name}</a></td><td><a href="${link(href('operator_html', c.operator_slug))}">${c.operator}</a></td><td>${c.category_label}</td><td>${c.robots_token === null ? html`<span class="muted">none</span>` : html`<code>${c.robots_token}</code>`}</td><td>${c.respects_robots_txt}</td></tr>
+  ) => html`<tr data-category="${c.category_label}" data-operator="${c.operator}" data-stance="${c.respects_robots_txt_label}" data-verification="${c.verification_label}"><td><a href="${c.html_url}">${c.name}</a></td><td data-label="Operator"><a href="${link(href('operator_html', c.operator_slug))}">${c.operator}</a></td><td data-label="Category">${c.category_label}</td><td data-label="robots.txt token">${c.robots_token === null ? html`<span class="muted">none</span>` : html`<code>${c.robots_token}</code>`}</td><td data-label="Obeys robots.txt">${c.respects_robots_txt_label}</td></tr>
 `,
 )}</tbody>
 </table></div>

@@ -1,7 +1,7 @@
 import type { CrawlerView, Model, PolicyView } from '../model/model.ts';
 import { url } from '../model/model.ts';
 import { href, toolRouteKey } from '../routes.ts';
-import { html, type Markup } from '../site/html.ts';
+import { html, type Markup, prose } from '../site/html.ts';
 import { page } from '../site/layout.ts';
 import { MCP_SERVERS, TOOLS } from '../tools/registry/index.ts';
 import type { RenderedFile } from './output.ts';
@@ -33,13 +33,13 @@ const wide = (table: Markup) => html`<div class="wide" tabindex="0">${table}</di
 function crawlerTable(model: Model, crawlers: readonly CrawlerView[], caption: string): Markup {
   const link = (path: string) => url(model.site, path);
   if (crawlers.length === 0) return html`<p class="muted">None.</p>`;
-  return wide(html`<table>
+  return wide(html`<table class="stack">
 <caption>${caption}</caption>
 <thead><tr><th scope="col">Crawler</th><th scope="col">Operator</th><th scope="col">Category</th><th scope="col">robots.txt token</th><th scope="col">Obeys robots.txt</th></tr></thead>
 <tbody>
 ${crawlers.map(
   (c) =>
-    html`<tr><td><a href="${c.html_url}">${c.name}</a></td><td><a href="${link(href('operator_html', c.operator_slug))}">${c.operator}</a></td><td><a href="${link(href('category_html', c.category))}">${c.category_label}</a></td><td>${c.robots_token === null ? html`<span class="muted">none</span>` : html`<code>${c.robots_token}</code>`}</td><td>${c.respects_robots_txt_label}</td></tr>
+    html`<tr><td><a href="${c.html_url}">${c.name}</a></td><td data-label="Operator"><a href="${link(href('operator_html', c.operator_slug))}">${c.operator}</a></td><td data-label="Category"><a href="${link(href('category_html', c.category))}">${c.category_label}</a></td><td data-label="robots.txt token">${c.robots_token === null ? html`<span class="muted">none</span>` : html`<code>${c.robots_token}</code>`}</td><td data-label="Obeys robots.txt">${c.respects_robots_txt_label}</td></tr>
 `,
 )}</tbody>
 </table>`);
@@ -84,7 +84,7 @@ function policyPage(model: Model, policy: PolicyView): Page {
       ? 'It names no crawler.'
       : `It gives each named crawler a group with ${policy.directive === 'allow' ? '"Allow: /"' : '"Disallow: /"'}.`;
   const body = html`<h1>${policy.title}</h1>
-<p>${policy.rationale}</p>
+<p>${prose(policy.rationale)}</p>
 <p>${effectText} ${
     chosen.length > 0
       ? html`It names every crawler in ${chosen.map((id, i) => html`${i > 0 ? ', ' : ''}<a href="${link(href('category_html', id))}">${model.categories.find((c) => c.id === id)?.label ?? id}</a>`)}${policy.select?.stances ? ` whose robots.txt stance is ${policy.select.stances.join(' or ')}` : ''}: ${policy.crawlers.length} today. A crawler added to the index later joins it by the same rule.`
@@ -94,7 +94,7 @@ function policyPage(model: Model, policy: PolicyView): Page {
 <p>Enforced at your server, by User-Agent: <a href="${link(href('policy_nginx', policy.id))}">nginx</a> · <a href="${link(href('policy_apache', policy.id))}">Apache .htaccess</a> · <a href="${link(href('policy_caddy', policy.id))}">Caddy</a> · <a href="${link(href('policy_haproxy', policy.id))}">HAProxy</a>. Each file says what it blocks and which tokens only robots.txt can carry; <a href="${link(href('policy_accuracy'))}">how accurate each one is</a>, measured against real browser and crawler headers.</p>
 <h2>Before you use it</h2>
 <ul>
-${policy.caveats.map((c) => html`<li>${c}</li>\n`)}</ul>
+${policy.caveats.map((c) => html`<li>${prose(c)}</li>\n`)}</ul>
 ${leftOut(model, policy)}
 <h2>Crawlers it names</h2>
 ${crawlerTable(model, policy.directive === 'none' ? [] : policy.crawlers, `Crawlers named by ${policy.title}`)}`;
@@ -119,7 +119,7 @@ ${model.categories.map(
     })}</tr>
 `,
 )}<tr><th scope="row">Crawlers named</th>${disallowing.map((p) => html`<td>${p.crawlers.length}</td>`)}</tr>
-<tr><th scope="row">What it costs</th>${disallowing.map((p) => html`<td>${p.caveats[0] ?? ''}</td>`)}</tr>
+<tr><th scope="row">What it costs</th>${disallowing.map((p) => html`<td>${prose(p.caveats[0] ?? '')}</td>`)}</tr>
 </tbody>
 </table>`)}
 <p>Not shown: <a href="${link(href('policy_html', 'allow-all'))}">Allow every crawler</a>, which names none. Why does blocking AI model training leave CCBot in? It builds an open dataset (Common Crawl) rather than training a model itself; <a href="${link(href('policy_html', 'block-datasets'))}">Block open dataset builders</a> names it, and so does <a href="${link(href('policy_html', 'block-all-ai'))}">Block all AI crawlers and fetchers</a>.</p>`;
@@ -129,6 +129,13 @@ ${model.categories.map(
     description: 'The eight robots.txt policies side by side: which categories each names and what it costs.',
     body,
   };
+}
+
+/** A mirrored list in words: its prefix counts, or that there is no copy to count yet. */
+function mirrorState(mirror: Model['sources'][number]['mirror']): string {
+  if (mirror.state === 'never-fetched') return 'not fetched yet';
+  const counts = `${mirror.ipv4.length} IPv4, ${mirror.ipv6.length} IPv6 prefixes`;
+  return mirror.state === 'ok' ? counts : `${counts}, stale: the last fetch failed`;
 }
 
 function operatorPage(model: Model, operator: Model['operators'][number]): Page {
@@ -144,7 +151,7 @@ ${
   sources.length > 0
     ? html`<h2>Published IP ranges</h2>
 <ul>
-${sources.map((s) => html`<li><a href="${link(s.endpoint.replace(model.site.base_url, ''))}">${s.title}</a> (${s.mirror.ipv4.length} IPv4, ${s.mirror.ipv6.length} IPv6 prefixes, ${s.mirror.state})</li>\n`)}</ul>`
+${sources.map((s) => html`<li><a href="${link(s.endpoint.replace(model.site.base_url, ''))}">${s.title}</a> (${mirrorState(s.mirror)})</li>\n`)}</ul>`
     : ''
 }
 <h2>Crawlers</h2>
@@ -173,22 +180,25 @@ ${crawlerTable(model, crawlers, `Crawlers in ${category.label}`)}`;
   return { path: href('category_html', category.id), title: category.label, description: category.definition, body, json: href('category', category.id) };
 }
 
+/** A tool's description up to its first full stop, ending with exactly one. */
+const firstSentence = (description: string) => `${description.split('. ')[0]!.replace(/\.+$/, '')}.`;
+
 function toolsPage(model: Model): Page {
   const link = (path: string) => url(model.site, path);
   const body = html`<h1>Keyless tools</h1>
-<p>Each tool answers over HTTP without a key, and on MCP and A2A. The forms below run them from the browser; the answer is JSON.</p>
+<p>Each tool answers over HTTP without a key, and on MCP and A2A. Each has a form that runs it from the browser: the robots.txt checks answer with a readable report (paste the file or upload it), the others with JSON. The forms need the Crawler Index server; a static copy of this site cannot answer them.</p>
 <ul>
 ${TOOLS.filter((t) => t.path !== null).map(
   (t) =>
-    html`<li><a href="${link(href(toolRouteKey(t.name, 'form')))}"><strong>${t.title}</strong></a>: ${t.description.split('. ')[0]}. <span class="muted"><a href="${link(href(toolRouteKey(t.name, 'spec')))}">specification</a></span></li>\n`,
+    html`<li><a href="${link(href(toolRouteKey(t.name, 'form')))}"><strong>${t.title}</strong></a>: ${firstSentence(t.description)} <span class="muted"><a href="${link(href(toolRouteKey(t.name, 'spec')))}">specification</a></span></li>\n`,
 )}</ul>
 <h2>On MCP only</h2>
 <ul>
-${TOOLS.filter((t) => t.path === null).map((t) => html`<li><strong>${t.title}</strong> (<code>${t.name}</code>): ${t.description.split('. ')[0]}.</li>\n`)}</ul>
+${TOOLS.filter((t) => t.path === null).map((t) => html`<li><strong>${t.title}</strong> (<code>${t.name}</code>): ${firstSentence(t.description)}</li>\n`)}</ul>
 <h2>MCP servers</h2>
-<p>Point an MCP client at <code>${url(model.site, '/mcp')}</code> for every tool, or at one of the focused servers:</p>
+<p>Point an MCP client at <code data-built-for="${model.site.base_url}">${url(model.site, '/mcp')}</code> for every tool, or at one of the focused servers:</p>
 <ul>
-${MCP_SERVERS.filter((s) => s.path !== '/mcp').map((s) => html`<li><code>${url(model.site, s.path)}</code>: ${s.description}</li>\n`)}</ul>
+${MCP_SERVERS.filter((s) => s.path !== '/mcp').map((s) => html`<li><code data-built-for="${model.site.base_url}">${url(model.site, s.path)}</code>: ${s.description}</li>\n`)}</ul>
 <p>The whole API, every parameter and error: <a href="${link(href('reference'))}">the reference</a>.</p>`;
   return {
     path: href('tools_html'),

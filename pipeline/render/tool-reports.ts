@@ -161,3 +161,25 @@ export function toolReport(site: SiteSettings, tool: string, formPath: string, o
     links: 'root',
   });
 }
+
+/**
+ * A refusal, for a browser that submitted a form: the error's own words and the way back to
+ * the form, with the error's status kept. Programs keep the JSON error.
+ */
+export function toolErrorReport(site: SiteSettings, formPath: string, error: { message: string; field?: string; accepted?: string }): string {
+  const body = html`<h1>The tool could not answer</h1>
+<p>${error.message}</p>
+${error.field === undefined ? '' : html`<p>Field: <code>${error.field}</code>${error.accepted === undefined ? '' : html`. Accepted: ${error.accepted}`}.</p>`}
+<p><a href="${site.base_url}${formPath}">Back to the form</a>. Programs get the same answer as a JSON error.</p>`;
+  return page({
+    path: formPath,
+    title: 'The tool could not answer',
+    description: 'A Crawler Index tool refused its input.',
+    canonical: `${site.base_url}${formPath}`,
+    body,
+    siteName: site.name,
+    baseUrl: site.base_url,
+    repository: site.repository,
+    links: 'root',
+  });
+}

@@ -3,8 +3,11 @@
 // only hides rows, so with scripts off the page still lists every crawler. And on a page served
 // from another address than the one the tree was built for (a self-hosted server), it shows
 // the commands and addresses marked `data-built-for` with the address the page came from, so
-// a copied curl command calls the server the reader is on. Plain DOM, no framework; served as
-// /site.js under the page's `script-src 'self'` policy.
+// a copied curl command calls the server the reader is on. On a tool's form, it asks the form's
+// own endpoint for the tool's specification: a server answers JSON, a static host the form page
+// or a 404, and there the form is disabled with a sentence saying why, instead of being sent to
+// an address that cannot answer it. Plain DOM, no framework; served as /site.js under the
+// page's `script-src 'self'; connect-src 'self'` policy.
 
 export const FILTER_SCRIPT = `'use strict';
 (function () {
@@ -13,6 +16,28 @@ export const FILTER_SCRIPT = `'use strict';
     var builtFor = element.getAttribute('data-built-for');
     if (!builtFor || location.href.indexOf(builtFor + '/') === 0) return;
     element.textContent = element.textContent.split(builtFor).join(location.origin);
+  });
+})();
+(function () {
+  var form = document.querySelector('form[data-needs-server]');
+  var note = document.querySelector('.needs-server');
+  if (!form || !note || !window.fetch) return;
+  var button = form.querySelector('button[type=submit]');
+  fetch(form.action + '?spec=1', { method: 'GET', headers: { accept: 'application/json' }, cache: 'no-store' }).then(function (response) {
+    return response.ok && /json/.test(response.headers.get('content-type') || '');
+  }, function () { return false; }).then(function (served) {
+    if (served) {
+      note.hidden = true;
+      return;
+    }
+    note.className += ' no-server';
+    note.setAttribute('role', 'status');
+    note.innerHTML = '';
+    var strong = document.createElement('strong');
+    strong.textContent = 'This form cannot be sent from here.';
+    note.appendChild(strong);
+    note.appendChild(document.createTextNode(' This copy of the site is served as plain files, without the Crawler Index server that answers the tools. Run the server (npm start, the container or Cloudflare Workers), or check a file offline with npx crawler-index --help.'));
+    if (button) button.disabled = true;
   });
 })();
 (function () {

@@ -29,3 +29,16 @@ function show(value: Value): string {
 export function html(strings: TemplateStringsArray, ...values: Value[]): Markup {
   return new Markup(strings.reduce((out, part, index) => out + part + (index < values.length ? show(values[index] as Value) : ''), ''));
 }
+
+/**
+ * A record's free text, which is written for Markdown as well (the .md pages, the policies'
+ * caveats): escaped, with each `backquoted` span shown as code instead of with its backquotes.
+ */
+export function prose(text: string): Markup {
+  return new Markup(
+    text
+      .split(/`([^`]+)`/)
+      .map((part, i) => (i % 2 === 1 ? `<code>${escapeHtml(part)}</code>` : escapeHtml(part)))
+      .join(''),
+  );
+}

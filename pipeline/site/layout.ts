@@ -22,9 +22,11 @@ pre{padding:.75rem;overflow-x:auto}
 table{border-collapse:collapse;width:100%;margin:1rem 0}
 th,td{border-bottom:1px solid var(--line);padding:.4rem .5rem;text-align:left;vertical-align:top}
 th{font-weight:600}
+caption{text-align:left;font-weight:600;padding:.25rem 0}
 dl{display:grid;grid-template-columns:minmax(10rem,max-content) 1fr;gap:.35rem 1rem}
 dt{font-weight:600}dd{margin:0;min-width:0;overflow-wrap:anywhere}
 @media (max-width:600px){dl{grid-template-columns:1fr;gap:.1rem}dd{margin-bottom:.5rem}}
+@media (max-width:600px){table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}table.stack,table.stack caption,table.stack tbody,table.stack tr,table.stack td{display:block}table.stack tr{border-bottom:1px solid var(--line);padding:.5rem 0}table.stack tr[hidden]{display:none}table.stack td{border:0;padding:.1rem 0}table.stack td[data-label]::before{content:attr(data-label) ": ";font-weight:600}}
 .muted{color:var(--muted)}
 .wide{overflow-x:auto;max-width:100%}
 .filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:end}.filters p{margin:0;flex:1 1 12rem;min-width:0}.filters label{display:block;font-weight:600}.filters select,.filters input{width:100%}
