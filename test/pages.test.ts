@@ -118,6 +118,37 @@ test('a robots.txt tool answers a browser with a valid report page and a program
   assert.match((await raw(served.server.url, '/tools/ai-access', { headers: { accept: browser } })).headers['content-type'] ?? '', /^application\/json/);
 });
 
+test('every other tool answers a browser with its summary and the whole answer folded below; a merged policy shows the merged file', async () => {
+  const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+  for (const [path, heading, summary] of [
+    ['/tools/classify-ua?ua=Mozilla%2F5.0%20(compatible%3B%20GPTBot%2F1.2)', 'Which crawler is this User-Agent?', /GPTBot by OpenAI/],
+    ['/tools/verify-crawler?ip=192.0.2.1&ua=GPTBot', 'Is this address really that crawler?', /1 address checked/],
+    ['/tools/whoami', 'Who does this service think I am?', /./],
+  ] as const) {
+    const page = await raw(served.server.url, path, { headers: { accept: browser } });
+    assert.equal(page.status, 200, page.text);
+    assert.match(page.headers['content-type'] ?? '', /^text\/html/, path);
+    assert.equal(page.headers['vary'], 'Accept, Accept-Encoding');
+    assert.ok(page.text.includes(`<h1>${heading.replace(/&/g, '&amp;')}</h1>`), `${path}: ${page.text.slice(0, 300)}`);
+    assert.match(page.text, new RegExp(`<div class="summary">[^<]*${summary.source}`), path);
+    assert.match(page.text, /<details><summary>The whole answer as JSON<\/summary>\n<pre><code>\{/);
+    assert.deepEqual(await problems(path, page.text), []);
+    // Programs keep the JSON, byte for byte what they got before.
+    const program = await raw(served.server.url, path, { headers: { accept: '*/*' } });
+    assert.match(program.headers['content-type'] ?? '', /^application\/json/);
+    JSON.parse(program.text);
+  }
+  const merged = await raw(served.server.url, '/tools/policy-merge?policy=block-ai-training', {
+    method: 'POST',
+    body: 'User-agent: GPTBot\nAllow: /public\n',
+    headers: { accept: browser },
+  });
+  assert.equal(merged.status, 200, merged.text);
+  assert.match(merged.text, /<h1>Your robots\.txt with block-ai-training<\/h1>/);
+  assert.match(merged.text, /<pre><code>User-agent: GPTBot\nAllow: \/public\nDisallow: \/\n/);
+  assert.deepEqual(await problems('merge', merged.text), []);
+});
+
 test('a tool form fills in only defaults: examples are placeholders, and a fixed set of values is a choice', () => {
   const form = (path: string) => dist.get(path)!.toString('utf8');
   const audit = form('/tools/ai-access.html');

@@ -63,7 +63,9 @@ describe('every tool endpoint', () => {
       const form = await get(`/tools/${tool.path}.html`);
       assert.equal(form.status, 200);
       // robots.txt tools POST (a large file does not fit a GET's request head) and take an upload; the others GET.
-      const tag = tool.postBody ? `<form method="post" enctype="multipart/form-data" action="${tool.path}">` : `<form method="get" action="${tool.path}">`;
+      const tag = tool.postBody
+        ? `<form data-needs-server method="post" enctype="multipart/form-data" action="${tool.path}">`
+        : `<form data-needs-server method="get" action="${tool.path}">`;
       assert.ok(form.text.includes(tag), `the form sends to the tool, relative to the page: ${tag}`);
     }
   });

@@ -13,7 +13,7 @@ import {
   routeOf,
 } from '../routes.ts';
 import { prefersHtml, prefersJson } from './negotiate.ts';
-import { hasReport, toolErrorReport, toolReport } from '../render/tool-reports.ts';
+import { toolErrorReport, toolReport } from '../render/tool-reports.ts';
 import { apiRootDocument } from './api-root.ts';
 import { conditionalHeadersOf, PreparedDocument, type ConditionalHeaders, type DocumentAnswer } from './document-answer.ts';
 import { errorResponse } from './errors.ts';
@@ -347,13 +347,12 @@ export function createApp(options: HandlerOptions): App {
         if (how.by === 'mcp') return withBodyEtag(await relocated(withMissingHeaders(await handleMcp(request, mcpServer(how.server), context), headers)));
         if (how.by === 'a2a') return withBodyEtag(await relocated(withMissingHeaders(await handleA2a(request, context, here), headers)));
         const tool = toolByName(how.tool)!;
-        const reported = hasReport(tool.name);
-        const answerHeaders = { ...headers, 'cache-control': 'no-cache', ...(reported ? { vary: 'Accept, Accept-Encoding' } : {}) };
+        const answerHeaders = { ...headers, 'cache-control': 'no-cache', vary: 'Accept, Accept-Encoding' };
         const result = await callTool({ tool, request, url, ...context, generatedAt: await store.generatedAt(), headers, origin: here.base_url });
         if ('response' in result) {
           // A browser that submitted a form and was refused reads why, with the way back to the form.
           const refused = result.response;
-          if (reported && refused.status === 400 && /json/.test(refused.headers.get('content-type') ?? '') && prefersHtml(request.headers.get('accept'))) {
+          if (refused.status === 400 && /json/.test(refused.headers.get('content-type') ?? '') && prefersHtml(request.headers.get('accept'))) {
             const detail = ((await refused.json()) as { error: { message: string; field?: string; accepted?: string } }).error;
             const page = toolErrorReport(here, href(toolRouteKey(tool.name, 'form')), detail);
             return new Response(page, {
@@ -364,9 +363,9 @@ export function createApp(options: HandlerOptions): App {
           return refused;
         }
         // A browser that submitted a form gets the answer as a readable report; programs keep the JSON.
-        if (reported && result.answered && prefersHtml(request.headers.get('accept'))) {
+        if (result.answered && prefersHtml(request.headers.get('accept'))) {
           const output = JSON.parse(new TextDecoder().decode(result.document.bytes)) as unknown;
-          const page = toolReport(here, tool.name, href(toolRouteKey(tool.name, 'form')), output);
+          const page = toolReport(here, tool, href(toolRouteKey(tool.name, 'form')), output);
           const bytes = new TextEncoder().encode(page);
           const report = {
             path: result.document.path,

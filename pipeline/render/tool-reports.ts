@@ -3,17 +3,21 @@ import { html, type Markup } from '../site/html.ts';
 import { page } from '../site/layout.ts';
 import type { auditAiAccess, lintAnswer } from '../tools/definitions/robots-answers.ts';
 import type { allowedTool } from '../tools/definitions/check-path-allowed.ts';
+import type { mergePolicyTool } from '../tools/definitions/merge-policy.ts';
+import type { ToolDefinition } from '../tools/registry/index.ts';
 import { preferenceText } from '../tools/definitions/preference-answers.ts';
 
-// Readable answers for the robots.txt tools, for a browser that submitted a form: the same
-// answer as the JSON (rendered from it), laid out as a report. Programs keep the JSON: only a
-// request that rates text/html above application/json gets this.
+// Readable answers for a browser that submitted a tool's form: the same answer as the JSON
+// (rendered from it), laid out as a report. The robots.txt tools get tables of their own; the
+// others their summary, the words MCP and A2A answer with, and the whole JSON folded below it.
+// Programs keep the JSON: only a request that rates text/html above application/json gets this.
 
 // The answers' own types, so a report cannot drift from what the tools return.
 type Audit = ReturnType<typeof auditAiAccess>;
 type Brief = Audit['blocked'][number];
 type Lint = ReturnType<typeof lintAnswer>;
 type Allowed = ReturnType<typeof allowedTool.run>;
+type Merged = ReturnType<typeof mergePolicyTool.run>;
 type Line = NonNullable<Brief['deciding_line']>;
 
 const wide = (table: Markup) => html`<div class="wide" tabindex="0">${table}</div>`;
@@ -132,26 +136,38 @@ ${o.results.map(
 </table>`)}`;
 }
 
+function mergeReport(o: Merged): Markup {
+  return html`<h1>Your robots.txt with ${o.policy}</h1>
+<p>${o.added_groups.length} new group${o.added_groups.length === 1 ? '' : 's'} at the end, ${o.extended_groups.length} existing group${o.extended_groups.length === 1 ? '' : 's'} extended, ${o.unchanged.length} already as the policy asks.</p>
+${o.extended_groups.length === 0 ? '' : html`<ul>${o.extended_groups.map((e) => html`<li>${e.note}</li>`)}</ul>`}
+<pre><code>${o.robots_txt}</code></pre>`;
+}
+
 const REPORTS: Readonly<Record<string, (output: never) => Markup>> = {
   audit_ai_access: auditReport,
   lint_robots_txt: lintReport,
   check_path_allowed: allowedReport,
+  merge_policy: mergeReport,
 };
 
-/** Whether a tool's answer has a page form. */
-export function hasReport(tool: string): boolean {
-  return tool in REPORTS;
+/** Any other tool: its summary as written (line breaks kept), then the whole answer. */
+function summaryReport(tool: ToolDefinition, output: unknown): Markup {
+  return html`<h1>${tool.title}</h1>
+<div class="summary">${tool.summarize(output)}</div>
+<details><summary>The whole answer as JSON</summary>
+<pre><code>${JSON.stringify(output, null, 2)}</code></pre>
+</details>`;
 }
 
 /** The report page for a tool's answer (the JSON the endpoint would send, parsed). */
-export function toolReport(site: SiteSettings, tool: string, formPath: string, output: unknown): string {
-  const render = REPORTS[tool];
-  if (render === undefined) throw new Error(`${tool} has no report`);
-  const body = html`${render(output as never)}
-<p><a href="${site.base_url}${formPath}">Check another file</a>. Programs get the same answer as JSON: it is what the endpoint sends to any client that does not ask for HTML.</p>`;
+export function toolReport(site: SiteSettings, tool: ToolDefinition, formPath: string, output: unknown): string {
+  const render = REPORTS[tool.name];
+  const again = tool.postBody === undefined ? 'Ask again' : 'Check another file';
+  const body = html`${render === undefined ? summaryReport(tool, output) : render(output as never)}
+<p><a href="${site.base_url}${formPath}">${again}</a>. Programs get the same answer as JSON: it is what the endpoint sends to any client that does not ask for HTML.</p>`;
   return page({
     path: formPath,
-    title: 'Report',
+    title: `${tool.title}: report`,
     description: 'The answer of a Crawler Index tool.',
     canonical: `${site.base_url}${formPath}`,
     body,
