@@ -423,6 +423,7 @@ const buildRoutes = (): readonly Route[] => [
       'api-onboarding',
     ),
     doc('sitemap', '/sitemap.xml', 'Sitemap (sitemaps.org 0.9) of every page and document'),
+    doc('not_found_html', '/404.html', 'The page a browser is shown for a path that does not exist (static hosts serve it for theirs)'),
     doc('own_robots', '/robots.txt', "This service's own robots.txt: documents and pages for everyone, tool calls with input not to be crawled"),
     doc('site_index', '/index.json', 'The home page as JSON: what the index holds and where each part is', undefined, 'site-index'),
     doc('security_txt', '/.well-known/security.txt', 'Security contact (RFC 9116), renewed by every build before it expires'),

@@ -149,6 +149,29 @@ test('every other tool answers a browser with its summary and the whole answer f
   assert.deepEqual(await problems('merge', merged.text), []);
 });
 
+test('a browser at a missing address reads the 404 page with the way back; programs keep the JSON error', async () => {
+  const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+  for (const path of ['/no-such-page', '/crawler/no-such-crawler.html', '/%2e%2e/x']) {
+    const page = await raw(served.server.url, path, { headers: { accept: browser } });
+    assert.equal(page.status, 404, path);
+    assert.match(page.headers['content-type'] ?? '', /^text\/html/, path);
+    assert.equal(page.headers['vary'], 'Accept');
+    assert.match(page.text, /<h1>No page at this address<\/h1>/);
+    // Linked from the site's root: a static host shows this page at any depth.
+    assert.match(page.text, /<a href="\/index\.html">Every crawler<\/a>/);
+    assert.match(page.text, /<link rel="stylesheet" href="\/site\.css">/);
+    assert.deepEqual(await problems(path, page.text), []);
+    const head = await raw(served.server.url, path, { method: 'HEAD', headers: { accept: browser } });
+    assert.deepEqual([head.status, head.text], [404, '']);
+    const program = await raw(served.server.url, path, { headers: { accept: '*/*' } });
+    assert.equal(program.status, 404);
+    assert.equal((JSON.parse(program.text) as { error: { code: string } }).error.code, 'not_found');
+  }
+  // Static hosts serve /404.html for their missing addresses; it is not a page to index.
+  assert.ok(dist.has('/404.html'));
+  assert.doesNotMatch(dist.get('/sitemap.xml')!.toString('utf8'), /404\.html/);
+});
+
 test('a tool form fills in only defaults: examples are placeholders, and a fixed set of values is a choice', () => {
   const form = (path: string) => dist.get(path)!.toString('utf8');
   const audit = form('/tools/ai-access.html');

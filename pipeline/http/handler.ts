@@ -253,10 +253,13 @@ export function createApp(options: HandlerOptions): App {
     const here: SiteSettings = { ...site, base_url: originOf(originHeadersOf(request.headers), url.origin) };
     const cursor = cursorFrom(await store.get(LOG_PATH));
     if (!resolved.ok) {
-      return errorResponse(
-        404,
-        { code: 'not_found', message: `No document at this path (${resolved.reason}). Paths are listed at ${here.base_url}/api/v1.` },
-        { ...base, link: linkHeader(here.base_url, href('home'), null, cursor) },
+      return notFoundForBrowser(
+        request,
+        errorResponse(
+          404,
+          { code: 'not_found', message: `No document at this path (${resolved.reason}). Paths are listed at ${here.base_url}/api/v1.` },
+          { ...base, link: linkHeader(here.base_url, href('home'), null, cursor) },
+        ),
       );
     }
     const path = canonicalPath(resolved.path);
@@ -281,7 +284,22 @@ export function createApp(options: HandlerOptions): App {
     }
     if (!allow.includes(request.method as Method)) return methodNotAllowed(request.method, allow, headers);
     // A stored file outside the table (the style sheet) is answered like any document.
-    return answer(route?.answer ?? STORED, route, { request, url, path, canonical, cursor, headers, here });
+    const answered = await answer(route?.answer ?? STORED, route, { request, url, path, canonical, cursor, headers, here });
+    return answered.status === 404 ? notFoundForBrowser(request, answered) : answered;
+  }
+
+  /**
+   * A browser that followed a broken link reads a page with the way back, as on a static host
+   * (which serves /404.html); programs keep the JSON error naming the paths that exist.
+   */
+  async function notFoundForBrowser(request: Request, error: Response): Promise<Response> {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || !prefersHtml(request.headers.get('accept'))) return error;
+    const stored = await store.get(href('not_found_html'));
+    if (!stored) return error;
+    const headers = new Headers(error.headers);
+    headers.set('content-type', 'text/html; charset=utf-8');
+    headers.set('vary', 'Accept');
+    return new Response(request.method === 'HEAD' ? null : stored.bytes, { status: 404, headers });
   }
 
   /** The dispatcher: one case per way the route table says a path is answered. */

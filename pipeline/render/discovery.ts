@@ -187,7 +187,11 @@ const xml = (text: string) => text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
  */
 function sitemap(site: SiteSettings, rendered: readonly RenderedFile[], answered: readonly Route[]): string {
   const pages = rendered.filter((f) => contentTypeOf(f.path).startsWith('text/html')).map((f) => (f.path === href('reference') ? REFERENCE_PATH : f.path));
-  const paths = [...new Set([...openDocuments(answered).map(publicPath), ...pages])].map((p) => (p === href('home') ? '/' : p)).sort();
+  // The 404 page is what a missing address shows, not a page of its own to index.
+  const paths = [...new Set([...openDocuments(answered).map(publicPath), ...pages])]
+    .filter((p) => p !== href('not_found_html'))
+    .map((p) => (p === href('home') ? '/' : p))
+    .sort();
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',

@@ -10,7 +10,8 @@ import type { RenderedFile } from './output.ts';
 // operator and category, the policies side by side, and the tools. Every link a reader
 // follows from a page leads to another page; the JSON form is linked beside it.
 
-type Page = { path: string; title: string; description: string; body: Markup; json?: string };
+/** links: 'root' for a page served at addresses other than its own (the 404 page), whose relative links would break there. */
+type Page = { path: string; title: string; description: string; body: Markup; json?: string; links?: 'root' };
 
 function render(model: Model, p: Page): string {
   const { site } = model;
@@ -24,6 +25,7 @@ function render(model: Model, p: Page): string {
     siteName: site.name,
     baseUrl: site.base_url,
     repository: site.repository,
+    ...(p.links === undefined ? {} : { links: p.links }),
   });
 }
 
@@ -186,7 +188,7 @@ const firstSentence = (description: string) => `${description.split('. ')[0]!.re
 function toolsPage(model: Model): Page {
   const link = (path: string) => url(model.site, path);
   const body = html`<h1>Keyless tools</h1>
-<p>Each tool answers over HTTP without a key, and on MCP and A2A. Each has a form that runs it from the browser: the robots.txt checks answer with a readable report (paste the file or upload it), the others with JSON. The forms need the Crawler Index server; a static copy of this site cannot answer them.</p>
+<p>Each tool answers over HTTP without a key, and on MCP and A2A. Each has a form that runs it from the browser and answers with a readable report (the robots.txt checks take the file pasted or uploaded). The forms need the Crawler Index server; a static copy of this site cannot answer them.</p>
 <ul>
 ${TOOLS.filter((t) => t.path !== null).map(
   (t) =>
@@ -209,6 +211,27 @@ ${MCP_SERVERS.filter((s) => s.path !== '/mcp').map((s) => html`<li><code data-bu
   };
 }
 
+/** For a browser at a path that does not exist; static hosts (GitHub Pages, Netlify, Cloudflare) serve /404.html there too. */
+function notFoundPage(model: Model): Page {
+  const link = (path: string) => url(model.site, path);
+  const body = html`<h1>No page at this address</h1>
+<p>The address may be mistyped, or the page may have moved. A crawler's page is at <code>/crawler/<var>slug</var>.html</code>, where the slug is its name in lower case (<a href="${link('/crawler/gptbot.html')}">/crawler/gptbot.html</a>).</p>
+<ul>
+<li><a href="${link(href('home'))}">Every crawler</a>, searchable by name, operator and category</li>
+<li><a href="${link(href('policies_html'))}">The robots.txt policies</a> side by side</li>
+<li><a href="${link(href('tools_html'))}">The tools</a>: check a robots.txt, a User-Agent or an address</li>
+<li><a href="${link(href('reference'))}">The API reference</a>: every path a program can ask for</li>
+</ul>
+<p>Programs asking for a path that does not exist get a JSON error naming the paths that do.</p>`;
+  return {
+    path: href('not_found_html'),
+    title: 'No page at this address',
+    description: 'The page at this address does not exist.',
+    body,
+    links: 'root',
+  };
+}
+
 export function renderSitePages(model: Model): RenderedFile[] {
   const pages = [
     ...model.policies.map((p) => policyPage(model, p)),
@@ -216,6 +239,7 @@ export function renderSitePages(model: Model): RenderedFile[] {
     ...model.operators.map((o) => operatorPage(model, o)),
     ...model.categories.map((c) => categoryPage(model, c)),
     toolsPage(model),
+    notFoundPage(model),
   ];
   return pages.map((p) => ({ path: p.path, kind: 'page', body: render(model, p) }));
 }
