@@ -315,6 +315,28 @@ describe('raw JSON-RPC on /mcp', () => {
     assertRpcError(await post('/mcp', JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'initialize', params: {} })), -32602, 200);
   });
 
+  test('every answer, from the SDK or from this server, is Cache-Control: no-store (docs/API.md §5.4)', async () => {
+    const bodies = [
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'example', arguments: {} } }),
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'nope' }),
+    ];
+    for (const body of bodies) {
+      const response = await fetch(`${server.url}/robots/mcp`, { method: 'POST', headers: JSON_HEADERS, body });
+      await response.arrayBuffer();
+      assert.equal(response.headers.get('cache-control'), 'no-store', body);
+    }
+    const refused = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: bodies[0]!,
+    });
+    await refused.arrayBuffer();
+    assert.equal(refused.status, 406);
+    assert.equal(refused.headers.get('cache-control'), 'no-store');
+  });
+
   test('notifications are accepted without an answer', async () => {
     const answer = await post('/mcp', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
     assert.equal(answer.status, 202);
