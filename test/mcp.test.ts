@@ -175,6 +175,28 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     }
   });
 
+  test('a list argument written as a JSON array inside a string is read as that array, not split on its commas', async () => {
+    const client = await connect('/triage/mcp');
+    try {
+      const lines = [
+        '66.249.66.1 Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+        '203.0.113.9 Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      ];
+      const triage = await client.callTool({ name: 'triage_log_lines', arguments: { lines: JSON.stringify(lines) } });
+      assert.deepEqual(
+        (triage.structuredContent as { lines: { address: string }[] }).lines.map((l) => l.address),
+        ['66.249.66.1', '203.0.113.9'],
+      );
+      const verify = await client.callTool({ name: 'verify_batch', arguments: { ip: '["66.249.66.1", "192.0.2.1"]' } });
+      assert.deepEqual((verify.structuredContent as { checked: number; summary: { invalid: number } }).summary.invalid, 0);
+      // Anything else in a string keeps its own reading: a bracketed IPv6 address is not JSON.
+      const bracketed = await client.callTool({ name: 'verify_batch', arguments: { ip: '[2001:db8::1]' } });
+      assert.equal((bracketed.structuredContent as { checked: number }).checked, 1);
+    } finally {
+      await client.close();
+    }
+  });
+
   test('whoami answers about the calling request', async () => {
     const client = await connect('/mcp');
     try {
@@ -456,6 +478,28 @@ describe('the official MCP Inspector CLI', () => {
     assert.equal(result.content.length, 2);
     assert.deepEqual(JSON.parse(result.content[1]!.text), result.structuredContent);
     assert.ok(result.structuredContent.counts.error + result.structuredContent.counts.warning > 0, 'the misspelt directive is reported');
+    // The CLI sends a --tool-arg as a string unless the schema's type is plainly "array": a JSON array in it is read as the list.
+    const paths = await inspector(
+      `${server.url}/lint/mcp`,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'check_path_allowed',
+      '--tool-arg',
+      'robots_txt=User-agent: *\nDisallow: /a',
+      '--tool-arg',
+      'ua=GPTBot',
+      '--tool-arg',
+      'path=["/a","/b"]',
+    );
+    const verdicts = (JSON.parse(paths.stdout) as { structuredContent: { results: { path: string; allowed: boolean }[] } }).structuredContent.results;
+    assert.deepEqual(
+      verdicts.map((v) => [v.path, v.allowed]),
+      [
+        ['/a', false],
+        ['/b', true],
+      ],
+    );
     const bad = await inspector(`${server.url}/mcp`, '--method', 'tools/call', '--tool-name', 'policy_markdown', '--tool-arg', 'policy=nope');
     assert.equal((JSON.parse(bad.stdout) as { isError: boolean }).isError, true);
   });
