@@ -90,6 +90,25 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     });
   }
 
+  test('tool descriptions and input schemas speak to a model: no HTTP habits, no claim the data contradicts', async () => {
+    const client = await connect('/mcp');
+    try {
+      const { tools } = await client.listTools();
+      const httpHabits = /URL-encod|query string|repeat (the parameter|\w+=)|\b(a|with a|HTTP) 4\d\d\b|\?spec=/i;
+      for (const tool of tools) {
+        const properties = (tool.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
+        assert.equal(properties['s'], undefined, `${tool.name}: the attribution tag s is an HTTP habit`);
+        for (const [where, text] of [['description', tool.description ?? ''], ...Object.entries(properties).map(([name, p]) => [name, p.description ?? ''])]) {
+          assert.doesNotMatch(text!, httpHabits, `${tool.name} ${where}`);
+        }
+      }
+      // A description is the same for every tree; the published one mirrors key directories (records/sources.yaml, kind signature-directory).
+      assert.doesNotMatch(tools.find((t) => t.name === 'verify_signature')!.description ?? '', /mirrors no key directory/);
+    } finally {
+      await client.close();
+    }
+  });
+
   test('bad arguments are a tool error (isError) a model can read and retry, naming the field and its accepted form', async () => {
     const client = await connect('/mcp');
     const errorText = (result: Awaited<ReturnType<Client['callTool']>>) => {
