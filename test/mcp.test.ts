@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { REPO } from './support/project.ts';
@@ -213,6 +214,21 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
       assert.equal((bracketed.structuredContent as { checked: number }).checked, 1);
     } finally {
       await client.close();
+    }
+  });
+
+  test('the README and docs/API.md list each server with its own tools', async () => {
+    const readme = (await readFile(join(REPO, 'README.md'), 'utf8')).replace(/\s+/g, ' ');
+    const api = await readFile(join(REPO, 'docs', 'API.md'), 'utf8');
+    const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    const names = (text: string) => [...text.replace(/\band\b/g, '').matchAll(/[a-z_]+/g)].map((m) => m[0]).sort();
+    for (const spec of MCP_SERVERS.filter((s) => s.legacyPath !== null)) {
+      const inReadme = readme.match(new RegExp(`${literal(`\`${spec.path}\` (`)}([a-z_, ]+)\\)`));
+      assert.ok(inReadme, `README names ${spec.path} with its tools`);
+      assert.deepEqual(names(inReadme[1]!), [...spec.tools].sort(), `README, ${spec.path}`);
+      const row = api.match(new RegExp(`^${literal(`| \`${spec.path}\` (\`${spec.legacyPath}\`) | `)}([^|]+) \\|$`, 'm'));
+      assert.ok(row, `docs/API.md §4.6 has a row for ${spec.path}`);
+      assert.deepEqual(names(row[1]!), [...spec.tools].sort(), `docs/API.md, ${spec.path}`);
     }
   });
 
