@@ -232,6 +232,19 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     }
   });
 
+  test('a User-Agent with control characters is not examined, and the summary says so rather than guessing', async () => {
+    const client = await connect('/triage/mcp');
+    try {
+      const result = await client.callTool({ name: 'classify_user_agent', arguments: { ua: 'Googlebot/2.1\r\nX-Injected: 1' } });
+      assert.equal((result.structuredContent as { input_issue: string }).input_issue, 'control-characters');
+      const summary = (result.content as { text: string }[])[0]!.text;
+      assert.match(summary, /control characters/);
+      assert.doesNotMatch(summary, /look automated/);
+    } finally {
+      await client.close();
+    }
+  });
+
   test('whoami answers about the calling request', async () => {
     const client = await connect('/mcp');
     try {
