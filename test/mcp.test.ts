@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { REPO } from './support/project.ts';
@@ -90,6 +91,25 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     });
   }
 
+  test('tool descriptions and input schemas speak to a model: no HTTP habits, no claim the data contradicts', async () => {
+    const client = await connect('/mcp');
+    try {
+      const { tools } = await client.listTools();
+      const httpHabits = /URL-encod|query string|repeat (the parameter|\w+=)|\b(a|with a|HTTP) 4\d\d\b|\?spec=/i;
+      for (const tool of tools) {
+        const properties = (tool.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
+        assert.equal(properties['s'], undefined, `${tool.name}: the attribution tag s is an HTTP habit`);
+        for (const [where, text] of [['description', tool.description ?? ''], ...Object.entries(properties).map(([name, p]) => [name, p.description ?? ''])]) {
+          assert.doesNotMatch(text!, httpHabits, `${tool.name} ${where}`);
+        }
+      }
+      // A description is the same for every tree; the published one mirrors key directories (records/sources.yaml, kind signature-directory).
+      assert.doesNotMatch(tools.find((t) => t.name === 'verify_signature')!.description ?? '', /mirrors no key directory/);
+    } finally {
+      await client.close();
+    }
+  });
+
   test('bad arguments are a tool error (isError) a model can read and retry, naming the field and its accepted form', async () => {
     const client = await connect('/mcp');
     const errorText = (result: Awaited<ReturnType<Client['callTool']>>) => {
@@ -172,6 +192,56 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
       });
       await response.arrayBuffer();
       assert.match(response.headers.get('link') ?? '', new RegExp(`^<[^>]+${spec.path.replaceAll('/', '\\/')}>; rel="canonical"`));
+    }
+  });
+
+  test('a list argument written as a JSON array inside a string is read as that array, not split on its commas', async () => {
+    const client = await connect('/triage/mcp');
+    try {
+      const lines = [
+        '66.249.66.1 Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+        '203.0.113.9 Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      ];
+      const triage = await client.callTool({ name: 'triage_log_lines', arguments: { lines: JSON.stringify(lines) } });
+      assert.deepEqual(
+        (triage.structuredContent as { lines: { address: string }[] }).lines.map((l) => l.address),
+        ['66.249.66.1', '203.0.113.9'],
+      );
+      const verify = await client.callTool({ name: 'verify_batch', arguments: { ip: '["66.249.66.1", "192.0.2.1"]' } });
+      assert.deepEqual((verify.structuredContent as { checked: number; summary: { invalid: number } }).summary.invalid, 0);
+      // Anything else in a string keeps its own reading: a bracketed IPv6 address is not JSON.
+      const bracketed = await client.callTool({ name: 'verify_batch', arguments: { ip: '[2001:db8::1]' } });
+      assert.equal((bracketed.structuredContent as { checked: number }).checked, 1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('the README and docs/API.md list each server with its own tools', async () => {
+    const readme = (await readFile(join(REPO, 'README.md'), 'utf8')).replace(/\s+/g, ' ');
+    const api = await readFile(join(REPO, 'docs', 'API.md'), 'utf8');
+    const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    const names = (text: string) => [...text.replace(/\band\b/g, '').matchAll(/[a-z_]+/g)].map((m) => m[0]).sort();
+    for (const spec of MCP_SERVERS.filter((s) => s.legacyPath !== null)) {
+      const inReadme = readme.match(new RegExp(`${literal(`\`${spec.path}\` (`)}([a-z_, ]+)\\)`));
+      assert.ok(inReadme, `README names ${spec.path} with its tools`);
+      assert.deepEqual(names(inReadme[1]!), [...spec.tools].sort(), `README, ${spec.path}`);
+      const row = api.match(new RegExp(`^${literal(`| \`${spec.path}\` (\`${spec.legacyPath}\`) | `)}([^|]+) \\|$`, 'm'));
+      assert.ok(row, `docs/API.md §4.6 has a row for ${spec.path}`);
+      assert.deepEqual(names(row[1]!), [...spec.tools].sort(), `docs/API.md, ${spec.path}`);
+    }
+  });
+
+  test('a User-Agent with control characters is not examined, and the summary says so rather than guessing', async () => {
+    const client = await connect('/triage/mcp');
+    try {
+      const result = await client.callTool({ name: 'classify_user_agent', arguments: { ua: 'Googlebot/2.1\r\nX-Injected: 1' } });
+      assert.equal((result.structuredContent as { input_issue: string }).input_issue, 'control-characters');
+      const summary = (result.content as { text: string }[])[0]!.text;
+      assert.match(summary, /control characters/);
+      assert.doesNotMatch(summary, /look automated/);
+    } finally {
+      await client.close();
     }
   });
 
@@ -315,6 +385,28 @@ describe('raw JSON-RPC on /mcp', () => {
     assertRpcError(await post('/mcp', JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'initialize', params: {} })), -32602, 200);
   });
 
+  test('every answer, from the SDK or from this server, is Cache-Control: no-store (docs/API.md §5.4)', async () => {
+    const bodies = [
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'example', arguments: {} } }),
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'nope' }),
+    ];
+    for (const body of bodies) {
+      const response = await fetch(`${server.url}/robots/mcp`, { method: 'POST', headers: JSON_HEADERS, body });
+      await response.arrayBuffer();
+      assert.equal(response.headers.get('cache-control'), 'no-store', body);
+    }
+    const refused = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: bodies[0]!,
+    });
+    await refused.arrayBuffer();
+    assert.equal(refused.status, 406);
+    assert.equal(refused.headers.get('cache-control'), 'no-store');
+  });
+
   test('notifications are accepted without an answer', async () => {
     const answer = await post('/mcp', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
     assert.equal(answer.status, 202);
@@ -434,6 +526,28 @@ describe('the official MCP Inspector CLI', () => {
     assert.equal(result.content.length, 2);
     assert.deepEqual(JSON.parse(result.content[1]!.text), result.structuredContent);
     assert.ok(result.structuredContent.counts.error + result.structuredContent.counts.warning > 0, 'the misspelt directive is reported');
+    // The CLI sends a --tool-arg as a string unless the schema's type is plainly "array": a JSON array in it is read as the list.
+    const paths = await inspector(
+      `${server.url}/lint/mcp`,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'check_path_allowed',
+      '--tool-arg',
+      'robots_txt=User-agent: *\nDisallow: /a',
+      '--tool-arg',
+      'ua=GPTBot',
+      '--tool-arg',
+      'path=["/a","/b"]',
+    );
+    const verdicts = (JSON.parse(paths.stdout) as { structuredContent: { results: { path: string; allowed: boolean }[] } }).structuredContent.results;
+    assert.deepEqual(
+      verdicts.map((v) => [v.path, v.allowed]),
+      [
+        ['/a', false],
+        ['/b', true],
+      ],
+    );
     const bad = await inspector(`${server.url}/mcp`, '--method', 'tools/call', '--tool-name', 'policy_markdown', '--tool-arg', 'policy=nope');
     assert.equal((JSON.parse(bad.stdout) as { isError: boolean }).isError, true);
   });

@@ -14,6 +14,7 @@ import type { CallContext } from '../tools/registry/call.ts';
 import { inputSchema } from '../tools/registry/input.ts';
 import { ANSWER_FORM } from '../tools/registry/limits.ts';
 import { readBody } from './body.ts';
+import { withMissingHeaders } from './security.ts';
 import { echoId, envelopeProblem, MAX_RPC_BODY_BYTES, parseJsonBody, payloadTooLarge, RPC, rpcErrorResponse, type RpcId } from './jsonrpc.ts';
 
 // The MCP servers of docs/API.md §4.6: stateless Streamable HTTP with JSON answers, so every POST
@@ -149,6 +150,8 @@ function requestProblem(message: unknown): { id: RpcId; code: number; message: s
   return null;
 }
 
+const NO_STORE = { 'cache-control': 'no-store' } as const;
+
 const BATCH_REFUSED =
   'Invalid Request: JSON-RPC batches (a JSON array) are not accepted; MCP 2025-06-18 and later have no batching. Send one JSON-RPC request per POST.';
 
@@ -182,7 +185,8 @@ export async function handleMcp(request: Request, server: McpServerSpec, context
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await mcp.connect(transport);
   try {
-    return await transport.handleRequest(request, { parsedBody: parsed.value });
+    // The SDK's answers (results, 202, 406, 415) say nothing of caching; every JSON-RPC answer here is no-store (docs/API.md §5.4).
+    return withMissingHeaders(await transport.handleRequest(request, { parsedBody: parsed.value }), NO_STORE);
   } finally {
     await mcp.close();
   }

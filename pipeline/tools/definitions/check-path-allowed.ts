@@ -27,7 +27,7 @@ export const allowedTool = defineTool({
   name: 'check_path_allowed',
   path: 'robots-allowed',
   title: 'Is this path allowed for this crawler?',
-  description: `Evaluates a robots.txt under RFC 9309 for one product token and up to ${MAX_PATHS} paths: the longest matching token picks the group (groups naming it merge), the longest pattern picks the rule, Allow wins a tie, * and $ are supported. Each verdict gives the deciding line, flags where a first-group-wins or non-merging parser would decide differently, and gives the usage preferences (Content-Usage, Content-Signal) that apply to the crawler at that path, with contradictions such as a use allowed on a path it may not fetch. Limits per call: each path at most ${MAX_PATH_BYTES} bytes; the evaluation may spend ${EVALUATION_BUDGET} work units, about rules x paths x (path length + ${UNITS_PER_COMPARISON}), counted before any rule is matched; a larger call is refused with a 400 naming the cost and the budget, so split it.`,
+  description: `Evaluates a robots.txt under RFC 9309 for one product token and up to ${MAX_PATHS} paths: the longest matching token picks the group (groups naming it merge), the longest pattern picks the rule, Allow wins a tie, * and $ are supported. Each verdict gives the deciding line, flags where a first-group-wins or non-merging parser would decide differently, and gives the usage preferences (Content-Usage, Content-Signal) that apply to the crawler at that path, with contradictions such as a use allowed on a path it may not fetch. Limits per call: each path at most ${MAX_PATH_BYTES} bytes; the evaluation may spend ${EVALUATION_BUDGET} work units, about rules x paths x (path length + ${UNITS_PER_COMPARISON}), counted before any rule is matched; a larger call is refused, naming the cost and the budget, so split it.`,
   params: [
     ROBOTS_TXT,
     {
@@ -48,8 +48,9 @@ export const allowedTool = defineTool({
       maxItemBytes: MAX_PATH_BYTES,
       split: 'comma',
       default: ['/'],
-      description: 'Paths to evaluate: repeat the parameter or separate with commas.',
-      accepted: `1 to ${MAX_PATHS} URL paths of at most ${MAX_PATH_BYTES} bytes each (repeat path= or separate with commas; default /)`,
+      description: 'The URL paths to evaluate, each starting with /.',
+      http: 'Repeat path= or separate the paths with commas.',
+      accepted: `1 to ${MAX_PATHS} URL paths of at most ${MAX_PATH_BYTES} bytes each, as a list or separated by commas (default /)`,
     },
   ],
   postBody: 'robots_txt',

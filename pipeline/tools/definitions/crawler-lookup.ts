@@ -21,6 +21,8 @@ export const EXAMPLE_UA = UA_PARAM.example;
 export function summarizeClassification(o: Classification): string {
   if (o.matched)
     return `${o.crawler.name} by ${o.crawler.operator} (${o.crawler.category_label}); ${o.crawler.robots_token === null ? 'no documented robots.txt token (its record says why)' : `robots.txt token ${o.crawler.robots_token}`}; ${o.crawler.respects_robots_txt_label}; verification: ${o.crawler.verification_label}. Blocking it: ${o.crawler.cost_of_blocking} Matched on "${o.matched_substring}".`;
+  // A header that was not examined gets no guess about its shape: say why instead.
+  if (o.input_issue !== null) return `No crawler in the index matches this User-Agent. ${o.heuristic.note}`;
   if (o.client !== null) return `No crawler in the index matches this User-Agent. ${o.client.note} ${o.client.name}: ${o.client.what_it_is}`;
   return `No crawler in the index matches this User-Agent. Heuristic (not an identification): ${o.heuristic.looks_automated ? 'it looks automated' : 'it does not look automated'}.`;
 }

@@ -7,15 +7,16 @@ export const crawlerMarkdownTool = defineTool({
   name: 'crawler_markdown',
   path: null,
   title: 'A crawler record as Markdown',
-  description: 'Returns the record of one crawler (by slug, name, robots token or user-agent substring) as Markdown for a model to read or quote.',
+  description:
+    'Returns crawler records as Markdown for a model to read or quote: the crawler whose slug, robots token or name is given; else the crawlers of the operator named (openai); else the crawler a User-Agent header names, or those whose user-agent substring contains the text. At most 5 records; matched lists their slugs.',
   params: [
     {
       name: 'crawler',
       kind: 'string',
       required: true,
       maxBytes: 512,
-      description: 'A crawler slug, name, robots token or user-agent substring.',
-      accepted: 'a crawler slug (gptbot), name, robots token or user-agent substring',
+      description: 'A crawler slug, name, robots token, operator or User-Agent.',
+      accepted: 'a crawler slug (gptbot), name, robots token, operator (openai), User-Agent header or part of one, at most 512 bytes',
     },
   ],
   outputSchema: {

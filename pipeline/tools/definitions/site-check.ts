@@ -16,7 +16,7 @@ export const siteCheckTool = defineTool({
   name: 'site_check',
   path: null,
   title: 'One-call robots.txt check-up',
-  description: 'Lints a robots.txt, audits which AI crawlers it blocks and lets in, and evaluates the home page for the best-known crawlers, in one call.',
+  description: `Lints a robots.txt, audits which AI crawlers it blocks and lets in at path (default /, the home page), and evaluates that path for ${KEY_TOKENS.length} well-known crawlers (${KEY_TOKENS.join(', ')}), in one call.`,
   params: auditTool.params,
   outputSchema: { type: 'object', required: ['lint', 'ai_access', 'key_crawlers'], properties: { lint: LINT_SCHEMA, ai_access: auditTool.outputSchema } },
   examples: auditTool.examples,

@@ -16,8 +16,9 @@ export const verifyTool = defineTool({
       required: true,
       maxItems: MAX_ADDRESSES_PER_CALL,
       split: 'addresses',
-      description: 'Addresses: repeat the parameter or separate with commas or spaces.',
-      accepted: `1 to ${MAX_ADDRESSES_PER_CALL} IPv4 or IPv6 addresses (repeat ip= or separate with commas or spaces)`,
+      description: 'The IPv4 or IPv6 addresses to check.',
+      http: 'Repeat ip= or separate the addresses with commas or spaces.',
+      accepted: `1 to ${MAX_ADDRESSES_PER_CALL} IPv4 or IPv6 addresses, as a list or separated by commas or white space`,
       example: '20.171.206.10',
     },
     {

@@ -66,6 +66,22 @@ function splitList(param: ParamSpec, value: string | readonly string[], source: 
     .filter((v) => v !== '');
 }
 
+/**
+ * A list written as a JSON array inside one string: what the MCP Inspector's CLI sends for a
+ * --tool-arg whose schema is not plainly an array, and a slip models make. Its items, or null
+ * when the string is anything else (a bracketed IPv6 address is not JSON).
+ */
+function jsonArrayIn(value: string): string[] | null {
+  const text = value.trim();
+  if (!text.startsWith('[') || !text.endsWith(']')) return null;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return Array.isArray(parsed) && parsed.every((item) => typeof item === 'string') ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
 /** More than `limit` UTF-8 bytes; a string of n UTF-16 units has at most 3n bytes, so most are settled without encoding. */
 function overBytes(value: string, limit: number): boolean {
   if (value.length > limit) return true;
@@ -130,7 +146,8 @@ export function validateInput(tool: ToolDefinition, raw: Record<string, unknown>
         accepted: param.accepted,
       };
     }
-    const result = check(param, given as string | string[] | undefined, source);
+    const value = param.kind === 'list' && source === 'json' && typeof given === 'string' ? (jsonArrayIn(given) ?? given) : given;
+    const result = check(param, value as string | string[] | undefined, source);
     if (!result.ok) return { ok: false, field: param.name, message: result.message, accepted: param.accepted };
     input[param.name] = result.value;
   }
