@@ -4,6 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { build } from '../pipeline/publish/build.ts';
 import { createApp, type App } from '../pipeline/http/handler.ts';
 import type { DocumentStore } from '../pipeline/http/store.ts';
@@ -114,6 +116,36 @@ describe('the direct document answer equals fetch()', () => {
       assert.equal(app.answerDocument(path, none), null, path);
     }
     assert.equal(app.answerDocument('/data/agents.json', { ...none, method: 'POST' }), null);
+  });
+});
+
+describe('what the direct answer keeps', () => {
+  test('20,000 distinct unknown paths of 4 KB leave nothing behind (a hostile client chooses every path)', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const none = {
+      method: 'GET',
+      ifNoneMatch: null,
+      ifModifiedSince: null,
+      acceptEncoding: null,
+      accept: null,
+      origin: { host: null, forwarded: null, forwardedProto: null, forwardedHost: null },
+      fallbackOrigin: 'http://localhost',
+    };
+    // Each path is a flat string of its own, as one read from a socket is.
+    const path = (n: number) => {
+      const bytes = Buffer.alloc(4_096, 'a');
+      bytes.write(`/flood/${n}/`, 0, 'latin1');
+      return bytes.toString('latin1');
+    };
+    for (let n = 0; n < 1_000; n++) app.answerDocument(path(n), none);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let n = 1_000; n < 21_000; n++) assert.equal(app.answerDocument(path(n), none), null);
+    gc();
+    const grown = process.memoryUsage().heapUsed - before;
+    // Keeping the paths would hold 80 MB; a few MB of noise is allowed.
+    assert.ok(grown < 16 * 1024 * 1024, `the heap grew by ${Math.round(grown / 1024 / 1024)} MB`);
   });
 });
 

@@ -198,6 +198,41 @@ describe('malformed heads get 4xx and the server goes on', () => {
   });
 });
 
+describe('Host and Expect: answered in JSON naming the accepted form', () => {
+  const errorOf = (text: string) => JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { error: { code: string; message: string } };
+
+  test('HTTP/1.1 without Host, or any request with two, → 400 bad_request naming the form (RFC 9112 3.2)', async () => {
+    const cases: [string, RegExp][] = [
+      ['GET /data/agents.json HTTP/1.1\r\nConnection: close\r\n\r\n', /must carry a Host header.*Host: crawlers\.example\.org/],
+      ['GET /data/agents.json HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n', /2 Host headers.*one Host header/],
+      ['GET /data/agents.json HTTP/1.0\r\nHost: a\r\nhost: a\r\n\r\n', /2 Host headers/],
+    ];
+    for (const [bytes, message] of cases) {
+      const answer = await exchange(server.url, bytes);
+      assert.equal(answer.status, 400, answer.text.slice(0, 300));
+      const { error } = errorOf(answer.text);
+      assert.equal(error.code, 'bad_request');
+      assert.match(error.message, message);
+    }
+    // HTTP/1.0 has no Host requirement.
+    assert.equal((await exchange(server.url, 'GET /data/agents.json HTTP/1.0\r\n\r\n')).status, 200);
+    await assertAlive('Host mistakes');
+  });
+
+  test('an Expect other than 100-continue → 417 expectation_failed naming 100-continue, and the connection is closed', async () => {
+    const answer = await exchange(
+      server.url,
+      'POST /tools/robots-lint HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nContent-Type: text/plain\r\nContent-Length: 14\r\n\r\n',
+    );
+    assert.equal(answer.status, 417, answer.text.slice(0, 300));
+    assert.equal(answer.ended, 'closed');
+    const { error } = errorOf(answer.text);
+    assert.equal(error.code, 'expectation_failed');
+    assert.match(error.message, /"200-ok".*Expect: 100-continue/);
+    await assertAlive('an unknown expectation');
+  });
+});
+
 describe('security headers', () => {
   test('nosniff and Referrer-Policy on every kind of answer; CSP and frame-ancestors on HTML', async () => {
     const answers = {

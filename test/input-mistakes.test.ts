@@ -111,3 +111,26 @@ test('an HTML page posted as robots.txt is named as such, and every lint finding
   assert.match(audit.parsed.not_robots_txt ?? '', /HTML or XML document, not a robots\.txt/);
   assert.equal(json<Audit>((await post('/tools/ai-access', FILE)).text).parsed.not_robots_txt, null);
 });
+
+test('a parameter named like a member of every object (constructor, __proto__, toString) is an unknown parameter, by query, form and upload', async () => {
+  const origin = served.server.url;
+  for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+    const multipart = new FormData();
+    multipart.append('robots_txt', FILE);
+    multipart.append(name, '1');
+    const encoded = new Response(multipart);
+    const uploadType = encoded.headers.get('content-type');
+    const upload = await encoded.arrayBuffer();
+    const answers = {
+      query: await raw(origin, `/tools/robots-lint?robots_txt=x&${name}=1`),
+      urlencoded: await post('/tools/robots-lint', `robots_txt=x&${name}=1`, FORM),
+      multipart: await post('/tools/robots-lint', Buffer.from(upload), uploadType),
+    };
+    for (const [how, answer] of Object.entries(answers)) {
+      assert.equal(answer.status, 400, `${name} by ${how}: ${answer.text}`);
+      const error = json<{ error: { field: string; message: string } }>(answer.text).error;
+      assert.equal(error.field, name, `${name} by ${how}: ${answer.text}`);
+      assert.equal(error.message, `robots-lint has no parameter "${name}".`, `${name} by ${how}`);
+    }
+  }
+});

@@ -18,6 +18,7 @@ import {
 import { suggestToken } from '../pipeline/tools/definitions/robots-answers.ts';
 import { boundedEditDistance } from '../pipeline/tools/robots/distance.ts';
 import { evaluationCost, GROUP_LISTED, parseRobotsTxt } from '../pipeline/tools/robots/index.ts';
+import { jsonDepth, MAX_JSON_DEPTH } from '../pipeline/http/jsonrpc.ts';
 import { JSON_RPC_HEADERS, raw } from './support/http.ts';
 import { serveMini, type ServedMini } from './support/served.ts';
 import { inPlace } from './support/tool-data.ts';
@@ -261,6 +262,46 @@ describe('MCP and A2A: one request per POST', () => {
     const answer = await rpc('/a2a', [message, message]);
     assert.equal(answer.body.error?.code, -32600);
     assert.match(answer.body.error.message, /one JSON-RPC request per POST/);
+  });
+});
+
+describe(`JSON-RPC bodies nested at most ${MAX_JSON_DEPTH} levels`, () => {
+  /** A tool call whose argument is an array nested `levels` deep, as text (JSON.stringify would recurse). */
+  const nested = (levels: number, wrap: (value: string) => string) => wrap('['.repeat(levels) + ']'.repeat(levels));
+  const mcpCall = (value: string) => `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"classify_user_agent","arguments":{"ua":${value}}}}`;
+  const a2aCall = (value: string) =>
+    `{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"role":"user","messageId":"m","parts":[{"kind":"data","data":{"skill":"classify_user_agent","input":{"ua":${value}}}}]}}}`;
+  const post = (path: string, body: string) => raw(server.url, path, { method: 'POST', headers: JSON_HEADERS, body });
+
+  test('ten parallel MCP calls with an argument nested 20,000 deep → each -32700 naming the limit, and the server goes on', async () => {
+    // These once ended the process: the copy of the argument to a tool thread overflowed the stack.
+    const answers = await Promise.all(Array.from({ length: 10 }, () => post('/mcp', nested(20_000, mcpCall))));
+    for (const answer of answers) {
+      assert.equal(answer.status, 400, answer.text.slice(0, 300));
+      const body = JSON.parse(answer.text) as Rpc['body'];
+      assert.equal(body.error?.code, -32700);
+      assert.match(body.error.message, new RegExp(`more than ${MAX_JSON_DEPTH} levels deep`));
+    }
+    assert.equal((await raw(server.url, '/tools/classify-ua?ua=GPTBot%2F1.2')).status, 200, 'the tool threads still answer');
+  });
+
+  test('A2A: a data part nested 100,000 deep → -32700 naming the limit, not a 500', async () => {
+    const answer = await post('/a2a', nested(100_000, a2aCall));
+    assert.equal(answer.status, 200);
+    const body = JSON.parse(answer.text) as Rpc['body'];
+    assert.equal(body.error?.code, -32700);
+    assert.match(body.error.message, new RegExp(`more than ${MAX_JSON_DEPTH} levels deep`));
+  });
+
+  test(`${MAX_JSON_DEPTH} levels are read; brackets inside strings do not count`, async () => {
+    assert.equal(jsonDepth('{"a": "[[[[{{{{", "b": [[]], "c": "\\"["}'), 3);
+    // The envelope, params and arguments take 3 levels: at the limit the argument is refused by
+    // the tool (a tool error a model can read), one level more by the parser.
+    const atLimit = await post('/mcp', nested(MAX_JSON_DEPTH - 3, mcpCall));
+    const body = JSON.parse(atLimit.text) as { result?: { isError?: boolean } };
+    assert.equal(body.result?.isError, true, atLimit.text.slice(0, 300));
+    const over = JSON.parse((await post('/mcp', nested(MAX_JSON_DEPTH - 2, mcpCall))).text) as Rpc['body'];
+    assert.equal(over.error?.code, -32700);
   });
 });
 

@@ -362,6 +362,14 @@ describe('raw JSON-RPC on /mcp', () => {
     assert.match(error.message, /tools\/list, tools\/call/);
   });
 
+  test('a method named like a member of every object (constructor, __proto__, toString) → -32601, not a 500', async () => {
+    for (const method of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const answer = await post('/mcp', JSON.stringify({ jsonrpc: '2.0', id: 1, method }));
+      const error = assertRpcError(answer, -32601, 200);
+      assert.match(error.message, new RegExp(`Method not found: "${method}".*tools/list`), method);
+    }
+  });
+
   test('invalid params of the request itself → -32602; a bad tool argument → a tool result with isError', async () => {
     const bad = await post(
       '/mcp',

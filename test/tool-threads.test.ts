@@ -137,6 +137,28 @@ describe('the pool itself', () => {
     }
   });
 
+  test('an input no thread can be handed (nested 50,000 deep) is refused, and the thread goes on to the next call', async () => {
+    const store = await snapshotStore(join(served.root, 'dist'), { compress: false });
+    const pool = toolPool(store, { threads: 1 });
+    try {
+      let deep: unknown = [];
+      for (let level = 0; level < 50_000; level++) deep = [deep];
+      const uncopyable = { ...job, params: { ua: deep } };
+      // All three wait for the thread to start: the deep one is then handed over from the
+      // thread's 'message' listener, where a throw used to end the process.
+      const runs = await Promise.all([pool.run(uncopyable), pool.run(job), pool.run(uncopyable)]);
+      assert.deepEqual(
+        runs.map((r) => r.status),
+        ['refused', 'answered', 'refused'],
+      );
+      const refused = runs[0]!;
+      assert.ok(refused.status === 'refused' && /cannot be handed to a tool thread/.test(refused.message), JSON.stringify(refused));
+      assert.equal((await pool.run(job)).status, 'answered', 'the thread was not left waiting for a deadline');
+    } finally {
+      await pool.close();
+    }
+  });
+
   test('a call after close is refused, not left waiting', async () => {
     const store = await snapshotStore(join(served.root, 'dist'), { compress: false });
     const pool = toolPool(store, { threads: 1 });

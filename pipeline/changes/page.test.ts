@@ -180,3 +180,29 @@ test('a timestamp without a time zone is refused with the fix, not read as UTC',
   assert.equal(result.ok, false);
   assert.match(result.ok ? '' : result.message, /has no time zone; add Z for UTC \(2026-11-22T19:25:00Z\)/);
 });
+
+test('a day the month lacks (February 30, April 31) is refused, not rolled into the next month', () => {
+  for (const since of ['2026-02-30', '2026-02-29T00:00:00Z', '2026-04-31T12:00:00+02:00', '2026-06-31']) {
+    const result = parseChangesQuery(new URLSearchParams({ since }));
+    assert.equal(result.ok, false, since);
+    assert.match(result.ok ? '' : result.message, /is not a real date/, since);
+  }
+  assert.equal(parseChangesQuery(new URLSearchParams({ since: '2028-02-29' })).ok, true, 'a leap day is one');
+  assert.equal(parseChangesQuery(new URLSearchParams({ since: '2026-01-31T23:30:00-01:00' })).ok, true, 'an offset may move the instant into the next month');
+});
+
+test('a refused value is quoted in part: 15,000 characters of since are not echoed back', () => {
+  const cases: Record<string, string>[] = [
+    { since: '1'.repeat(15_000) },
+    { limit: '9'.repeat(15_000) },
+    { since: `2026-11-22T06:00:00${'0'.repeat(15_000)}` },
+    { since: `2026-11-22T06:00:00.${'0'.repeat(15_000)}` },
+  ];
+  for (const params of cases) {
+    const result = parseChangesQuery(new URLSearchParams(params));
+    assert.equal(result.ok, false);
+    const message = result.ok ? '' : result.message;
+    assert.ok(message.length < 400, `${message.length} characters`);
+    assert.match(message, /more characters\)/);
+  }
+});

@@ -1,5 +1,6 @@
 import type { ChangeEvent } from './types.ts';
 import { href } from '../routes.ts';
+import { quote } from '../util/quote.ts';
 
 // The change feed's paging rules (docs/API.md §4.4), pure so that the build renders the
 // no-parameter page into dist/changes.json with the same function the server uses.
@@ -44,7 +45,18 @@ const LIMIT_FORM = `a whole number from 1 to ${MAX_LIMIT} (default ${DEFAULT_LIM
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
-const ZONELESS_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+const ZONELESS_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?$/;
+
+/**
+ * Whether the YYYY-MM-DD a timestamp starts with is a day of its month. Date.parse takes any
+ * day up to 31 and rolls it over (February 30 becomes March 2), which would answer a
+ * mistyped date with events from another day.
+ */
+function isCalendarDay(text: string): boolean {
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
 
 /** Reads `since` and `limit`; anything else in the query is ignored (for example the `s` tag). */
 export function parseChangesQuery(params: URLSearchParams): QueryResult {
@@ -58,25 +70,26 @@ export function parseChangesQuery(params: URLSearchParams): QueryResult {
     if (/^\d{1,15}$/.test(rawSince)) since = { kind: 'cursor', cursor: Number(rawSince) };
     else if (ISO_DATE.test(rawSince) || ISO_DATE_TIME.test(rawSince)) {
       const ms = Date.parse(ISO_DATE.test(rawSince) ? `${rawSince}T00:00:00Z` : rawSince);
-      if (Number.isNaN(ms)) return { ok: false, field: 'since', message: `since=${JSON.stringify(rawSince)} is not a real date.`, accepted: SINCE_FORM };
+      if (Number.isNaN(ms) || !isCalendarDay(rawSince))
+        return { ok: false, field: 'since', message: `since=${quote(rawSince)} is not a real date.`, accepted: SINCE_FORM };
       since = { kind: 'time', time: new Date(ms).toISOString(), ms };
     } else if (ZONELESS_DATE_TIME.test(rawSince)) {
       // A time without a zone means a different instant in every zone: ask rather than guess UTC.
       return {
         ok: false,
         field: 'since',
-        message: `since=${JSON.stringify(rawSince)} has no time zone; add Z for UTC (${rawSince}Z) or an offset such as +02:00.`,
+        message: `since=${quote(rawSince)} has no time zone; add Z for UTC (${rawSince}Z) or an offset such as +02:00.`,
         accepted: SINCE_FORM,
       };
     } else {
-      return { ok: false, field: 'since', message: `since=${JSON.stringify(rawSince)} is neither a cursor nor a timestamp.`, accepted: SINCE_FORM };
+      return { ok: false, field: 'since', message: `since=${quote(rawSince)} is neither a cursor nor a timestamp.`, accepted: SINCE_FORM };
     }
   }
   const rawLimit = params.get('limit');
   let limit = DEFAULT_LIMIT;
   if (rawLimit !== null) {
     if (!/^\d{1,4}$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > MAX_LIMIT) {
-      return { ok: false, field: 'limit', message: `limit=${JSON.stringify(rawLimit)} is out of range.`, accepted: LIMIT_FORM };
+      return { ok: false, field: 'limit', message: `limit=${quote(rawLimit)} is out of range.`, accepted: LIMIT_FORM };
     }
     limit = Number(rawLimit);
   }

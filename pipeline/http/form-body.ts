@@ -1,3 +1,5 @@
+import { clientRecord } from '../tools/registry/input.ts';
+
 // What a POST to a robots.txt tool carries. The documented way is the raw file
 // (curl --data-binary @robots.txt), but two other forms arrive in practice: an HTML form
 // (robots_txt=... urlencoded, or multipart with an uploaded file) and curl -d @robots.txt,
@@ -33,7 +35,7 @@ export async function toolBody(bytes: Uint8Array, contentType: string | null, fi
     } catch {
       return { ok: false, message: 'The body says it is multipart/form-data but cannot be read as one.', accepted: howTo };
     }
-    const fields: Record<string, string> = {};
+    const fields = clientRecord<string>();
     for (const [name, value] of form.entries()) {
       if (name in fields) return { ok: false, message: `The form has two fields named ${name}; send one.`, accepted: howTo };
       fields[name] = typeof value === 'string' ? value : decoder().decode(await value.arrayBuffer());
@@ -54,7 +56,7 @@ export async function toolBody(bytes: Uint8Array, contentType: string | null, fi
   if (type === 'application/x-www-form-urlencoded') {
     const params = new URLSearchParams(text);
     if (params.has(field)) {
-      const fields: Record<string, string> = {};
+      const fields = clientRecord<string>();
       for (const name of new Set(params.keys())) {
         const values = params.getAll(name);
         if (values.length > 1) return { ok: false, message: `The form has ${name} ${values.length} times; send it once.`, accepted: howTo };
@@ -80,5 +82,7 @@ export async function toolBody(bytes: Uint8Array, contentType: string | null, fi
  * is a file.
  */
 function filledIn(fields: Record<string, string>, field: string): Record<string, string> {
-  return Object.fromEntries(Object.entries(fields).filter(([name, value]) => name === field || value.trim() !== ''));
+  const kept = clientRecord<string>();
+  for (const [name, value] of Object.entries(fields)) if (name === field || value.trim() !== '') kept[name] = value;
+  return kept;
 }

@@ -420,8 +420,10 @@ export function createApp(options: HandlerOptions): App {
       const resolved = resolvePath(rawPath);
       if (!resolved.ok) return null;
       const path = canonicalPath(resolved.path);
-      if (isDynamic(path)) return null;
       const route = findRoute(path);
+      // A stored path answered by code (dist/changes.json is the static hosts' first page; this
+      // server pages it). Decided from the route, never remembered per path: clients choose paths.
+      if (route !== undefined && isDynamicRoute(route)) return null;
       const choice = negotiate(route, path, canonicalAddress(route, resolved.path, path, resolved.prefixed), request.accept);
       const stored = store.peek?.(choice.served);
       if (!stored) return null;
@@ -484,19 +486,6 @@ async function historyOf(visits: Visits, address: string | null): Promise<Caller
     if (!(error instanceof LogBusy)) throw error;
     return { log: 'unavailable', reason: error.message, visitor: null };
   }
-}
-
-// Whether a stored path is answered by code rather than its file (dist/changes.json is the
-// static hosts' first page; this server pages it). Memoised: stored paths are a finite set.
-const dynamicPaths = new Map<string, boolean>();
-function isDynamic(path: string): boolean {
-  let dynamic = dynamicPaths.get(path);
-  if (dynamic === undefined) {
-    const route = findRoute(path);
-    dynamic = route !== undefined && isDynamicRoute(route);
-    dynamicPaths.set(path, dynamic);
-  }
-  return dynamic;
 }
 
 function notFound(here: SiteSettings, path: string, route: Route | undefined, headers: Record<string, string>): Response {

@@ -21,13 +21,47 @@ export type RpcId = string | number | null;
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Strict UTF-8 (RFC 8259 section 8.1), then JSON; never throws. */
+/**
+ * Arrays and objects nested deeper than this are refused before parsing (RFC 8259 section 9
+ * lets a parser limit depth). No request of MCP or A2A needs more than a handful of levels,
+ * and a value nested tens of thousands deep overflows the stack of every recursive walk that
+ * follows (schema checks, the copy to a tool thread).
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** The deepest nesting of arrays and objects in JSON text (brackets inside strings do not count); stops counting past `limit`. */
+export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > deepest) deepest = depth;
+      if (deepest > limit) return deepest;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+/** Strict UTF-8 (RFC 8259 section 8.1), then JSON of at most MAX_JSON_DEPTH levels; never throws. */
 export function parseJsonBody(bytes: Uint8Array, example: string): { ok: true; value: unknown } | { ok: false; message: string } {
   let text: string;
   try {
     text = strictUtf8.decode(bytes);
   } catch {
     return { ok: false, message: 'Parse error: the body is not valid UTF-8. Send one JSON-RPC 2.0 request as UTF-8 JSON.' };
+  }
+  if (jsonDepth(text) > MAX_JSON_DEPTH) {
+    return {
+      ok: false,
+      message: `Parse error: the body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep. Send one JSON-RPC 2.0 request nested at most ${MAX_JSON_DEPTH} levels, e.g. ${example}.`,
+    };
   }
   try {
     return { ok: true, value: JSON.parse(text) as unknown };

@@ -129,7 +129,9 @@ function requestProblem(message: unknown): { id: RpcId; code: number; message: s
   const m = message as { id?: unknown; method?: unknown };
   // Notifications and responses get no answer (JSON-RPC 2.0 section 4.1).
   if (typeof m.method !== 'string' || !('id' in m)) return null;
-  const known = METHODS[m.method];
+  // Own members only: "constructor" or "__proto__" is a method name a client can send, and
+  // every object inherits one of that name.
+  const known = Object.hasOwn(METHODS, m.method) ? METHODS[m.method] : undefined;
   if (!known) {
     return {
       id: echoId(message),

@@ -25,3 +25,18 @@ export function parseTarget(target: string): TargetResult {
   }
   return { ok: false, message: `The request-target ${quote(target)} has no recognised form. Send ${ACCEPTED}.` };
 }
+
+const HOST_FORM = 'one Host header naming the server, such as Host: crawlers.example.org';
+
+/**
+ * RFC 9112 section 3.2: a server must answer 400 to an HTTP/1.1 request without a Host header
+ * and to any request with more than one. `rawHeaders` is node:http's list of names and values
+ * in turn (node keeps only the first Host in `headers`, so a duplicate is seen only there).
+ */
+export function hostProblem(httpVersion: string, rawHeaders: readonly string[]): string | null {
+  let hosts = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === 'host') hosts++;
+  if (hosts > 1) return `The request has ${hosts} Host headers. Send ${HOST_FORM}.`;
+  if (hosts === 0 && httpVersion === '1.1') return `An HTTP/1.1 request must carry a Host header. Send ${HOST_FORM}.`;
+  return null;
+}

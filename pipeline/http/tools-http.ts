@@ -1,5 +1,5 @@
 import type { ToolRun, ToolRunner } from '../tools/registry/call.ts';
-import { fromSearchParams } from '../tools/registry/input.ts';
+import { clientRecord, fromSearchParams } from '../tools/registry/input.ts';
 import { toolSpec } from './tool-spec.ts';
 import type { Caller, ToolData, ToolDefinition } from '../tools/registry/types.ts';
 import { ANSWER_FORM } from '../tools/registry/limits.ts';
@@ -58,7 +58,8 @@ export async function callTool(call: ToolCall): Promise<{ document: StoredDocume
       ),
     };
   }
-  const toolParams = Object.fromEntries(Object.entries(params).filter(([name]) => !CONTROL_PARAMS.has(name)));
+  const toolParams = clientRecord<string | string[]>();
+  for (const [name, value] of Object.entries(params)) if (!CONTROL_PARAMS.has(name)) toolParams[name] = value;
   const noInput = Object.keys(params).length === 0 && request.method !== 'POST';
   if (specWanted === '1' || (noInput && !tool.runsWithoutParams)) {
     return { document: await jsonDocument(path, toolSpec(origin, tool), generatedAt), answered: false };

@@ -3,7 +3,8 @@ import { Readable } from 'node:stream';
 import { knownBody, type App } from '../http/handler.ts';
 import { errorBody } from '../http/errors.ts';
 import { SECURITY_HEADERS } from '../http/security.ts';
-import { parseTarget } from '../http/target.ts';
+import { quote } from '../util/quote.ts';
+import { hostProblem, parseTarget } from '../http/target.ts';
 
 // node:http → the Web-standard App. Nothing in this file may throw out of the listener: every
 // failure, however early, becomes an HTTP answer and the process goes on.
@@ -105,6 +106,22 @@ function sendError(res: ServerResponse, status: number, code: string, message: s
   report?.(status, Buffer.byteLength(body));
 }
 
+/**
+ * RFC 9110 section 10.1.1: an expectation other than 100-continue may be refused with 417.
+ * node:http sends that itself with an empty body; this one names the expectation it knows.
+ * The connection is closed, since the body the client holds back would follow on it.
+ */
+export function refuseExpectation(req: IncomingMessage, res: ServerResponse): void {
+  const expect = req.headers['expect'] ?? '';
+  const { headers, body } = plainError(
+    417,
+    'expectation_failed',
+    `The Expect header ${quote(expect)} is not one this server meets; send Expect: 100-continue, or no Expect header.`,
+  );
+  res.writeHead(417, { ...headers, connection: 'close' });
+  res.end(body);
+}
+
 /** Tells the request log about one answer: its status and body bytes. */
 type Report = (status: number, bytes: number) => void;
 
@@ -172,6 +189,8 @@ export function nodeListener(app: App, options: ListenerOptions) {
     });
     const report = options.onAnswered ? reporter(req, options.onAnswered) : undefined;
     try {
+      const host = hostProblem(req.httpVersion, req.rawHeaders);
+      if (host !== null) return sendError(res, 400, 'bad_request', host, report);
       const target = parseTarget(req.url ?? '');
       if (!target.ok) return sendError(res, 400, 'bad_request_target', target.message, report);
       const method = req.method ?? 'GET';

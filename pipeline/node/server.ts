@@ -10,7 +10,7 @@ import { toolDataFrom } from '../http/tool-data.ts';
 import type { ToolData } from '../tools/registry/types.ts';
 import type { SiteSettings } from '../records/types.ts';
 import { describeErrors, validatorFor } from '../schema/ajv.ts';
-import { addressOf, isClientGone, nodeListener, plainError } from './adapter.ts';
+import { addressOf, isClientGone, nodeListener, plainError, refuseExpectation } from './adapter.ts';
 import { snapshotStore } from './dist-snapshot.ts';
 import { recoverDist } from '../publish/recover-dist.ts';
 import { toolPool, type ToolPoolOptions } from './tool-pool.ts';
@@ -187,6 +187,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       keepAliveTimeout: limits.keepAliveTimeoutMs,
       // How often node:http looks for requests past their timeouts (default 30 s).
       connectionsCheckingInterval: Math.max(100, Math.min(1_000, limits.headersTimeoutMs / 2)),
+      // node:http would answer a missing Host with an empty 400; the listener answers it with a
+      // JSON error naming the form (http/target.ts hostProblem), and refuses duplicates too.
+      requireHostHeader: false,
     },
     nodeListener(app, {
       origin: () => origin,
@@ -215,6 +218,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const answer = clientErrorAnswer(error.code);
     answerSocket(socket, answer.status, answer.code, answer.message);
   });
+  // An Expect other than 100-continue; without this listener node:http answers 417 with no body.
+  server.on('checkExpectation', refuseExpectation);
   // CONNECT asks for a tunnel; without this listener node:http would drop the connection unanswered.
   server.on('connect', (req: { url?: string }, socket: Duplex) => {
     const response = app.refuseMethod('CONNECT', req.url?.startsWith('/') ? req.url : '/');

@@ -64,6 +64,16 @@ function cannotStart(message: string): ToolRun {
   return { status: 'failed', message: 'the server could not start a thread to run this call', detail: message };
 }
 
+/** A job whose input could not be handed to a thread: the input's fault, answered as a refusal. */
+function uncopyable(tool: string, reason: string): ToolRun {
+  return {
+    status: 'refused',
+    field: 'arguments',
+    message: `the input of ${tool} cannot be handed to a tool thread (${reason}).`,
+    accepted: "parameters that are strings or lists of strings, as the tool's input schema says",
+  };
+}
+
 function defaultThreads(): number {
   return Math.max(1, Math.min(4, availableParallelism()));
 }
@@ -142,8 +152,19 @@ export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): T
     }, deadlineMs);
     thread.current = { id, waiting, timer };
     const message: JobMessage = { id, job: waiting.job, snapshot: thread.key === waiting.snapshot.key ? null : waiting.snapshot };
+    try {
+      thread.worker.postMessage(message);
+    } catch (error) {
+      // The job cannot be copied to the thread (an argument nested thousands of levels deep
+      // overflows the structured clone). dispatch runs inside the threads' 'message' listeners,
+      // so a throw here would end the process; the call is answered instead, and the thread,
+      // which received nothing, stays free for the next one.
+      clearTimeout(timer);
+      thread.current = null;
+      waiting.resolve(uncopyable(waiting.job.tool, (error as Error).message));
+      return;
+    }
     thread.key = waiting.snapshot.key;
-    thread.worker.postMessage(message);
   }
 
   function pump(): void {
@@ -151,7 +172,8 @@ export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): T
     for (let slot = 0; slot < threads.length && queue.length > 0; slot++) {
       if (threads[slot] === null && startFailure !== null && Date.now() < startFailure.until) continue;
       const thread = threads[slot] ?? spawn(slot);
-      if (thread.ready && thread.current === null) dispatch(thread, slot, queue.shift()!);
+      // A loop, not an if: a job that could not be handed over leaves the thread free for the next.
+      while (thread.ready && thread.current === null && queue.length > 0) dispatch(thread, slot, queue.shift()!);
     }
   }
 

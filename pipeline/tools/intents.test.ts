@@ -91,6 +91,9 @@ test('a message longer than a question is not read as one, so a hostile one cost
   // Without the bound, each "can" would scan to the end of the text for a verb: about 10^11 steps.
   assert.equal(ofText('can '.repeat(250_000)).kind, 'help');
   assert.equal(ofText(`block ${'keep '.repeat(250_000)}`).kind, 'help');
+  // A patterns' \s* crossing line breaks made each of many blank lines scan to the end: 1 MiB of them took minutes.
+  assert.equal(ofText(`x\n${'\n'.repeat(500_000)}x`).kind, 'help');
+  assert.equal((call(ofText(`User-agent: a${' \n'.repeat(500_000)}`)) as { tool?: string }).tool, 'classify_user_agent');
 });
 
 test('addresses are read one past what verify_batch takes, so a long list is refused by the tool with its limit', () => {

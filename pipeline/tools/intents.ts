@@ -47,7 +47,8 @@ const UA_PREFIX = /^\s*user-agent\s*[:=]\s*/i;
 const MAX_TOKENS = 50_000;
 
 function looksLikeRobotsTxt(text: string): boolean {
-  return /^\s*user-agent\s*:/im.test(text) && /^\s*(dis)?allow\s*:/im.test(text);
+  // [ \t], not \s: \s crosses line breaks, so each of many blank lines would scan to the end.
+  return /^[ \t]*user-agent[ \t]*:/im.test(text) && /^[ \t]*(dis)?allow[ \t]*:/im.test(text);
 }
 
 /** The file from its first directive or comment line: a sentence before it is not part of it. */
@@ -62,7 +63,8 @@ function looksLikeUserAgent(text: string): boolean {
 }
 
 function stripFences(text: string): string {
-  return text.replace(/^\s*```[\w-]*\s*$/gm, '');
+  // [ \t], not \s: \s crosses line breaks, and a text of blank lines made the scan quadratic.
+  return text.replace(/^[ \t]*```[\w-]*[ \t]*$/gm, '');
 }
 
 /**

@@ -154,9 +154,17 @@ export function validateInput(tool: ToolDefinition, raw: Record<string, unknown>
   return { ok: true, input };
 }
 
+/**
+ * A record for names a client chose: with no prototype, `__proto__` is a name like any other
+ * (assigning it to a plain object is dropped) and `in` sees no inherited `constructor`.
+ */
+export function clientRecord<Value>(): Record<string, Value> {
+  return Object.create(null) as Record<string, Value>;
+}
+
 /** Query parameters as the validator takes them: repeated names become lists. */
 export function fromSearchParams(params: URLSearchParams): Record<string, string | string[]> {
-  const raw: Record<string, string | string[]> = {};
+  const raw = clientRecord<string | string[]>();
   for (const name of new Set(params.keys())) {
     const values = params.getAll(name);
     raw[name] = values.length === 1 ? values[0]! : values;
