@@ -144,7 +144,7 @@ function isShortQuestion(text: string): boolean {
 /** How to keep these crawlers out with robots.txt, and what robots.txt cannot do for them. */
 function blockAdvice(crawlers: readonly Crawler[], whom: string, data: ToolData): string {
   const group = blockingGroup(crawlers);
-  const lines = group === null ? [] : [`To keep ${whom} out of your whole site, add this group to your robots.txt:\n\n${group.trimEnd()}`];
+  const lines: string[] = [];
   for (const c of crawlers) {
     const successor = c.successor === null ? null : (data.bySlug.get(c.successor)?.name ?? c.successor);
     if (c.status === 'retired')
@@ -157,7 +157,8 @@ function blockAdvice(crawlers: readonly Crawler[], whom: string, data: ToolData)
       lines.push(`${c.name}: ${c.respects_robots_txt_label}.${enforce}`);
     }
   }
-  return lines.join('\n');
+  const advice = group === null ? null : `To keep ${whom} out of your whole site, add this group to your robots.txt:\n\n${group.trimEnd()}`;
+  return [advice, lines.join('\n')].filter((part) => part !== null && part !== '').join('\n\n');
 }
 
 /** A question naming a crawler ("what is GPTBot?", "should I block CCBot?"): its record, with how to block it when asked. */
