@@ -165,10 +165,15 @@ export function toolReport(site: SiteSettings, tool: ToolDefinition, formPath: s
   const again = tool.postBody === undefined ? 'Ask again' : 'Check another file';
   const body = html`${render === undefined ? summaryReport(tool, output) : render(output as never)}
 <p><a href="${site.base_url}${formPath}">${again}</a>. Programs get the same answer as JSON: it is what the endpoint sends to any client that does not ask for HTML.</p>`;
+  return reportPage(site, formPath, `${tool.title}: report`, 'The answer of a Crawler Index tool.', body);
+}
+
+/** A page answered at the tool's endpoint, not its own address: linked from the site's root. */
+function reportPage(site: SiteSettings, formPath: string, title: string, description: string, body: Markup): string {
   return page({
     path: formPath,
-    title: `${tool.title}: report`,
-    description: 'The answer of a Crawler Index tool.',
+    title,
+    description,
     canonical: `${site.base_url}${formPath}`,
     body,
     siteName: site.name,
@@ -187,15 +192,5 @@ export function toolErrorReport(site: SiteSettings, formPath: string, error: { m
 <p>${error.message}</p>
 ${error.field === undefined ? '' : html`<p>Field: <code>${error.field}</code>${error.accepted === undefined ? '' : html`. Accepted: ${error.accepted}`}.</p>`}
 <p><a href="${site.base_url}${formPath}">Back to the form</a>. Programs get the same answer as a JSON error.</p>`;
-  return page({
-    path: formPath,
-    title: 'The tool could not answer',
-    description: 'A Crawler Index tool refused its input.',
-    canonical: `${site.base_url}${formPath}`,
-    body,
-    siteName: site.name,
-    baseUrl: site.base_url,
-    repository: site.repository,
-    links: 'root',
-  });
+  return reportPage(site, formPath, 'The tool could not answer', 'A Crawler Index tool refused its input.', body);
 }
