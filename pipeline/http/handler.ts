@@ -23,7 +23,7 @@ import { MCP_SERVERS, TOOLS, toolByName } from '../tools/registry/index.ts';
 import { callTool } from './tools-http.ts';
 import { toolDataFrom } from './tool-data.ts';
 import { inProcessRunner, type ToolRunner } from '../tools/registry/call.ts';
-import { handleMcp, type McpServerSpec } from './mcp.ts';
+import type { McpServerSpec } from './mcp.ts';
 import { handleA2a } from './a2a/endpoint.ts';
 import { CORS_HEADERS, withMissingHeaders, withSecurityHeaders } from './security.ts';
 import { quote } from '../util/quote.ts';
@@ -362,7 +362,11 @@ export function createApp(options: HandlerOptions): App {
         const caller = { userAgent: request.headers.get('user-agent'), address, signatureHeaders, ...(history === undefined ? {} : { history }) };
         const context = { data, caller, runner };
         const relocated = (response: Response) => withRelocatedBody(response, data.baseUrl, here.base_url);
-        if (how.by === 'mcp') return withBodyEtag(await relocated(withMissingHeaders(await handleMcp(request, mcpServer(how.server), context), headers)));
+        if (how.by === 'mcp') {
+          // Loaded on the first MCP request: the SDK and its schema library are a fifth of a cold start.
+          const { handleMcp } = await import('./mcp.ts');
+          return withBodyEtag(await relocated(withMissingHeaders(await handleMcp(request, mcpServer(how.server), context), headers)));
+        }
         if (how.by === 'a2a') return withBodyEtag(await relocated(withMissingHeaders(await handleA2a(request, context, here), headers)));
         const tool = toolByName(how.tool)!;
         const answerHeaders = { ...headers, 'cache-control': 'no-cache', vary: 'Accept, Accept-Encoding' };

@@ -9,7 +9,7 @@ import type { OriginPolicy } from '../http/origin.ts';
 import { toolDataFrom } from '../http/tool-data.ts';
 import type { ToolData } from '../tools/registry/types.ts';
 import type { SiteSettings } from '../records/types.ts';
-import { describeErrors, validatorFor } from '../schema/ajv.ts';
+import { describeErrors, selfContainedValidator } from '../schema/ajv.ts';
 import { addressOf, isClientGone, nodeListener, plainError, refuseExpectation } from './adapter.ts';
 import { snapshotStore } from './dist-snapshot.ts';
 import { recoverDist } from '../publish/recover-dist.ts';
@@ -86,7 +86,7 @@ export interface RunningServer {
 export async function readSite(root: string): Promise<SiteSettings> {
   const file = join(root, 'records', 'site.yaml');
   const data = parse(await readFile(file, 'utf8')) as unknown;
-  const validate = validatorFor('records/site.schema.json');
+  const validate = selfContainedValidator('records/site.schema.json');
   if (!validate(data))
     throw new Error(
       `${file}: ${describeErrors(validate.errors)

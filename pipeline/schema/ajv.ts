@@ -37,6 +37,18 @@ function schemaRegistry(): Ajv2020 {
   return ajv;
 }
 
+/**
+ * A schema that refers to no other, compiled alone: what a process that needs only this one
+ * pays (the server reads its site settings) is a fraction of registering every schema. Its
+ * meta-schema check is left to the registry, which every test and build uses.
+ */
+export function selfContainedValidator(schemaPath: string): ValidateFunction {
+  const schema = JSON.parse(readFileSync(join(SCHEMA_DIR, schemaPath), 'utf8')) as Record<string, unknown>;
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, validateSchema: false });
+  addFormats(ajv);
+  return ajv.compile(schema);
+}
+
 export function validatorFor(schemaPath: string): ValidateFunction {
   const validate = schemaRegistry().getSchema(SCHEMA_BASE + schemaPath);
   if (!validate) throw new Error(`no schema registered at schemas/${schemaPath}`);
