@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import Database from 'better-sqlite3';
+import { Database } from '../pipeline/node/sqlite-driver.ts';
 import { build } from '../pipeline/publish/build.ts';
 import { servingOrigin } from '../bench/server-process.ts';
 import { raw } from './support/http.ts';

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
+import { Database } from '../pipeline/node/sqlite-driver.ts';
 import { servingOrigin } from '../bench/server-process.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
 import { raw } from './support/http.ts';

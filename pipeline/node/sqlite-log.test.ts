@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { logEntry as entry, LOG_TIME } from '../../test/support/log-entry.ts';
-import Database from 'better-sqlite3';
+import { Database } from './sqlite-driver.ts';
 import { SCHEMA_VERSION, sqliteLog, VISITOR_COUNT_LIMIT } from './sqlite-log.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'request-log-'));

@@ -3,7 +3,7 @@
 // counts. A file that cannot be opened, migrated or written turns the log unavailable with one
 // line of explanation, and the server goes on serving.
 
-import Database from 'better-sqlite3';
+import { Database } from './sqlite-driver.ts';
 import { dailyKey, dayOf } from '../log/daily.ts';
 import {
   DEFAULT_RETENTION_DAYS,
@@ -81,7 +81,7 @@ export function sqliteLog(options: SqliteLogOptions): RequestLog {
   let dropped = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let unavailable: string | null = null;
-  let db: Database.Database | null = null;
+  let db: Database | null = null;
   let statements: ReturnType<typeof prepare> | null = null;
 
   const fail = (what: string, error: unknown) => {
@@ -194,7 +194,7 @@ export function sqliteLog(options: SqliteLogOptions): RequestLog {
   };
 }
 
-function migrate(db: Database.Database): void {
+function migrate(db: Database): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
   const row = db.prepare('SELECT version FROM schema_version').get() as { version: number } | undefined;
   const current = row?.version ?? 0;
@@ -208,7 +208,7 @@ function migrate(db: Database.Database): void {
   }
 }
 
-function prepare(db: Database.Database) {
+function prepare(db: Database) {
   const insertHit = db.prepare(
     `INSERT INTO hits (at, method, route, status, bytes, duration_ms, crawler, category, verdict, address_hash, user_agent)
      VALUES (@at, @method, @route, @status, @bytes, @duration_ms, @crawler, @category, @verdict, @address_hash, @user_agent)`,
