@@ -56,6 +56,17 @@ function viaDirect(path: string, headers: Record<string, string>, method = 'GET'
   return { status: answer.status, headers: { ...answer.headers }, body: Buffer.from(answer.body ?? new Uint8Array()) };
 }
 
+/** A plain GET with no validators, codings or origin headers. */
+const none = {
+  method: 'GET',
+  ifNoneMatch: null,
+  ifModifiedSince: null,
+  acceptEncoding: null,
+  accept: null,
+  origin: { host: null, forwarded: null, forwardedProto: null, forwardedHost: null },
+  fallbackOrigin: 'http://localhost',
+};
+
 describe('the direct document answer equals fetch()', () => {
   test('for every document, method, validator and coding', async () => {
     const ledger = JSON.parse(await readFile(join(project.root, 'dist', 'documents.json'), 'utf8')) as { documents: { path: string; etag: string }[] };
@@ -93,15 +104,6 @@ describe('the direct document answer equals fetch()', () => {
   });
 
   test('paths the direct answer leaves to fetch(): dynamic, encoded, refused, unknown', () => {
-    const none = {
-      method: 'GET',
-      ifNoneMatch: null,
-      ifModifiedSince: null,
-      acceptEncoding: null,
-      accept: null,
-      origin: { host: null, forwarded: null, forwardedProto: null, forwardedHost: null },
-      fallbackOrigin: 'http://localhost',
-    };
     for (const path of [
       '/changes.json',
       '/.well-known/agent-card.json',
@@ -123,15 +125,6 @@ describe('what the direct answer keeps', () => {
   test('20,000 distinct unknown paths of 4 KB leave nothing behind (a hostile client chooses every path)', () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
-    const none = {
-      method: 'GET',
-      ifNoneMatch: null,
-      ifModifiedSince: null,
-      acceptEncoding: null,
-      accept: null,
-      origin: { host: null, forwarded: null, forwardedProto: null, forwardedHost: null },
-      fallbackOrigin: 'http://localhost',
-    };
     // Each path is a flat string of its own, as one read from a socket is.
     const path = (n: number) => {
       const bytes = Buffer.alloc(4_096, 'a');
