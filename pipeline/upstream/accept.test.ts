@@ -158,7 +158,7 @@ describe('acceptList', () => {
     assert.equal(entry.state, 'failed');
     assert.deepEqual([entry.ipv4, entry.ipv6], [[], []]);
     assert.equal(entry.last_success, null);
-    assert.equal(entry.error, 'Fetch failed (network): refused. No earlier copy exists, so nothing is served yet.');
+    assert.equal(entry.error, 'Fetch failed (network): refused. No earlier copy exists, so no prefix is served yet.');
   });
 
   test('a parse error keeps the previous prefixes', () => {

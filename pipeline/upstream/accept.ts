@@ -7,32 +7,19 @@
 // answered with 304 next time and wrongly taken as "unchanged and fine".
 
 import type { Attempt, Via } from './attempt.ts';
+import { refusedAttempt, type AttemptRecord } from './last-good.ts';
 import { plural } from './findings.ts';
 import { DEFAULT_PREFIX_BOUNDS, prefixProblem } from './public-space.ts';
 import type { PrefixBounds } from './public-space.ts';
-import { boundFindings, boundMessage, LIST_ITEM_LIMIT, quote } from '../util/quote.ts';
+import { boundFindings, LIST_ITEM_LIMIT, quote } from '../util/quote.ts';
 
-type MirrorState = 'ok' | 'failed' | 'never-fetched';
-
-export interface MirrorEntry {
+export interface MirrorEntry extends AttemptRecord {
   id: string;
-  state: MirrorState;
   /** The prefixes served: canonical CIDR text, sorted numerically. */
   ipv4: string[];
   ipv6: string[];
   /** The operator's creationTime for the served prefixes, as published. */
   upstream_created: string | null;
-  /** sha-256 (hex) of the upstream body the served prefixes came from. */
-  upstream_sha256: string | null;
-  /** ISO 8601 times. */
-  last_attempt: string | null;
-  last_success: string | null;
-  /** When the served prefix set last changed (not when a file's bytes or creationTime did). */
-  last_change: string | null;
-  /** Why the last attempt was not accepted; null when it was. */
-  error: string | null;
-  /** What the last attempt tolerated or changed on the way (see parse.ts, normalise.ts). */
-  findings: string[];
   validators: { etag: string | null; last_modified: string | null };
   via: Via;
   url: string;
@@ -105,16 +92,9 @@ export function acceptList(
 
   // Errors and findings quote upstream text and are published as they are: each leaves
   // here as one bounded line (quote.ts), however the message was built.
-  const reject = (reason: string, findings: string[]): MirrorEntry => ({
-    ...base,
-    id: attempt.id,
-    url: attempt.url,
-    via: attempt.via,
-    state: 'failed',
-    last_attempt: now,
-    error: `${boundMessage(reason)} ${keptSentence(base)}`,
-    findings: boundFindings(findings),
-  });
+  const served = { count: base.ipv4.length + base.ipv6.length, one: 'prefix', many: 'prefixes' };
+  const reject = (reason: string, findings: string[]): MirrorEntry =>
+    refusedAttempt({ ...base, id: attempt.id, url: attempt.url, via: attempt.via }, now, reason, findings, served);
 
   if (outcome.kind === 'error') {
     return reject(`Fetch failed (${outcome.code}): ${outcome.message}`, attemptFindings);
@@ -238,12 +218,6 @@ function implausibleShrink(base: MirrorEntry, v4: number, v6: number, rules: Acc
     }
   }
   return null;
-}
-
-function keptSentence(base: MirrorEntry): string {
-  const count = base.ipv4.length + base.ipv6.length;
-  if (base.last_success === null && count === 0) return 'No earlier copy exists, so nothing is served yet.';
-  return count === 1 ? 'The previous prefix is kept.' : `The previous ${count} prefixes are kept.`;
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

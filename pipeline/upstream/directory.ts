@@ -10,12 +10,11 @@
 
 import { isoFromSeconds } from '../util/seconds.ts';
 import type { FetchOutcome } from './fetch.ts';
+import { refusedAttempt, type AttemptRecord } from './last-good.ts';
 import { checkDirectorySignatures, type DirectorySignature } from './directory-signature.ts';
 import { parseDirectory, RFC_9421_TEST_KEY_X } from '../tools/signatures/directory.ts';
 import { InputRefused } from '../tools/registry/limits.ts';
-import { boundFindings, boundMessage, quote } from '../util/quote.ts';
-
-type DirectoryState = 'ok' | 'failed' | 'never-fetched';
+import { boundFindings, quote } from '../util/quote.ts';
 
 export const DIRECTORY_MEDIA_TYPE = 'application/http-message-signatures-directory+json';
 
@@ -58,19 +57,11 @@ interface DirectoryResponse {
   signatures: DirectorySignature[];
 }
 
-export interface DirectoryEntry {
+export interface DirectoryEntry extends AttemptRecord {
   id: string;
   url: string;
-  state: DirectoryState;
   keys: MirroredKey[];
   response: DirectoryResponse | null;
-  upstream_sha256: string | null;
-  last_attempt: string | null;
-  last_success: string | null;
-  /** When the served key set last changed (not when the bytes or a header did). */
-  last_change: string | null;
-  error: string | null;
-  findings: string[];
 }
 
 export function neverFetchedDirectory(id: string, url: string): DirectoryEntry {
@@ -98,15 +89,8 @@ export async function acceptDirectory(
 ): Promise<DirectoryEntry> {
   const base = previous ?? neverFetchedDirectory(source.id, source.url);
   const findings: string[] = [];
-  const reject = (reason: string): DirectoryEntry => ({
-    ...base,
-    id: source.id,
-    url: source.url,
-    state: 'failed',
-    last_attempt: now,
-    error: `${boundMessage(reason)} ${keptSentence(base)}`,
-    findings: boundFindings(findings),
-  });
+  const reject = (reason: string): DirectoryEntry =>
+    refusedAttempt({ ...base, id: source.id, url: source.url }, now, reason, findings, { count: base.keys.length, one: 'key', many: 'keys' });
 
   if (outcome.kind === 'error') return reject(`Fetch failed (${outcome.code}): ${outcome.message}`);
   // Directories are fetched unconditionally, so a 304 is an upstream fault, not "unchanged".
@@ -214,10 +198,4 @@ function privateMaterial(body: string): string | null {
     if (found !== undefined) return found;
   }
   return null;
-}
-
-function keptSentence(base: DirectoryEntry): string {
-  const count = base.keys.length;
-  if (base.last_success === null && count === 0) return 'No earlier copy exists, so no key is served yet.';
-  return count === 1 ? 'The previous key is kept.' : `The previous ${count} keys are kept.`;
 }
