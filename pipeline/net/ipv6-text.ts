@@ -5,9 +5,9 @@
 // address from ::c000:201, which it reads correctly), and takes octal-looking or hex octets
 // in the tail ("::ffff:010.1.1.1", "::ffff:0x42.1.1.1") that a plain IPv4 address may not have.
 
-export type TailProblem = 'ipv4-leading-zero' | 'invalid-ipv6';
+type TailProblem = 'ipv4-leading-zero' | 'invalid-ipv6';
 
-export type HexTail = { ok: true; text: string } | { ok: false; code: TailProblem; tail: string };
+type HexTail = { ok: true; text: string } | { ok: false; code: TailProblem; tail: string };
 
 const DECIMAL_OCTET = /^(0|[1-9][0-9]{0,2})$/;
 
