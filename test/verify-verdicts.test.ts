@@ -111,6 +111,17 @@ describe('verify-crawler over HTTP', () => {
   });
 });
 
+test('whoami books a request the same way: never fetched or stale is unverifiable, a current list outside it is not-genuine', async () => {
+  const booked = async (userAgent: string) =>
+    (JSON.parse((await raw(server.url, '/tools/whoami', { headers: { 'user-agent': userAgent } })).text) as { booked_as: { verdict: string; label: string } })
+      .booked_as;
+  const amazon = await booked('Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot)');
+  assert.equal(amazon.verdict, 'unverifiable');
+  assert.match(amazon.label, /could not be checked/);
+  assert.equal((await booked('Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)')).verdict, 'unverifiable');
+  assert.equal((await booked('Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)')).verdict, 'not-genuine');
+});
+
 test('MCP tools/call (the official SDK client): the summary a model reads first says unverifiable', async () => {
   const client = new Client({ name: 'crawler-index-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
