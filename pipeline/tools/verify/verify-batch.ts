@@ -55,7 +55,7 @@ export type Claim =
   | { input: string; resolved: false; by: null; crawler: null; note: string; how_to_verify: null };
 
 /** A claim as a batch answers it: with the lists its negative verdicts lean on, judged at the time of the call. */
-export type BatchClaim = Claim & {
+type BatchClaim = Claim & {
   /** The lists an address in none of them is ruled out by (the crawler's own, or its operator's network); empty when its verdict leans on no list. */
   lists: ListEvidence[];
   /** Why an address in none of the lists cannot be ruled out (its verdict is then unverifiable); null when it can, or when no list is leaned on. */
