@@ -69,7 +69,7 @@ test('500,000 prefixes: accepted, built into every document, committed, and veri
   assert.ok(await commitRefresh(project.root, result.model.log), 'the change is committed');
 
   const data = await publishedToolData(project.root);
-  const answer = verifyBatch(data.prefixes, data.crawlers, ['34.7.161.31', '34.7.161.32'], 'PerplexityBot');
+  const answer = verifyBatch(data.prefixes, data.crawlers, ['34.7.161.31', '34.7.161.32'], 'PerplexityBot', Date.parse(now));
   assert.deepEqual(
     answer.results.map((r) => (r.valid ? r.verdict : r.input)),
     ['genuine', 'not-in-published-ranges'],

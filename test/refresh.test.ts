@@ -208,7 +208,8 @@ test('a list holding 0.0.0.0/0, 10.0.0.0/8 and 127.0.0.0/8 is refused; verify-cr
 
   // verify-crawler as the server answers it: from the published documents.
   const data = await publishedToolData(project.root);
-  const answer = verifyBatch(data.prefixes, data.crawlers, ['8.8.8.8', '192.168.1.10', '127.0.0.1', '66.249.66.1'], 'PerplexityBot');
+  // Judged at the refresh's own clock, when the last good copy is hours old: evidence.
+  const answer = verifyBatch(data.prefixes, data.crawlers, ['8.8.8.8', '192.168.1.10', '127.0.0.1', '66.249.66.1'], 'PerplexityBot', clock);
   assert.deepEqual(
     answer.results.map((r) => (r.valid ? `${r.address} ${r.verdict}` : r.input)),
     ['8.8.8.8 not-in-published-ranges', '192.168.1.10 not-in-published-ranges', '127.0.0.1 not-in-published-ranges', '66.249.66.1 genuine'],

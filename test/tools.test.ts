@@ -10,6 +10,7 @@ import { validatorFor } from '../pipeline/schema/ajv.ts';
 import { TOOLS } from '../pipeline/tools/registry/index.ts';
 import { seededRandom } from '../pipeline/tools/robots/random.ts';
 import { raw } from './support/http.ts';
+import { hoursAgo, setMirrorTimes } from './support/mirror-times.ts';
 import { REPO, tempProject } from './support/project.ts';
 
 // The tool endpoints over a real socket, against the repository's own records and mirror,
@@ -25,6 +26,8 @@ const BUILT_FOR = (parse(readFileSync(join(REPO, 'records', 'site.yaml'), 'utf8'
 
 before(async () => {
   project = await tempProject('repo');
+  // Current copies, whatever day this runs: an address outside a list a day old is ruled out (docs/API.md §6.4).
+  await setMirrorTimes(project.root, { '*': { accepted: hoursAgo(1) } });
   await build({ root: project.root, now: '2026-01-01T00:00:00Z' });
   server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', checkEveryMs: 0 });
 });

@@ -5,7 +5,8 @@
  * What the address of a request that named a crawler shows: genuine (in the crawler's own
  * published or listed addresses), operator-network (in its operator's network, which is all an
  * asn claim can show), not-genuine (the crawler is checked by address and this one fails),
- * unverifiable (the crawler offers no address check: reverse DNS, a signature, or nothing).
+ * unverifiable (the crawler offers no address check: reverse DNS, a signature, or nothing; or a
+ * list it is checked by has no current copy here, docs/API.md §6.4).
  */
 export type Verdict = 'genuine' | 'operator-network' | 'not-genuine' | 'unverifiable';
 

@@ -36,8 +36,54 @@ describe('parseAddress', () => {
       assert.equal(parsed.canonical, '192.0.2.1', input);
       assert.equal(parsed.ipv4Mapped, true, input);
     }
-    // IPv4-compatible (deprecated) and NAT64 addresses are IPv6 addresses, not mapped ones.
+    // NAT64 addresses are IPv6 addresses, not mapped ones.
     assert.equal(ok('64:ff9b::192.0.2.1').family, 'ipv6');
+  });
+
+  // Every spelling of one mapped address is that address: hex or dotted tail, compressed or
+  // not, any case, leading zeros in the hex groups. (::ffff:4249:4201, sometimes given as a
+  // spelling of 66.249.66.1, is 66.73.66.1: 0x49 is 73; 66.249.66.1 is ::ffff:42f9:4201.)
+  it('reads every spelling of an IPv4-mapped address as the same IPv4 address', () => {
+    const spellings = [
+      '::ffff:66.249.66.1',
+      '::ffff:42f9:4201',
+      '::FFFF:42F9:4201',
+      '::FFFF:66.249.66.1',
+      '0:0:0:0:0:ffff:42f9:4201',
+      '0:0:0:0:0:ffff:66.249.66.1',
+      '0000:0000:0000:0000:0000:ffff:42f9:4201',
+      '0000:0000:0000:0000:0000:FFFF:66.249.66.1',
+      '::0:ffff:42f9:4201',
+      '0::ffff:66.249.66.1',
+      '::ffff:42f9:4201 ',
+    ];
+    for (const input of spellings) {
+      const parsed = ok(input);
+      assert.deepEqual([parsed.family, parsed.canonical, parsed.ipv4Mapped, parsed.bytes], ['ipv4', '66.249.66.1', true, [66, 249, 66, 1]], input);
+    }
+    assert.equal(ok('::ffff:4249:4201').canonical, '66.73.66.1');
+    assert.equal(ok('::ffff:0102:0304').canonical, '1.2.3.4');
+  });
+
+  it('holds the IPv4 tail of an IPv6 address to the rules of an IPv4 address', () => {
+    // Without this, ::ffff:010.1.1.1 was 10.1.1.1 while 010.1.1.1 was refused as ambiguous.
+    for (const input of ['::ffff:010.1.1.1', '::ffff:66.249.66.01', '::ffff:00.0.0.1']) assert.equal(bad(input).code, 'ipv4-leading-zero', input);
+    for (const input of ['::ffff:0x42.249.66.1', '::ffff:1.2.3', '::ffff:256.1.1.1', '::ffff:1.2.3.4.5', '::ffff:1.2.3.-4', '::ffff:.1.2.3']) {
+      assert.equal(bad(input).code, 'invalid-ipv6', input);
+    }
+  });
+
+  it('refuses an IPv4-compatible address in either spelling instead of guessing which address was meant', () => {
+    // ipaddr.js alone read ::66.249.66.1 as the mapped ::ffff:66.249.66.1, and ::42f9:4201 (the
+    // same 128 bits) as an IPv6 address: one address, two different verdicts.
+    for (const input of ['::66.249.66.1', '::42f9:4201', '0:0:0:0:0:0:66.249.66.1', '::0.0.0.2']) {
+      const refused = bad(input);
+      assert.equal(refused.code, 'ipv4-compatible', input);
+    }
+    assert.match(bad('::66.249.66.1').error, /send 66\.249\.66\.1 or its IPv4-mapped form ::ffff:66\.249\.66\.1/);
+    assert.equal(ok('::').canonical, '::');
+    assert.equal(ok('::1').range, 'loopback');
+    assert.equal(ok('::0.0.0.1').canonical, '::1');
   });
 
   it('refuses bad items with a code and a message naming the accepted form', () => {

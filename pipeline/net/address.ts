@@ -2,12 +2,15 @@
 // say what was expected. Never throws.
 //
 // Accepted: IPv4 dotted decimal (four parts, no leading zeros), IPv6 in any RFC 4291 text form
-// (compressed, full, with an embedded IPv4 tail). An IPv4-mapped IPv6 address
-// (::ffff:a.b.c.d, what a dual-stack socket reports for an IPv4 client) is looked up as the
-// IPv4 address it carries, and the answer says so.
+// (compressed, full, with an embedded IPv4 tail held to the same rules as IPv4). An
+// IPv4-mapped IPv6 address (::ffff:a.b.c.d, what a dual-stack socket reports for an IPv4
+// client, in any of its spellings) is looked up as the IPv4 address it carries, and the answer
+// says so. An IPv4-compatible one (::a.b.c.d, deprecated by RFC 4291 section 2.5.5.1) is
+// refused: no client sends from one, and reading it as a.b.c.d would be a guess.
 
 import ipaddr from 'ipaddr.js';
 
+import { hexTail } from './ipv6-text.ts';
 import type { Family } from './prefix.ts';
 export type { Family };
 
@@ -20,6 +23,7 @@ export type AddressErrorCode =
   | 'ipv4-octet'
   | 'ipv4-leading-zero'
   | 'invalid-ipv6'
+  | 'ipv4-compatible'
   | 'not-an-address'
   | 'over-limit';
 
@@ -65,15 +69,7 @@ export function parseAddress(input: string): ParsedAddress | AddressProblem {
     return problem('port', `${shown} looks like an address with brackets or a port; send the address alone.`);
   }
 
-  if (text.includes(':')) {
-    if (!ipaddr.IPv6.isValid(text)) return problem('invalid-ipv6', `${shown} is not a valid IPv6 address; ${EXPECTED}.`);
-    const v6 = ipaddr.IPv6.parse(text);
-    if (v6.isIPv4MappedAddress()) {
-      const v4 = v6.toIPv4Address();
-      return { ok: true, family: 'ipv4', bytes: v4.toByteArray(), canonical: v4.toString(), ipv4Mapped: true, range: v4.range() };
-    }
-    return { ok: true, family: 'ipv6', bytes: v6.toByteArray(), canonical: v6.toRFC5952String(), ipv4Mapped: false, range: v6.range() };
-  }
+  if (text.includes(':')) return parseIpv6(text, shown);
 
   const dotted = canonicalDotted(text);
   if (dotted !== null) return dotted;
@@ -98,6 +94,42 @@ export function parseAddress(input: string): ParsedAddress | AddressProblem {
     return { ok: true, family: 'ipv4', bytes: v4.toByteArray(), canonical: v4.toString(), ipv4Mapped: false, range: v4.range() };
   }
   return problem('not-an-address', `${shown} is not an IP address; ${EXPECTED}.`);
+}
+
+function parseIpv6(text: string, shown: string): ParsedAddress | AddressProblem {
+  const hex = hexTail(text);
+  if (!hex.ok) {
+    return hex.code === 'ipv4-leading-zero'
+      ? problem(
+          'ipv4-leading-zero',
+          `${shown} ends in an IPv4 part (${hex.tail}) with a leading zero, which some software reads as octal; write each part without leading zeros.`,
+        )
+      : problem(
+          'invalid-ipv6',
+          `${shown} is not a valid IPv6 address (its IPv4 part ${JSON.stringify(hex.tail)} is not four decimal numbers 0 to 255); ${EXPECTED}.`,
+        );
+  }
+  if (!ipaddr.IPv6.isValid(hex.text)) return problem('invalid-ipv6', `${shown} is not a valid IPv6 address; ${EXPECTED}.`);
+  const v6 = ipaddr.IPv6.parse(hex.text);
+  const bytes = v6.toByteArray();
+  if (v6.isIPv4MappedAddress()) {
+    const v4 = v6.toIPv4Address();
+    return { ok: true, family: 'ipv4', bytes: v4.toByteArray(), canonical: v4.toString(), ipv4Mapped: true, range: v4.range() };
+  }
+  if (isIpv4Compatible(bytes)) {
+    const v4 = ipaddr.fromByteArray(bytes.slice(12)).toString();
+    return problem(
+      'ipv4-compatible',
+      `${shown} is an IPv4-compatible IPv6 address (::${v4}, deprecated by RFC 4291 section 2.5.5.1), which no client connects from, and not the IPv4 address ${v4}. To check that address, send ${v4} or its IPv4-mapped form ::ffff:${v4}.`,
+    );
+  }
+  return { ok: true, family: 'ipv6', bytes, canonical: v6.toRFC5952String(), ipv4Mapped: false, range: v6.range() };
+}
+
+/** ::/96 but for :: and ::1 (unspecified and loopback, which are addresses of their own). */
+function isIpv4Compatible(bytes: readonly number[]): boolean {
+  for (let i = 0; i < 12; i++) if (bytes[i] !== 0) return false;
+  return bytes[12]! + bytes[13]! + bytes[14]! > 0 || bytes[15]! > 1;
 }
 
 const DOTTED = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;

@@ -5,6 +5,7 @@
 // of prefixes pass through here.
 
 import ipaddr from 'ipaddr.js';
+import { hexTail } from './ipv6-text.ts';
 
 export type Family = 'ipv4' | 'ipv6';
 
@@ -52,8 +53,10 @@ export function parsePrefix(raw: string): { ok: true; prefix: Prefix } | { ok: f
   const lengthText = slash < 0 ? null : text.slice(slash + 1);
   let address: ipaddr.IPv4 | ipaddr.IPv6;
   if (addressText.includes(':')) {
-    if (addressText.includes('%') || !ipaddr.IPv6.isValid(addressText)) return { ok: false, reason: 'not an IPv6 prefix' };
-    address = ipaddr.IPv6.parse(addressText);
+    // Read as address.ts reads addresses, so a prefix and the addresses in it agree on what ::a.b.c.d is.
+    const hex = hexTail(addressText);
+    if (!hex.ok || addressText.includes('%') || !ipaddr.IPv6.isValid(hex.text)) return { ok: false, reason: 'not an IPv6 prefix' };
+    address = ipaddr.IPv6.parse(hex.text);
   } else {
     if (!ipaddr.IPv4.isValidFourPartDecimal(addressText)) return { ok: false, reason: 'not an IPv4 prefix' };
     address = ipaddr.IPv4.parse(addressText);

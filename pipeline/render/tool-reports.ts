@@ -4,6 +4,7 @@ import { page } from '../site/layout.ts';
 import type { auditAiAccess, lintAnswer } from '../tools/definitions/robots-answers.ts';
 import type { allowedTool } from '../tools/definitions/check-path-allowed.ts';
 import type { mergePolicyTool } from '../tools/definitions/merge-policy.ts';
+import { verifyTool } from '../tools/definitions/verify-batch.ts';
 import type { ToolDefinition } from '../tools/registry/index.ts';
 import { preferenceText } from '../tools/definitions/preference-answers.ts';
 
@@ -18,6 +19,7 @@ type Brief = Audit['blocked'][number];
 type Lint = ReturnType<typeof lintAnswer>;
 type Allowed = ReturnType<typeof allowedTool.run>;
 type Merged = ReturnType<typeof mergePolicyTool.run>;
+type Verified = ReturnType<typeof verifyTool.run>;
 type Line = NonNullable<Brief['deciding_line']>;
 
 const wide = (table: Markup) => html`<div class="wide" tabindex="0">${table}</div>`;
@@ -143,18 +145,47 @@ ${o.extended_groups.length === 0 ? '' : html`<ul>${o.extended_groups.map((e) => 
 <pre><code>${o.robots_txt}</code></pre>`;
 }
 
+// The summary (which leads with the addresses that could not be checked), then one row per
+// address with its verdict before anything else about it.
+function verifyReport(o: Verified): Markup {
+  const rows = o.results.map((r) =>
+    r.valid
+      ? html`<tr><td><code>${r.input}</code>${r.address === r.input ? '' : html`<br><span class="muted">${r.address}</span>`}</td><td>${
+          r.verdict === 'unverifiable' ? html`<strong>unverifiable</strong>` : (r.verdict ?? 'no claim')
+        }</td><td>${r.explanation}${r.caveat === null ? '' : html`<br><strong>Caveat:</strong> ${r.caveat}`}${r.note === null ? '' : html`<br><span class="muted">${r.note}</span>`}</td></tr>
+`
+      : html`<tr><td><code>${r.input}</code></td><td>invalid (${r.code})</td><td>${r.error}</td></tr>
+`,
+  );
+  return summaryReport(
+    verifyTool,
+    o,
+    wide(html`<table>
+<thead><tr><th scope="col">Address</th><th scope="col">Verdict</th><th scope="col">Why</th></tr></thead>
+<tbody>
+${rows}</tbody>
+</table>`),
+  );
+}
+
 const REPORTS: Readonly<Record<string, (output: never) => Markup>> = {
   audit_ai_access: auditReport,
   lint_robots_txt: lintReport,
   check_path_allowed: allowedReport,
   merge_policy: mergeReport,
+  verify_batch: verifyReport,
 };
 
-/** Any other tool: its summary as written (line breaks kept), then the whole answer. */
-function summaryReport(tool: ToolDefinition, output: unknown): Markup {
+/** Any other tool: its summary as written (line breaks kept), what the tool adds, then the whole answer. */
+function summaryReport(tool: ToolDefinition, output: unknown, detail: Markup | string = ''): Markup {
   return html`<h1>${tool.title}</h1>
 <div class="summary">${tool.summarize(output)}</div>
-<details><summary>The whole answer as JSON</summary>
+${
+  detail === ''
+    ? ''
+    : html`${detail}
+`
+}<details><summary>The whole answer as JSON</summary>
 <pre><code>${JSON.stringify(output, null, 2)}</code></pre>
 </details>`;
 }

@@ -6,6 +6,7 @@ import type { CrawlerView } from '../model/model.ts';
 import { crawlerNamedBy } from './classify/index.ts';
 import type { ToolData } from './registry/types.ts';
 import { lookup } from './verify/index.ts';
+import { listEvidence } from './verify/evidence.ts';
 import type { Verdict } from '../log/types.ts';
 
 export interface Booking {
@@ -19,24 +20,28 @@ const NOBODY: Booking = { crawler: null, category: null, verdict: null };
 // Methods that a request's address alone can settle; the others need DNS, a signature, or nothing can.
 const ADDRESS_CHECKS = new Set<CrawlerView['verification_method']>(['published-ranges', 'fixed-ips', 'asn']);
 
-export function bookRequest(data: ToolData | null, userAgent: string | null, address: string | null): Booking {
+/** `now` (milliseconds since the epoch) is when the lists' copies are judged current or too old (docs/API.md §6.4). */
+export function bookRequest(data: ToolData | null, userAgent: string | null, address: string | null, now = Date.now()): Booking {
   if (data === null || userAgent === null) return NOBODY;
   const named = namedCrawler(data, userAgent);
   if (named === null) return NOBODY;
   const crawler = data.bySlug.get(named.slug);
   const booked = { crawler: named.slug, category: named.category };
   if (crawler === undefined || address === null) return { ...booked, verdict: 'unverifiable' };
-  return { ...booked, verdict: verdictOf(data, crawler, address) };
+  return { ...booked, verdict: verdictOf(data, crawler, address, now) };
 }
 
-function verdictOf(data: ToolData, crawler: CrawlerView, address: string): Verdict {
+function verdictOf(data: ToolData, crawler: CrawlerView, address: string, now: number): Verdict {
   const found = lookup(data.prefixes, address);
   const matches = found.valid ? found.matches : [];
   if (matches.some((m) => m.scope !== 'network' && m.crawlers.includes(crawler.slug))) return 'genuine';
   if (matches.some((m) => m.scope === 'network' && m.operator === crawler.operator_slug)) return 'operator-network';
-  // Without our copy of the lists an address cannot be ruled out, only not confirmed.
-  const checkable = crawler.verification.some((v) => ADDRESS_CHECKS.has(v.method) && (v.method !== 'asn' || v.sources.length > 0));
-  return checkable ? 'not-genuine' : 'unverifiable';
+  // An address is ruled out only by lists this service holds current copies of (verify-crawler's
+  // rule, docs/API.md §6.4): a list never fetched, empty or too old leaves it unverifiable.
+  const checks = crawler.verification.filter((v) => ADDRESS_CHECKS.has(v.method) && (v.method !== 'asn' || v.sources.length > 0));
+  if (checks.length === 0 || checks.some((v) => v.method === 'published-ranges' && v.sources.length === 0)) return 'unverifiable';
+  const lists = checks.flatMap((v) => (v.method === 'fixed-ips' ? [] : v.sources));
+  return listEvidence(data.prefixes, lists, now).every((l) => l.usable) ? 'not-genuine' : 'unverifiable';
 }
 
 // The same few User-Agents arrive again and again: each is classified once per published tree

@@ -15,6 +15,10 @@ export const MIRROR_DIR = `${repo}state/mirror`;
 // Real operator lists kept in the repository (test/fixtures/reference/README.md), so the tests using them run everywhere.
 const REFERENCE_DIR = `${repo}test/fixtures/reference/upstream`;
 
+/** When the fixture lists were accepted, and a time two hours later to judge them at: current copies. */
+export const FIXTURE_ACCEPTED = '2026-01-01T00:00:00Z';
+export const FIXTURE_NOW = Date.parse('2026-01-01T02:00:00Z');
+
 /**
  * A hand-built index small enough to reason about:
  *   acme-main   192.0.2.0/24, 198.51.100.128/25, 2001:db8:1::/48     for acmebot
@@ -29,21 +33,21 @@ export function fixtureSources(): PrefixSource[] {
       operator: 'acme',
       crawlers: ['acmebot'],
       scope: 'crawlers',
-      mirror: { ipv4: ['192.0.2.0/24', '198.51.100.128/25'], ipv6: ['2001:db8:1::/48'], state: 'ok' },
+      mirror: { ipv4: ['192.0.2.0/24', '198.51.100.128/25'], ipv6: ['2001:db8:1::/48'], state: 'ok', last_success: FIXTURE_ACCEPTED },
     },
     {
       id: 'acme-user',
       operator: 'acme',
       crawlers: ['acme-user'],
       scope: 'crawlers',
-      mirror: { ipv4: ['192.0.2.0/24', '203.0.113.0/24', '203.0.113.7/32'], ipv6: [], state: 'ok' },
+      mirror: { ipv4: ['192.0.2.0/24', '203.0.113.0/24', '203.0.113.7/32'], ipv6: [], state: 'ok', last_success: FIXTURE_ACCEPTED },
     },
     {
       id: 'other-lists',
       operator: 'other',
       crawlers: ['otherbot'],
       scope: 'crawlers',
-      mirror: { ipv4: ['10.0.0.0/8', '192.0.2.128/26'], ipv6: ['2001:db8::/32', '2001:db8:ffff::1/128'], state: 'ok' },
+      mirror: { ipv4: ['10.0.0.0/8', '192.0.2.128/26'], ipv6: ['2001:db8::/32', '2001:db8:ffff::1/128'], state: 'ok', last_success: FIXTURE_ACCEPTED },
     },
   ];
 }
@@ -133,7 +137,7 @@ export function referenceSources(): PrefixSource[] {
       operator: row.operator,
       crawlers: row.crawlers,
       scope: row.scope ?? 'crawlers',
-      mirror: list ? { ...list, state: 'ok' } : { ipv4: [], ipv6: [], state: 'never-fetched' },
+      mirror: list ? { ...list, state: 'ok', last_success: FIXTURE_ACCEPTED } : { ipv4: [], ipv6: [], state: 'never-fetched', last_success: null },
     };
   });
 }

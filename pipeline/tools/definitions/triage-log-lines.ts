@@ -38,11 +38,13 @@ export const triageTool = defineTool({
   run: (input, { data }) => {
     // Validation already split the lines (split: 'lines') and counted them against the limit.
     const lines = listOf(input, 'lines');
+    // One clock reading per call: every line's lists are judged old or current at the same time.
+    const now = Date.now();
     const results = lines.map((line) => {
       const [address = '', ...rest] = line.split(/\s+/);
       const ua = rest.join(' ');
       const classification = ua ? classify(data.classifier, ua) : null;
-      const verified = verifyBatch(data.prefixes, data.crawlers, [address], ua || undefined).results[0];
+      const verified = verifyBatch(data.prefixes, data.crawlers, [address], ua || undefined, now).results[0];
       return { line, address, user_agent: ua, claims: classification?.matched ? classification.crawler.slug : null, verification: verified ?? null };
     });
     const verdicts: Record<string, number> = {};
@@ -53,7 +55,15 @@ export const triageTool = defineTool({
     return { lines: results, summary: { lines: results.length, verdicts } };
   },
   summarize: (o) => {
-    return `${o.summary.lines} line${o.summary.lines === 1 ? '' : 's'}: ${Object.entries(o.summary.verdicts)
+    // Unverifiable first (docs/API.md §6.4): those lines could not be checked at all.
+    const unverifiable = o.summary.verdicts['unverifiable'] ?? 0;
+    const lead =
+      unverifiable === 0
+        ? ''
+        : `Unverifiable: ${unverifiable} line${unverifiable === 1 ? '' : 's'} could not be checked, because a list the verdict needs is missing or out of date (each line's explanation names it and the other ways to check). `;
+    const order = (v: string) => (v === 'unverifiable' ? 0 : 1);
+    return `${lead}${o.summary.lines} line${o.summary.lines === 1 ? '' : 's'}: ${Object.entries(o.summary.verdicts)
+      .sort(([a], [b]) => order(a) - order(b))
       .map(([v, n]) => `${n} ${v}`)
       .join(', ')}.`;
   },

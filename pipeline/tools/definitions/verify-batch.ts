@@ -1,14 +1,15 @@
 import { UA_LIMIT_BYTES } from '../classify/index.ts';
 import { listOf, textOf } from '../registry/input.ts';
 import { defineTool } from '../registry/types.ts';
-import { MAX_ADDRESSES_PER_CALL, verifyBatch } from '../verify/index.ts';
+import { type BatchAnswer, MAX_ADDRESSES_PER_CALL, MAX_LIST_AGE_SECONDS, otherMethods, VERDICTS, verifyBatch } from '../verify/index.ts';
+
+const nullable = (type: string) => ({ type: [type, 'null'] });
 
 export const verifyTool = defineTool({
   name: 'verify_batch',
   path: 'verify-crawler',
   title: 'Is this address really that crawler?',
-  description:
-    "Checks up to 500 IPv4/IPv6 addresses against every operator-published prefix list. With ua (a claimed crawler token or a whole User-Agent header) each address gets a verdict: genuine, in the claimed operator's range for another crawler, in another operator's range, in no published range (with how else to verify), or an unknown claim. Invalid items are reported one by one.",
+  description: `Checks up to 500 IPv4/IPv6 addresses against every operator-published prefix list. With ua (a claimed crawler token or a whole User-Agent header) each address gets a verdict: unverifiable (in no list, but a list the answer needs was never fetched, is empty or is over ${MAX_LIST_AGE_SECONDS / 3600} hours old: the address could not be checked, and the answer names the list and the other ways to check), genuine, in the claimed operator's range for another crawler, in another operator's range, in no published range (with how else to verify), or an unknown claim. Invalid items are reported one by one.`,
   params: [
     {
       name: 'ip',
@@ -30,20 +31,83 @@ export const verifyTool = defineTool({
       accepted: `a robots token or User-Agent header, at most ${UA_LIMIT_BYTES} bytes`,
     },
   ],
+  // docs/API.md §6.
   outputSchema: {
     type: 'object',
-    required: ['claim', 'received', 'checked', 'limit', 'results', 'summary'],
-    properties: { results: { type: 'array', items: { type: 'object', required: ['input', 'valid'] } } },
+    required: ['claim', 'received', 'checked', 'limit', 'summary', 'results'],
+    properties: {
+      claim: {
+        type: ['object', 'null'],
+        required: ['input', 'resolved', 'by', 'crawler', 'note', 'how_to_verify', 'lists', 'unverifiable_because'],
+        properties: {
+          lists: {
+            type: 'array',
+            description: "The lists an address in none of them is ruled out by: the claimed crawler's own, or its operator's network",
+            items: {
+              type: 'object',
+              required: ['id', 'state', 'prefixes', 'last_success', 'usable', 'note'],
+              properties: {
+                id: { type: 'string' },
+                state: nullable('string'),
+                prefixes: { type: 'integer', minimum: 0 },
+                last_success: nullable('string'),
+                usable: { type: 'boolean', description: `An accepted, non-empty copy at most ${MAX_LIST_AGE_SECONDS / 3600} hours old` },
+                note: nullable('string'),
+              },
+            },
+          },
+          unverifiable_because: { ...nullable('string'), description: 'Why an address in none of the lists cannot be ruled out; null when it can' },
+        },
+      },
+      summary: {
+        type: 'object',
+        required: ['valid', 'invalid', 'in_published_ranges', 'verdicts'],
+        properties: {
+          verdicts: {
+            type: ['object', 'null'],
+            required: [...VERDICTS],
+            properties: Object.fromEntries(VERDICTS.map((v) => [v, { type: 'integer', minimum: 0 }])),
+          },
+        },
+      },
+      results: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['input', 'valid'],
+          properties: {
+            verdict: { enum: [...VERDICTS, null] },
+            explanation: { type: 'string' },
+            caveat: nullable('string'),
+          },
+        },
+      },
+    },
   },
   examples: [{ description: 'Two addresses claiming to be GPTBot', input: { ip: ['20.171.206.10', '192.0.2.1'], ua: 'GPTBot' } }],
-  run: (input, { data }) => verifyBatch(data.prefixes, data.crawlers, listOf(input, 'ip'), input['ua'] === undefined ? undefined : textOf(input, 'ua')),
+  // The clock is read here, once per call: whether a list's copy is too old depends on when it is asked.
+  run: (input, { data }) =>
+    verifyBatch(data.prefixes, data.crawlers, listOf(input, 'ip'), input['ua'] === undefined ? undefined : textOf(input, 'ua'), Date.now()),
   summarize: (o) => {
-    const verdicts = o.summary.verdicts
-      ? Object.entries(o.summary.verdicts)
-          .filter(([, n]) => n > 0)
-          .map(([v, n]) => `${n} ${v}`)
+    const counts = o.summary.verdicts;
+    const verdicts = counts
+      ? VERDICTS.filter((v) => counts[v] > 0)
+          .map((v) => `${counts[v]} ${v}`)
           .join(', ')
       : null;
-    return `${o.checked} address${o.checked === 1 ? '' : 'es'} checked: ${o.summary.in_published_ranges} in a published range, ${o.summary.invalid} invalid.${verdicts ? ` Verdicts: ${verdicts}.` : ''}${o.claim && !o.claim.resolved ? ` Claim: ${o.claim.note}` : ''}`;
+    const lead = unverifiableLead(o);
+    return `${lead === null ? '' : `${lead} `}${o.checked} address${o.checked === 1 ? '' : 'es'} checked: ${o.summary.in_published_ranges} in a published range, ${o.summary.invalid} invalid.${verdicts ? ` Verdicts: ${verdicts}.` : ''}${o.claim && !o.claim.resolved ? ` Claim: ${o.claim.note}` : ''}`;
   },
 });
+
+/** What a reader must see first (docs/API.md §6.4): addresses that could not be checked, why, and how to check them instead. */
+function unverifiableLead(o: BatchAnswer): string | null {
+  const count = o.summary.verdicts?.unverifiable ?? 0;
+  const claim = o.claim;
+  if (count === 0 || claim === null || !claim.resolved) return null;
+  const { name, operator } = claim.crawler;
+  const which = count === o.summary.valid ? (count === 1 ? 'The address' : `All ${count} addresses`) : `${count} of ${o.summary.valid} addresses`;
+  const others = otherMethods(claim.how_to_verify);
+  const instead = others === null ? `${operator} documents no other way to check ${name}.` : `Check ${count === 1 ? 'it' : 'them'} another way: ${others}.`;
+  return `Unverifiable: ${which} could not be checked as ${name}, because ${claim.unverifiable_because}; an address outside the lists may still be ${name}. ${instead}`;
+}

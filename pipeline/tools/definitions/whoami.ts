@@ -91,7 +91,8 @@ const VERDICT_WORDS: Record<NonNullable<Booking['verdict']>, string> = {
   genuine: 'the address is one its operator publishes for it',
   'operator-network': "the address is in its operator's network, which is all this crawler's verification can show",
   'not-genuine': 'the address is not one its operator publishes for it: the User-Agent is borrowed',
-  unverifiable: 'its operator offers no check of the address alone',
+  unverifiable:
+    "the address could not be checked: its operator offers no check of the address alone, or this service's copy of the crawler's list is missing or over 48 hours old",
 };
 
 function bookedAs(booking: Booking) {

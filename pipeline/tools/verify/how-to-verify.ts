@@ -96,3 +96,29 @@ function orList(items: readonly string[]): string {
   if (items.length <= 1) return items.join('');
   return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
 }
+
+/**
+ * The ways to check a claim that need none of this service's lists, as one phrase, for an
+ * answer that cannot rule an address out; null when the operator documents none.
+ */
+export function otherMethods(how: HowToVerify): string | null {
+  const phrases = how.methods.flatMap((method): string[] => {
+    switch (method) {
+      case 'reverse-dns':
+        return how.hostnames.length === 0
+          ? []
+          : [
+              `forward-confirmed reverse DNS (the address's hostname must end in ${orList(how.hostnames.map((h) => `.${h.replace(/^\.+/, '')}`))} and resolve back to the address)`,
+            ];
+      case 'asn':
+        return how.asns.length === 0
+          ? []
+          : [`the address's origin AS in a routing registry (it must be ${orList(how.asns.map((n) => `AS${n}`))}; for example whois -h whois.radb.net <ip>)`];
+      case 'web-bot-auth':
+        return [`the request's Web Bot Auth signature (verify_signature)`];
+      default:
+        return [];
+    }
+  });
+  return phrases.length === 0 ? null : orList(phrases);
+}

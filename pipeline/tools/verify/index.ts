@@ -3,6 +3,8 @@
 export { buildPrefixIndex, lookup } from './prefix-index.ts';
 export type { PrefixIndex } from './prefix-index.ts';
 
-export { howToVerify } from './how-to-verify.ts';
+export { howToVerify, otherMethods } from './how-to-verify.ts';
 
-export { MAX_ADDRESSES_PER_CALL, verifyBatch } from './verify-batch.ts';
+export { MAX_LIST_AGE_SECONDS } from './evidence.ts';
+export { MAX_ADDRESSES_PER_CALL, VERDICTS, verifyBatch } from './verify-batch.ts';
+export type { BatchAnswer } from './verify-batch.ts';

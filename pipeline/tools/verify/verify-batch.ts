@@ -1,21 +1,32 @@
 // verify-crawler: up to 500 addresses checked against every operator-published prefix, and,
 // given a claimed crawler (a token such as "GPTBot" or a whole User-Agent header), a verdict
-// per address on whether the claim holds. Pure and deterministic; never throws.
+// per address on whether the claim holds. Pure and deterministic (the caller gives the time
+// the lists' age is judged at); never throws.
 
 import type { CrawlerView } from '../../model/model.ts';
 import { buildClassifier, classify, type Classifier } from '../classify/classify.ts';
 import { compareText } from '../../util/compare.ts';
 import { inputIssue } from '../classify/heuristic.ts';
-import { howToVerify, type HowToVerify } from './how-to-verify.ts';
+import { listEvidence, listsLeanedOn, type ListEvidence } from './evidence.ts';
+import { howToVerify, otherMethods, type HowToVerify } from './how-to-verify.ts';
 import { lookup, type PrefixIndex } from './prefix-index.ts';
 import type { FoundAddress, InvalidAddress, PrefixMatch } from './sources.ts';
 
 /** docs/API.md §8: ip values per call. */
 export const MAX_ADDRESSES_PER_CALL = 500;
 
-type ClaimVerdict = 'genuine' | 'operator-network' | 'operator-range' | 'other-operator' | 'not-in-published-ranges' | 'unknown-claim';
+type ClaimVerdict = 'unverifiable' | 'genuine' | 'operator-network' | 'operator-range' | 'other-operator' | 'not-in-published-ranges' | 'unknown-claim';
 
-const VERDICTS: readonly ClaimVerdict[] = ['genuine', 'operator-network', 'operator-range', 'other-operator', 'not-in-published-ranges', 'unknown-claim'];
+/** docs/API.md §6.3. Unverifiable first: what a reader must see before any other count. */
+export const VERDICTS: readonly ClaimVerdict[] = [
+  'unverifiable',
+  'genuine',
+  'operator-network',
+  'operator-range',
+  'other-operator',
+  'not-in-published-ranges',
+  'unknown-claim',
+];
 
 interface ClaimedCrawler {
   slug: string;
@@ -43,6 +54,14 @@ export type Claim =
     }
   | { input: string; resolved: false; by: null; crawler: null; note: string; how_to_verify: null };
 
+/** A claim as a batch answers it: with the lists its negative verdicts lean on, judged at the time of the call. */
+type BatchClaim = Claim & {
+  /** The lists an address in none of them is ruled out by (the crawler's own, or its operator's network); empty when its verdict leans on no list. */
+  lists: ListEvidence[];
+  /** Why an address in none of the lists cannot be ruled out (its verdict is then unverifiable); null when it can, or when no list is leaned on. */
+  unverifiable_because: string | null;
+};
+
 interface BatchMatch extends PrefixMatch {
   operator_name: string;
 }
@@ -52,18 +71,17 @@ export interface CheckedAddress extends Omit<FoundAddress, 'matches'> {
   /** Null without a claim. */
   verdict: ClaimVerdict | null;
   explanation: string;
-  /** Set when our copy of a list the verdict depends on is stale or missing. */
+  /** What the verdict rests on beyond the lists' current copies: a failed refresh's last good copy, or lists of the claim that could not be checked. */
   caveat: string | null;
 }
 
 export type BatchItem = InvalidAddress | CheckedAddress;
 
 export interface BatchAnswer {
-  claim: Claim | null;
+  claim: BatchClaim | null;
   received: number;
   checked: number;
   limit: number;
-  results: BatchItem[];
   summary: {
     valid: number;
     invalid: number;
@@ -71,6 +89,7 @@ export interface BatchAnswer {
     /** Null without a claim. */
     verdicts: Record<ClaimVerdict, number> | null;
   };
+  results: BatchItem[];
 }
 
 interface Context {
@@ -152,10 +171,17 @@ export function resolveClaim(crawlers: readonly CrawlerView[], claimed: string):
 /**
  * Pass the model's own crawler array: the classifier and lookups built from it are cached per
  * array (a WeakMap), so a freshly filtered copy on every call would rebuild them each time.
+ * `now` (milliseconds since the epoch) is when the lists' copies are judged old or current.
  */
-export function verifyBatch(index: PrefixIndex, crawlers: readonly CrawlerView[], addresses: readonly string[], claimedUa?: string): BatchAnswer {
+export function verifyBatch(
+  index: PrefixIndex,
+  crawlers: readonly CrawlerView[],
+  addresses: readonly string[],
+  claimedUa: string | undefined,
+  now: number,
+): BatchAnswer {
   const context = contextFor(crawlers);
-  const claim = claimedUa === undefined ? null : resolveClaim(crawlers, claimedUa);
+  const claim = claimedUa === undefined ? null : withEvidence(index, resolveClaim(crawlers, claimedUa), now);
   const results: BatchItem[] = addresses.map((input, i): BatchItem => {
     if (i >= MAX_ADDRESSES_PER_CALL) {
       return {
@@ -168,20 +194,21 @@ export function verifyBatch(index: PrefixIndex, crawlers: readonly CrawlerView[]
     const found = lookup(index, input);
     if (!found.valid) return found;
     const matches = found.matches.map((m) => named(context, m));
-    const judged = judge(index, context, claim, found.address, matches);
-    // Written out rather than spread: this runs up to 500 times a call.
+    const judged = judge(context, claim, found.address, matches);
+    // Written out rather than spread: this runs up to 500 times a call. The verdict comes
+    // first, as a reader of the answer should meet it.
     return {
       valid: true,
       input: found.input,
+      verdict: judged.verdict,
+      explanation: judged.explanation,
+      caveat: judged.caveat,
       address: found.address,
       family: found.family,
       ipv4_mapped: found.ipv4_mapped,
       range: found.range,
       note: found.note,
       matches,
-      verdict: judged.verdict,
-      explanation: judged.explanation,
-      caveat: judged.caveat,
     };
   });
 
@@ -196,14 +223,25 @@ export function verifyBatch(index: PrefixIndex, crawlers: readonly CrawlerView[]
     received: addresses.length,
     checked: Math.min(addresses.length, MAX_ADDRESSES_PER_CALL),
     limit: MAX_ADDRESSES_PER_CALL,
-    results,
     summary: {
       valid: checked.length,
       invalid: results.length - checked.length,
       in_published_ranges: checked.filter((r) => r.matches.length > 0).length,
       verdicts,
     },
+    results,
   };
+}
+
+/** The lists the claim's negative verdicts lean on, judged once per call. */
+function withEvidence(index: PrefixIndex, claim: Claim, now: number): BatchClaim {
+  if (!claim.resolved) return { ...claim, lists: [], unverifiable_because: null };
+  const ids = listsLeanedOn(claim.crawler);
+  if (ids === null) return { ...claim, lists: [], unverifiable_because: null };
+  const lists = listEvidence(index, ids, now);
+  const gaps = lists.flatMap((l) => (l.usable || l.note === null ? [] : [l.note]));
+  if (ids.length === 0) gaps.push(`this service mirrors no list of ${claim.crawler.name}'s prefixes`);
+  return { ...claim, lists, unverifiable_because: gaps.length === 0 ? null : gaps.join('; ') };
 }
 
 function named(context: Context, match: PrefixMatch): BatchMatch {
@@ -217,7 +255,7 @@ function named(context: Context, match: PrefixMatch): BatchMatch {
 
 type Judgement = Pick<CheckedAddress, 'verdict' | 'explanation' | 'caveat'>;
 
-function judge(index: PrefixIndex, context: Context, claim: Claim | null, address: string, matches: readonly BatchMatch[]): Judgement {
+function judge(context: Context, claim: BatchClaim | null, address: string, matches: readonly BatchMatch[]): Judgement {
   const where = describeMatches(context, matches);
   if (claim === null) return { verdict: null, explanation: where, caveat: null };
   if (!claim.resolved) {
@@ -237,12 +275,19 @@ function judge(index: PrefixIndex, context: Context, claim: Claim | null, addres
       caveat: null,
     };
   }
+  // A verdict that rests on where the address is not: a failed refresh's last good copy, or
+  // (for an address found in someone else's list) the claim's own lists left unchecked.
+  const restsOn = lastGoodCopies(claim);
+  const unchecked =
+    claim.unverifiable_because === null
+      ? null
+      : `${claimed.name}'s own lists could not be checked (${claim.unverifiable_because}): the address may be in them too.`;
   const sameOperator = matches.find((m) => m.operator === claimed.operator_slug);
   if (sameOperator !== undefined) {
     return {
       verdict: 'operator-range',
       explanation: `${address} is in ${sameOperator.prefix}, a range of ${sameOperator.operator_name} (list ${sameOperator.source}, published for ${crawlerNames(context, sameOperator.crawlers)}), but not one published for ${claimed.name}. The address is ${claimed.operator}'s; the crawler named is not the one that list covers.`,
-      caveat: null,
+      caveat: unchecked ?? restsOn,
     };
   }
   if (matches.length > 0) {
@@ -250,10 +295,34 @@ function judge(index: PrefixIndex, context: Context, claim: Claim | null, addres
     return {
       verdict: 'other-operator',
       explanation: `${address} is in a range published by ${others.join(', ')}, not by ${claimed.operator}: the request claims to be ${claimed.name} but comes from another operator's crawler addresses. ${where}`,
-      caveat: null,
+      caveat: unchecked ?? restsOn,
     };
   }
-  return { verdict: 'not-in-published-ranges', explanation: unmatchedExplanation(address, claimed), caveat: staleness(index, claimed) };
+  if (claim.unverifiable_because !== null) return { verdict: 'unverifiable', explanation: unverifiableExplanation(address, claim), caveat: null };
+  return { verdict: 'not-in-published-ranges', explanation: unmatchedExplanation(address, claimed), caveat: restsOn };
+}
+
+/** docs/API.md §6.4: in none of the lists, but not every list the verdict would lean on is evidence. */
+function unverifiableExplanation(address: string, claim: BatchClaim & { resolved: true }): string {
+  const { name, operator } = claim.crawler;
+  const usable = claim.lists.filter((l) => l.usable).map((l) => l.id);
+  const outside = usable.length > 0 ? `it is in none of the prefixes of ${usable.join(', ')}, but` : 'it is in no list this service holds, but';
+  const others = otherMethods(claim.how_to_verify);
+  const instead =
+    others === null
+      ? `${operator} documents no other way to check ${name}.`
+      : `Check it another way: ${others.replaceAll('<ip>', address)} (see claim.how_to_verify).`;
+  return `${address} could not be checked: ${outside} ${claim.unverifiable_because}, so being outside the lists does not show it is not ${name}. ${instead}`;
+}
+
+/** The sentence for a verdict resting on a list whose last refresh failed (its last good copy, still within the age bound). */
+function lastGoodCopies(claim: BatchClaim): string | null {
+  const notes = claim.lists.flatMap((l) => (l.usable && l.note !== null ? [l.note] : []));
+  return notes.length === 0 ? null : `${capitalised(notes.join('; '))}.`;
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** What an address in no list means depends on the strongest method the operator documents. */
@@ -276,29 +345,6 @@ function unmatchedExplanation(address: string, claimed: ClaimedCrawler): string 
     case 'none':
       return `${address} is in no published range, and ${operator} publishes no verification method for ${name}: nothing can confirm or refute the claim.`;
   }
-}
-
-/**
- * Whether our copies of the lists a verdict leans on can be trusted to rule the claim out: the
- * crawler's own lists (published-ranges), or its operator's network list (asn).
- */
-function staleness(index: PrefixIndex, claimed: ClaimedCrawler): string | null {
-  const ids =
-    claimed.verification_method === 'published-ranges'
-      ? claimed.ip_sources
-      : claimed.verification_method === 'asn'
-        ? claimed.verification.flatMap((entry) => (entry.method === 'asn' ? entry.sources : []))
-        : null;
-  if (ids === null) return null;
-  const problems = ids.flatMap((id) => {
-    const source = index.sources.find((s) => s.id === id);
-    if (source === undefined || source.ipv4_count + source.ipv6_count === 0) return [`this service holds no copy of list ${id}`];
-    if (source.state !== null && source.state !== 'ok')
-      return [`list ${id} failed its last refresh (the last good copy${source.last_success ? ` from ${source.last_success}` : ''} was used)`];
-    return [];
-  });
-  if (claimed.verification_method === 'published-ranges' && ids.length === 0) problems.push(`no list of ${claimed.name}'s prefixes is mirrored here`);
-  return problems.length === 0 ? null : `The verdict may be wrong: ${problems.join('; ')}.`;
 }
 
 function describeMatches(context: Context, matches: readonly BatchMatch[]): string {

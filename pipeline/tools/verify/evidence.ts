@@ -1,0 +1,74 @@
+// Whether "in none of the lists" can rule a claim out (docs/API.md §6.4). A negative verdict
+// leans on the claimed crawler's own lists (published-ranges) or its operator's network list
+// (asn); it holds only when this service has an accepted copy of every one of them, recent
+// enough to be the operator's current list. Otherwise the address is unverifiable: never an
+// impostor on the strength of a list that was never fetched. Pure: the caller gives the time.
+
+import type { PrefixIndex } from './prefix-index.ts';
+
+/**
+ * How old an accepted copy may be and still rule an address out: eight refreshes (every
+ * 6 hours) missed in a row. Operators change their lists every few days to weeks (the
+ * reference data: GPTBot 15 → 21 prefixes in four weeks); a scheduled refresh that misses a
+ * run or two is common, eight in a row means it has stopped.
+ */
+export const MAX_LIST_AGE_SECONDS = 48 * 3600;
+
+/** One list a negative verdict would lean on, and whether it can. */
+export interface ListEvidence {
+  id: string;
+  /** ok, failed or never-fetched, as /status.json says; null when this service has no such list. */
+  state: string | null;
+  prefixes: number;
+  /** When the copy in use was accepted (/status.json `last_success`). */
+  last_success: string | null;
+  /** An accepted, non-empty copy accepted at most MAX_LIST_AGE_SECONDS ago: "not in it" counts. */
+  usable: boolean;
+  /** Why the list cannot be leaned on, or, for a usable list whose last refresh failed, what is used instead; null otherwise. */
+  note: string | null;
+}
+
+interface Leaning {
+  name: string;
+  verification_method: string;
+  ip_sources: readonly string[];
+  verification: readonly { method: string; sources: readonly string[] }[];
+}
+
+/** The lists a negative verdict on this crawler leans on; null when its verdict leans on no list. */
+export function listsLeanedOn(crawler: Leaning): string[] | null {
+  if (crawler.verification_method === 'published-ranges') return [...crawler.ip_sources];
+  if (crawler.verification_method === 'asn') {
+    const sources = crawler.verification.flatMap((entry) => (entry.method === 'asn' ? entry.sources : []));
+    return sources.length > 0 ? sources : null;
+  }
+  return null;
+}
+
+/** Each list's evidence at `now` (milliseconds since the epoch). */
+export function listEvidence(index: PrefixIndex, ids: readonly string[], now: number): ListEvidence[] {
+  return ids.map((id) => {
+    const source = index.sources.find((s) => s.id === id);
+    if (source === undefined) return { id, state: null, prefixes: 0, last_success: null, usable: false, note: `this service holds no list ${id}` };
+    const prefixes = source.ipv4_count + source.ipv6_count;
+    const base = { id, state: source.state, prefixes, last_success: source.last_success };
+    const unusable = (note: string): ListEvidence => ({ ...base, usable: false, note });
+    if (prefixes === 0) {
+      if (source.state === 'never-fetched' || source.state === null) return unusable(`this service has never fetched list ${id}`);
+      if (source.state === 'failed') return unusable(`this service has no accepted copy of list ${id} (every fetch so far failed)`);
+      return unusable(`this service's copy of list ${id} is empty`);
+    }
+    const accepted = source.last_success === null ? Number.NaN : Date.parse(source.last_success);
+    if (Number.isNaN(accepted)) return unusable(`this service does not record when its copy of list ${id} was accepted`);
+    if (now - accepted > MAX_LIST_AGE_SECONDS * 1000) {
+      return unusable(
+        `this service's copy of list ${id} was accepted at ${source.last_success}, more than ${MAX_LIST_AGE_SECONDS / 3600} hours ago, so it may lack the operator's newer prefixes`,
+      );
+    }
+    const note =
+      source.state === 'failed'
+        ? `list ${id} failed its last refresh; its last good copy, accepted at ${source.last_success} (within ${MAX_LIST_AGE_SECONDS / 3600} hours), is used`
+        : null;
+    return { ...base, usable: true, note };
+  });
+}
