@@ -10,7 +10,7 @@ import { toolDataFrom } from '../http/tool-data.ts';
 import type { ToolData } from '../tools/registry/types.ts';
 import type { SiteSettings } from '../records/types.ts';
 import { describeErrors, selfContainedValidator } from '../schema/ajv.ts';
-import { addressOf, isClientGone, nodeListener, plainError, refuseExpectation } from './adapter.ts';
+import { addressOf, isClientGone, nodeListener, peerAddress, plainError, refuseExpectation } from './adapter.ts';
 import { snapshotStore } from './dist-snapshot.ts';
 import { ConnectionTable } from './admission.ts';
 import { recoverDist } from '../publish/recover-dist.ts';
@@ -171,7 +171,8 @@ function admitConnections(server: Server, limits: ConnectionLimits): void {
     return response !== undefined && !response.writableFinished;
   });
   server.on('connection', (socket: Socket) => {
-    const decision = table.admit(clientOf(socket), socket);
+    // Counted by the address the tools and the log see for it (an IPv4 client of a dual-stack socket by its IPv4 address).
+    const decision = table.admit(peerAddress(socket) ?? '', socket);
     if (!decision.admit) return void socket.destroy();
     decision.evict?.destroy();
     socket.once('close', () => table.remove(socket));
@@ -179,12 +180,6 @@ function admitConnections(server: Server, limits: ConnectionLimits): void {
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     answering.set(req.socket, res);
   });
-}
-
-/** The address a connection is counted under; an IPv4 client of a dual-stack socket is its IPv4 address. */
-function clientOf(socket: Socket): string {
-  const address = socket.remoteAddress ?? '';
-  return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
