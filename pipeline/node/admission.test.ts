@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
-import { ConnectionTable } from './admission.ts';
+import { clientKey, ConnectionTable } from './admission.ts';
 
 /** A table of named connections; `busy` holds the names with a request in progress. */
 function table(total: number, perAddress: number, busy = new Set<string>()) {
@@ -60,4 +60,14 @@ test('a closed connection frees its place; removing it twice, or after its evict
   connections.remove('a#1');
   assert.equal(connections.size, 1);
   assert.deepEqual(connections.admit('b', 'b#1'), { admit: true, evict: null });
+});
+
+test('an IPv4 client is counted by its address, an IPv6 client by its /64', () => {
+  assert.equal(clientKey('192.0.2.1'), '192.0.2.1');
+  assert.equal(clientKey('::ffff:192.0.2.1'), '192.0.2.1');
+  assert.equal(clientKey('2001:db8:1:2::1'), '2001:db8:1:2::/64');
+  assert.equal(clientKey('2001:db8:1:2:ffff:ffff:ffff:9'), '2001:db8:1:2::/64');
+  assert.equal(clientKey('2001:0db8:0001:0003::1'), '2001:db8:1:3::/64');
+  assert.equal(clientKey('::1'), '0:0:0:0::/64');
+  assert.equal(clientKey(''), '', 'a socket that reports no address is counted under none');
 });

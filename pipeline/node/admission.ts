@@ -12,7 +12,23 @@
 // all written) is never the one closed; the request and idle deadlines bound how long it can
 // stay so.
 //
+// An IPv6 client is counted by its /64: a host is normally given a whole /64 (the interface
+// identifier is 64 bits, RFC 4291 section 2.5.1) and may send from any address in it (RFC 8981
+// temporary addresses), so counting its addresses one by one would let one machine appear as
+// millions of clients.
+//
 // Pure: the server hands it connections and closes the ones it names.
+
+import { parseAddress } from '../net/address.ts';
+
+/** The client a connection is counted under: an IPv4 address as it is, an IPv6 address by its /64. */
+export function clientKey(address: string): string {
+  const parsed = parseAddress(address);
+  if (!parsed.ok) return address;
+  if (parsed.family === 'ipv4' || parsed.ipv4Mapped) return parsed.canonical;
+  const hextets = [0, 2, 4, 6].map((i) => ((parsed.bytes[i]! << 8) | parsed.bytes[i + 1]!).toString(16));
+  return `${hextets.join(':')}::/64`;
+}
 
 export interface AdmissionLimits {
   /** Connections held at once. */

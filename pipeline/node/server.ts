@@ -12,7 +12,7 @@ import type { SiteSettings } from '../records/types.ts';
 import { describeErrors, selfContainedValidator } from '../schema/ajv.ts';
 import { addressOf, isClientGone, nodeListener, peerAddress, plainError, refuseExpectation } from './adapter.ts';
 import { snapshotStore } from './dist-snapshot.ts';
-import { ConnectionTable } from './admission.ts';
+import { clientKey, ConnectionTable } from './admission.ts';
 import { recoverDist } from '../publish/recover-dist.ts';
 import { toolPool, type ToolPoolOptions } from './tool-pool.ts';
 import { inProcessRunner } from '../tools/registry/call.ts';
@@ -171,8 +171,7 @@ function admitConnections(server: Server, limits: ConnectionLimits): void {
     return response !== undefined && !response.writableFinished;
   });
   server.on('connection', (socket: Socket) => {
-    // Counted by the address the tools and the log see for it (an IPv4 client of a dual-stack socket by its IPv4 address).
-    const decision = table.admit(peerAddress(socket) ?? '', socket);
+    const decision = table.admit(clientKey(peerAddress(socket) ?? ''), socket);
     if (!decision.admit) return void socket.destroy();
     decision.evict?.destroy();
     socket.once('close', () => table.remove(socket));
