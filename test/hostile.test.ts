@@ -305,7 +305,7 @@ describe('slow and greedy clients', () => {
           ),
         ),
       );
-      assert.equal(closed.filter(Boolean).length, 10, 'the 10 over the cap of 20 are closed at once');
+      assert.equal(closed.filter(Boolean).length, 10, 'each of the 10 over the cap of 20 made room by closing an idle one of its address, at once');
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => setTimeout(resolve, 50));
       assert.equal((await raw(capped.url, '/data/agents.json', { headers: { connection: 'close' } })).status, 200);

@@ -44,18 +44,25 @@ export class PreparedDocument {
   private readonly tags = new Map<Selected, string>();
   // The encoded forms arrive in the background and never change after: the set is rebuilt only when they do.
   private codings: ReadonlySet<Coding> = new Set();
-  private readonly lastModifiedSeconds: number;
+  /** null: the answer has no modification date, so If-Modified-Since is ignored (RFC 9110 13.1.3). */
+  private readonly lastModifiedSeconds: number | null;
   private readonly base: Readonly<Record<string, string>>;
   readonly document: StoredDocument;
 
-  constructor(document: StoredDocument, headers: Readonly<Record<string, string>>) {
+  /**
+   * `dated: false` for an answer that describes its caller (whoami): its date is the published
+   * data's, the same for every caller, so another caller's If-Modified-Since would match it.
+   * It keeps its ETag, taken over bytes that name the caller, and sends no Last-Modified.
+   */
+  constructor(document: StoredDocument, headers: Readonly<Record<string, string>>, options: { dated?: boolean } = {}) {
     this.document = document;
-    this.lastModifiedSeconds = Math.floor(Date.parse(document.lastModified) / 1000);
+    const dated = options.dated ?? true;
+    this.lastModifiedSeconds = dated ? Math.floor(Date.parse(document.lastModified) / 1000) : null;
     this.base = {
       ...headers,
       ...securityHeadersFor(document.type),
       'content-type': document.type,
-      'last-modified': new Date(document.lastModified).toUTCString(),
+      ...(dated ? { 'last-modified': new Date(document.lastModified).toUTCString() } : {}),
       'cache-control': headers['cache-control'] ?? DOCUMENT_CACHE_CONTROL,
       vary: headers['vary'] ?? 'Accept-Encoding',
     };
@@ -100,7 +107,7 @@ export class PreparedDocument {
       const codings: Selected[] = [selected, 'identity', ...this.availableCodings()];
       return codings.find((coding) => tags.includes(this.etagOf(coding).slice(1, -1))) ?? null;
     }
-    if (request.ifModifiedSince === null) return null;
+    if (request.ifModifiedSince === null || this.lastModifiedSeconds === null) return null;
     const since = Date.parse(request.ifModifiedSince);
     // 13.1.3: an invalid date is ignored; HTTP dates have one-second resolution.
     if (Number.isNaN(since)) return null;

@@ -136,8 +136,8 @@ interface Asked {
   here: SiteSettings;
 }
 
-function documentResponse(document: StoredDocument, request: Request, headers: Record<string, string>): Response {
-  return toResponse(new PreparedDocument(document, headers).answer(conditionalHeadersOf(request)));
+function documentResponse(document: StoredDocument, request: Request, headers: Record<string, string>, options?: { dated: boolean }): Response {
+  return toResponse(new PreparedDocument(document, headers, options).answer(conditionalHeadersOf(request)));
 }
 
 function mcpServer(path: string): McpServerSpec {
@@ -369,7 +369,11 @@ export function createApp(options: HandlerOptions): App {
         }
         if (how.by === 'a2a') return withBodyEtag(await relocated(withMissingHeaders(await handleA2a(request, context, here), headers)));
         const tool = toolByName(how.tool)!;
-        const answerHeaders = { ...headers, 'cache-control': 'no-cache', vary: 'Accept, Accept-Encoding' };
+        // An answer about the caller is theirs alone: no shared cache keeps it, and it has no date
+        // another caller's If-Modified-Since could match; its ETag covers bytes that name the caller (docs/API.md §5.2).
+        const forCaller = tool.answersForCaller === true;
+        const answerHeaders = { ...headers, 'cache-control': forCaller ? 'private, no-cache' : 'no-cache', vary: 'Accept, Accept-Encoding' };
+        const dated = { dated: !forCaller };
         const result = await callTool({ tool, request, url, ...context, generatedAt: await store.generatedAt(), headers, origin: here.base_url });
         if ('response' in result) {
           // A browser that submitted a form and was refused reads why, with the way back to the form.
@@ -396,9 +400,9 @@ export function createApp(options: HandlerOptions): App {
             etag: await etagOfWeb(bytes),
             lastModified: result.document.lastModified,
           };
-          return documentResponse(report, request, answerHeaders);
+          return documentResponse(report, request, answerHeaders, dated);
         }
-        return documentResponse(result.document, request, answerHeaders);
+        return documentResponse(result.document, request, answerHeaders, dated);
       }
     }
   }

@@ -41,7 +41,7 @@ function toRequest(req: IncomingMessage, origin: string, pathAndQuery: string): 
     // Required by undici when a stream is the body.
     ...(hasBody ? { duplex: 'half' } : {}),
   } as RequestInit);
-  const address = socketAddress(req);
+  const address = peerAddress(req.socket);
   if (address) addresses.set(request, address);
   return request;
 }
@@ -51,9 +51,9 @@ function firstValue(value: string | string[] | undefined): string | null {
   return (Array.isArray(value) ? value[0] : value) ?? null;
 }
 
-/** The client's address as the socket saw it; IPv4 clients of a dual-stack socket appear as ::ffff:a.b.c.d. */
-function socketAddress(req: IncomingMessage): string | null {
-  const address = req.socket.remoteAddress;
+/** The client's address as the socket saw it; an IPv4 client of a dual-stack socket (::ffff:a.b.c.d) as a.b.c.d. */
+export function peerAddress(socket: { remoteAddress?: string | undefined }): string | null {
+  const address = socket.remoteAddress;
   if (!address) return null;
   return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
 }
@@ -165,7 +165,7 @@ function reporter(req: IncomingMessage, onAnswered: (answered: AnsweredRequest) 
       bytes,
       durationMs: performance.now() - started,
       userAgent: typeof userAgent === 'string' ? userAgent : null,
-      address: socketAddress(req),
+      address: peerAddress(req.socket),
     });
   };
 }

@@ -1,8 +1,8 @@
-import { createServer, STATUS_CODES, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
-import type { AddressInfo, Socket } from 'node:net';
+import { Socket, type AddressInfo } from 'node:net';
 import { parse } from 'yaml';
 import { createApp } from '../http/handler.ts';
 import type { OriginPolicy } from '../http/origin.ts';
@@ -10,8 +10,9 @@ import { toolDataFrom } from '../http/tool-data.ts';
 import type { ToolData } from '../tools/registry/types.ts';
 import type { SiteSettings } from '../records/types.ts';
 import { describeErrors, selfContainedValidator } from '../schema/ajv.ts';
-import { addressOf, isClientGone, nodeListener, plainError, refuseExpectation } from './adapter.ts';
+import { addressOf, isClientGone, nodeListener, peerAddress, plainError, refuseExpectation } from './adapter.ts';
 import { snapshotStore } from './dist-snapshot.ts';
+import { clientKey, ConnectionTable } from './admission.ts';
 import { recoverDist } from '../publish/recover-dist.ts';
 import { toolPool, type ToolPoolOptions } from './tool-pool.ts';
 import { inProcessRunner } from '../tools/registry/call.ts';
@@ -37,10 +38,19 @@ interface ConnectionLimits {
   keepAliveTimeoutMs: number;
   /** A connection with no byte moving either way is closed after this (slow readers). */
   idleTimeoutMs: number;
-  /** Connections open at once; more are refused at accept. */
+  /**
+   * Connections open at once. At this cap a newcomer takes the place of the oldest idle
+   * connection of the address holding the most, if that address holds more than the
+   * newcomer's (admission.ts); otherwise it is refused.
+   */
   maxConnections: number;
-  /** Connections open at once from one address. */
+  /** Connections open at once from one address; past it the address's own oldest idle connection makes room. */
   maxConnectionsPerAddress: number;
+  /**
+   * After the server answers on a connection it then ends (408, 400, 431, CONNECT), the
+   * client has this long to read the answer and close its side; then the connection is reset.
+   */
+  closeGraceMs: number;
 }
 
 const DEFAULT_LIMITS: ConnectionLimits = {
@@ -49,7 +59,10 @@ const DEFAULT_LIMITS: ConnectionLimits = {
   keepAliveTimeoutMs: 5_000,
   idleTimeoutMs: 30_000,
   maxConnections: 4_096,
-  maxConnectionsPerAddress: 256,
+  // A browser opens at most 6 connections to a host (HTTP/1.1), so 64 leaves room for a
+  // network of them behind one NAT, while 64 addresses are needed to fill the server.
+  maxConnectionsPerAddress: 64,
+  closeGraceMs: 2_000,
 };
 
 const HEALTH_ROUTE = href('healthz');
@@ -114,8 +127,14 @@ function clientErrorAnswer(code: string | undefined): { status: number; code: st
   }
 }
 
-/** Writes a whole response to a raw socket and closes it (no request object exists yet). */
-function answerSocket(socket: Duplex, status: number, code: string, message: string, allow?: readonly string[]): void {
+/**
+ * Writes a whole response to a raw socket and closes it (no request object exists yet).
+ * Ending sends the answer and a FIN, but the connection stays held until the client closes its
+ * side, which a hostile one never does: after `graceMs` it is reset. RFC 9112 section 9.6: a
+ * server half-closes first and fully closes once the client has had the time to receive the
+ * last response, so that a reset cannot discard it.
+ */
+function answerSocket(socket: Duplex, graceMs: number, status: number, code: string, message: string, allow?: readonly string[]): void {
   if (!socket.writable || socket.destroyed) return void socket.destroy();
   const { headers, body } = plainError(status, code, message, allow);
   const head = [
@@ -123,21 +142,42 @@ function answerSocket(socket: Duplex, status: number, code: string, message: str
     ...Object.entries({ ...headers, connection: 'close' }).map(([name, value]) => `${name}: ${value}`),
   ];
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+  const reset = setTimeout(() => resetConnection(socket), graceMs);
+  reset.unref();
+  socket.once('close', () => clearTimeout(reset));
 }
 
-/** Caps connections per remote address; the global cap is node:http's maxConnections. */
-function capPerAddress(server: Server, limit: number): void {
-  const open = new Map<string, number>();
+/** Fully closes a connection with a reset: the client learns at once, and no half-closed connection lingers in the kernel. */
+function resetConnection(socket: Duplex): void {
+  if (socket instanceof Socket && !socket.destroyed) {
+    try {
+      return void socket.resetAndDestroy();
+    } catch {
+      // Not a TCP socket (a pipe): a plain destroy is all there is.
+    }
+  }
+  socket.destroy();
+}
+
+/**
+ * Holds every connection in a ConnectionTable (admission.ts, which says why): at either cap
+ * a newcomer is admitted by closing an idle connection of an address holding more, or refused.
+ * A connection is busy from its request's head to the last byte of its answer.
+ */
+function admitConnections(server: Server, limits: ConnectionLimits): void {
+  const answering = new WeakMap<Socket, ServerResponse>();
+  const table = new ConnectionTable<Socket>({ total: limits.maxConnections, perAddress: limits.maxConnectionsPerAddress }, (socket) => {
+    const response = answering.get(socket);
+    return response !== undefined && !response.writableFinished;
+  });
   server.on('connection', (socket: Socket) => {
-    const address = socket.remoteAddress ?? '';
-    const count = (open.get(address) ?? 0) + 1;
-    if (count > limit) return void socket.destroy();
-    open.set(address, count);
-    socket.once('close', () => {
-      const left = (open.get(address) ?? 1) - 1;
-      if (left <= 0) open.delete(address);
-      else open.set(address, left);
-    });
+    const decision = table.admit(clientKey(peerAddress(socket) ?? ''), socket);
+    if (!decision.admit) return void socket.destroy();
+    decision.evict?.destroy();
+    socket.once('close', () => table.remove(socket));
+  });
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    answering.set(req.socket, res);
   });
 }
 
@@ -210,13 +250,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
             },
     }),
   );
-  server.maxConnections = limits.maxConnections;
+  // No server.maxConnections: node:http would refuse at accept, before admission could make room.
   server.timeout = limits.idleTimeoutMs;
-  capPerAddress(server, limits.maxConnectionsPerAddress);
+  admitConnections(server, limits);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (isClientGone(error)) return void socket.destroy();
     const answer = clientErrorAnswer(error.code);
-    answerSocket(socket, answer.status, answer.code, answer.message);
+    answerSocket(socket, limits.closeGraceMs, answer.status, answer.code, answer.message);
   });
   // An Expect other than 100-continue; without this listener node:http answers 417 with no body.
   server.on('checkExpectation', refuseExpectation);
@@ -225,6 +265,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const response = app.refuseMethod('CONNECT', req.url?.startsWith('/') ? req.url : '/');
     answerSocket(
       socket,
+      limits.closeGraceMs,
       405,
       'method_not_allowed',
       'CONNECT is not accepted here; this server is not a proxy.',

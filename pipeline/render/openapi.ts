@@ -158,7 +158,7 @@ function openApiDocument(model: Model, stamp: string) {
       version: stamp.slice(0, 10),
       summary: 'Read-only, keyless index of web crawlers.',
       description:
-        'info.version is the date this description last changed; the shape is v1 and every path is also served under /api/v1/. Every response has a strong ETag and Last-Modified; If-None-Match and If-Modified-Since give 304. CORS is open.',
+        'info.version is the date this description last changed; the shape is v1 and every path is also served under /api/v1/. Every response has a strong ETag and Last-Modified; If-None-Match and If-Modified-Since give 304. The exception is /tools/whoami, which describes its caller: a private answer with an ETag over its bytes and no Last-Modified. CORS is open.',
       license: { name: 'CC0-1.0', identifier: 'CC0-1.0' },
     },
     servers: [{ url: model.site.base_url }, { url: `${model.site.base_url}/api/v1` }],

@@ -14,14 +14,16 @@ export interface RawResponse {
 export function raw(
   base: string,
   path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; localAddress?: string } = {},
 ): Promise<RawResponse> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const headers = { ...options.headers };
     // Node sends DELETE and OPTIONS bodies without framing unless told the length.
     if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));
-    const req = request({ host: url.hostname, port: url.port, path, method: options.method ?? 'GET', headers }, (res) => {
+    // A source address of its own (any of 127.0.0.0/8 on loopback) is a fresh connection: no pooled one has it.
+    const from = options.localAddress === undefined ? {} : { localAddress: options.localAddress, agent: false };
+    const req = request({ host: url.hostname, port: url.port, path, method: options.method ?? 'GET', headers, ...from }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {

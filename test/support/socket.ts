@@ -45,6 +45,53 @@ export function openSocket(url: string): Promise<Socket> {
   });
 }
 
+/**
+ * A connection from `localAddress` (any of 127.0.0.0/8 on loopback) that never closes its own
+ * side, as an attacker's does: the server's FIN alone does not end it (allowHalfOpen). What
+ * the server sends is read and dropped.
+ */
+export function openHalfOpen(url: string, localAddress: string): Promise<Socket> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port: Number(port), host: hostname, localAddress, allowHalfOpen: true }, () => {
+      // From here on a reset is how the server closes it, which the caller watches for with 'close'.
+      socket.off('error', reject).on('error', () => {});
+      resolve(socket);
+    });
+    socket.resume();
+    socket.once('error', reject);
+  });
+}
+
+/**
+ * Resolves when the server has destroyed this half-open socket, with the milliseconds it took;
+ * rejects after `limitMs`. A server that resets the connection is seen at once. A FIN says only
+ * that the server ended its side: after it, `probe` (when given) is written every 100 ms, which
+ * a destroyed connection answers with a reset ('close') while a connection the server still
+ * holds takes it in silence. An empty line makes a harmless probe: a server ignores it before a
+ * request line (RFC 9112 section 2.2).
+ */
+export function destroyedWithin(socket: Socket, limitMs: number, probe: string | null): Promise<number> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    if (socket.destroyed) return resolve(0);
+    let prober: NodeJS.Timeout | undefined;
+    const timer = setTimeout(() => {
+      clearInterval(prober);
+      reject(new Error(`the server still held the socket after ${limitMs} ms`));
+    }, limitMs);
+    socket.on('error', () => {});
+    socket.once('end', () => {
+      if (probe !== null) prober = setInterval(() => socket.writable && socket.write(probe), 100);
+    });
+    socket.once('close', () => {
+      clearTimeout(timer);
+      clearInterval(prober);
+      resolve(Date.now() - started);
+    });
+  });
+}
+
 /** Resolves when the server closes this socket, with the milliseconds it took; rejects after `limitMs`. */
 export function closedWithin(socket: Socket, limitMs: number): Promise<number> {
   const started = Date.now();

@@ -11,6 +11,7 @@ export const whoamiTool = defineTool({
     'Answers about the calling request: the User-Agent sent, the source address, whether the index recognises the caller, whether an operator publishes a prefix containing the address, how the service books the request (the crawler its User-Agent names and what its address shows), and whether the request log has seen the address before today (addresses are kept only as hashes under a salt that changes every day).',
   params: [],
   runsWithoutParams: true,
+  answersForCaller: true,
   readsCallerHistory: true,
   outputSchema: {
     type: 'object',

@@ -4,6 +4,9 @@ import { validateInput, type InputSource } from './input.ts';
 import { answerTooLarge, InputRefused, textTooLarge } from './limits.ts';
 import type { Caller, ToolContext, ToolData, ToolDefinition, ToolInput } from './types.ts';
 
+/** What a tool that does not answer for its caller is told of it: nothing. */
+const ANONYMOUS: Caller = { userAgent: null, address: null };
+
 /** A call's result, or why its input is not accepted: the field, what is wrong and the accepted form. */
 type ToolOutcome = { ok: true; input: ToolInput; output: unknown } | { ok: false; field: string; message: string; accepted: string };
 
@@ -65,7 +68,7 @@ export async function executeTool(job: ToolJob, data: ToolData): Promise<ToolRun
   const tool = toolByName(job.tool);
   if (tool === undefined) return { status: 'failed', message: `no tool is named "${job.tool}"`, detail: `unknown tool ${job.tool}` };
   try {
-    const outcome = await runTool(tool, job.params, { data, caller: job.caller }, job.source);
+    const outcome = await runTool(tool, job.params, { data, caller: tool.answersForCaller ? job.caller : ANONYMOUS }, job.source);
     if (!outcome.ok) return { status: 'refused', field: outcome.field, message: outcome.message, accepted: outcome.accepted };
     if (job.form === 'json') {
       const bytes = utf8.encode(canonicalJson(outcome.output)) as Uint8Array<ArrayBuffer>;

@@ -87,7 +87,7 @@ export interface ToolData {
   signatureAgents: MirroredAgent[];
 }
 
-/** Who is calling, for whoami; filled by the transport, never from parameters. */
+/** Who is calling, for whoami; filled by the transport, never from parameters; given only to a tool that answers for its caller. */
 export interface Caller {
   userAgent: string | null;
   address: string | null;
@@ -132,7 +132,13 @@ export interface ToolDefinition<Output = unknown, Params extends readonly ParamS
   postBody?: string;
   /** True when the tool answers for real with no parameters (example, whoami). */
   runsWithoutParams?: boolean;
-  /** True when the tool reads `caller.history`: only then does the transport ask the request log (whoami). */
+  /**
+   * True when the answer describes the calling request (whoami). Only such a tool is given the
+   * caller; every other one sees an anonymous caller, so its answer cannot depend on who asks.
+   * Its HTTP answer is private and undated, so no other caller's validators match it (docs/API.md §5.2).
+   */
+  answersForCaller?: boolean;
+  /** True when the tool reads `caller.history`: only then does the transport ask the request log (whoami). Requires answersForCaller. */
   readsCallerHistory?: boolean;
   outputSchema: Record<string, unknown>;
   examples: { description: string; input: ToolInput }[];
