@@ -53,7 +53,8 @@ const statusOf = async (id: string): Promise<StatusRow> => {
   assert.ok(row, `${id} is in status.json`);
   return row;
 };
-const eventsAfter = async (cursor: number): Promise<Event[]> => (await readJson<{ events: Event[] }>('/changes/log.json')).events.filter((e) => e.cursor > cursor);
+const eventsAfter = async (cursor: number): Promise<Event[]> =>
+  (await readJson<{ events: Event[] }>('/changes/log.json')).events.filter((e) => e.cursor > cursor);
 const head = async (): Promise<number> => (await readJson<{ head: number }>('/changes/log.json')).head;
 
 /** One scheduled run, as the workflow makes it: refresh, build, commit. */
@@ -89,7 +90,11 @@ describe('a refresh that finds the same list (status.json last_checked)', () => 
       const { now, committed } = await refresh([CCBOT]);
       const row = await statusOf(CCBOT);
       assert.equal(row.last_checked, now, `run ${run}: the accepted fetch is recorded`);
-      assert.deepEqual([row.state, row.last_success, row.last_attempt], [before.state, before.last_success, before.last_attempt], `run ${run}: nothing else moved`);
+      assert.deepEqual(
+        [row.state, row.last_success, row.last_attempt],
+        [before.state, before.last_success, before.last_attempt],
+        `run ${run}: nothing else moved`,
+      );
       assert.deepEqual(await eventsAfter(cursor), [], `run ${run}: no change event`);
       assert.ok(committed, `run ${run}: a commit records the check`);
       // The only paths a quiet refresh changes (docs/API.md §2.3): the check, the status that
@@ -124,7 +129,10 @@ describe('a poisoned list (Common Crawl + every public /8 and /19)', () => {
 
     const row = await statusOf(CCBOT);
     assert.equal(row.state, 'failed');
-    assert.match(row.error ?? '', /^The list covers 3,607,101,468 IPv4 addresses, more than the 4,194,304 a crawler operator's list may cover .* The previous 5 prefixes are kept\.$/);
+    assert.match(
+      row.error ?? '',
+      /^The list covers 3,607,101,468 IPv4 addresses, more than the 4,194,304 a crawler operator's list may cover .* The previous 5 prefixes are kept\.$/,
+    );
     assert.equal(row.last_checked, checked, 'a refused fetch is not a check');
     const served = await readJson<{ ipv4: string[]; ipv6: string[] }>(`/ip-ranges/${CCBOT}.json`);
     assert.deepEqual([served.ipv4, served.ipv6], [good.ipv4, good.ipv6], 'the last good list is served');
