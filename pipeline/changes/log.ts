@@ -26,7 +26,7 @@ export function boundRangesEvents(log: EventLog, history: (id: string) => string
     if (event.kind !== 'ranges.changed' || event.added_count !== undefined) return event;
     const none = { ipv4: [], ipv6: [] };
     const bounded = rangesChanged(event.subject, event.added ?? none, event.removed ?? none, { url: event.subject.url, history: history(event.subject.id) });
-    return { ...bounded, cursor: event.cursor, observed_at: event.observed_at, summary: event.summary };
+    return { cursor: event.cursor, observed_at: event.observed_at, ...bounded, summary: event.summary };
   });
   return { ...log, events };
 }
