@@ -74,7 +74,7 @@ describe('verify-crawler over HTTP', () => {
   test('a list over 48 hours old is no evidence; a current one and a failed one within the bound are', async () => {
     const stale = (await ask('ip=192.0.2.1&ua=GPTBot')).results[0];
     assert.equal(stale?.verdict, 'unverifiable');
-    assert.match(stale?.explanation ?? '', /list openai-gptbot was accepted at .*, more than 48 hours ago/);
+    assert.match(stale?.explanation ?? '', /list openai-gptbot was last fetched and accepted at .*, more than 48 hours ago/);
     const current = (await ask('ip=192.0.2.1&ua=Googlebot')).results[0];
     assert.equal(current?.verdict, 'not-in-published-ranges');
     assert.equal(current?.caveat, null);
@@ -82,7 +82,7 @@ describe('verify-crawler over HTTP', () => {
     assert.equal(failed?.verdict, 'not-in-published-ranges');
     assert.match(
       failed?.caveat ?? '',
-      /^List perplexity-perplexitybot failed its last refresh; its last good copy, accepted at .* \(within 48 hours\), is used\.$/,
+      /^List perplexity-perplexitybot failed its last refresh; its last good copy, last fetched and accepted at .* \(within 48 hours\), is used\.$/,
     );
   });
 

@@ -1,4 +1,4 @@
-import type { ChangeEvent, PrefixDelta } from './types.ts';
+import { RANGES_SAMPLE_PER_FAMILY, type ChangeEvent, type FamilyCounts, type PrefixDelta, type WholeList } from './types.ts';
 
 /** What a change event can be derived from: the published facts of one build. */
 export interface PublishedState {
@@ -84,7 +84,7 @@ const failing = (state: string | undefined) => state === 'failed';
 export function diffStates(
   before: PublishedState,
   after: PublishedState,
-  urls: { crawler(slug: string): string; source(id: string): string; directory(id: string): string },
+  urls: { crawler(slug: string): string; source(id: string): string; sourceHistory(id: string): string; directory(id: string): string },
 ): PendingEvent[] {
   const events: PendingEvent[] = [];
   const sourceIds = [...new Set([...before.sources.keys(), ...after.sources.keys()])].sort();
@@ -110,16 +110,8 @@ export function diffStates(
     }
     const added: PrefixDelta = { ipv4: delta(old?.ipv4 ?? [], now.ipv4), ipv6: delta(old?.ipv6 ?? [], now.ipv6) };
     const removed: PrefixDelta = { ipv4: delta(now.ipv4, old?.ipv4 ?? []), ipv6: delta(now.ipv6, old?.ipv6 ?? []) };
-    const addedCount = added.ipv4.length + added.ipv6.length;
-    const removedCount = removed.ipv4.length + removed.ipv6.length;
-    if (addedCount + removedCount > 0) {
-      events.push({
-        kind: 'ranges.changed',
-        subject,
-        summary: `${id}: ${addedCount} prefix${addedCount === 1 ? '' : 'es'} added, ${removedCount} removed.`,
-        added,
-        removed,
-      });
+    if (added.ipv4.length + added.ipv6.length + removed.ipv4.length + removed.ipv6.length > 0) {
+      events.push(rangesChanged(subject, added, removed, { url: subject.url, history: urls.sourceHistory(id) }));
     }
   }
 
@@ -143,6 +135,36 @@ export function diffStates(
     }
   }
   return events;
+}
+
+const countOf = (delta: PrefixDelta): FamilyCounts => ({ ipv4: delta.ipv4.length, ipv6: delta.ipv6.length });
+const sampleOf = (delta: PrefixDelta): PrefixDelta => ({
+  ipv4: delta.ipv4.slice(0, RANGES_SAMPLE_PER_FAMILY),
+  ipv6: delta.ipv6.slice(0, RANGES_SAMPLE_PER_FAMILY),
+});
+
+/**
+ * A ranges.changed event: exact counts, a bounded sample of each side and where the whole list
+ * is (docs/API.md §3). Its size does not grow with the list's.
+ */
+export function rangesChanged(subject: ChangeEvent['subject'], added: PrefixDelta, removed: PrefixDelta, whole: WholeList): PendingEvent {
+  const addedCount = countOf(added);
+  const removedCount = countOf(removed);
+  const plus = addedCount.ipv4 + addedCount.ipv6;
+  const minus = removedCount.ipv4 + removedCount.ipv6;
+  const sample = { added: sampleOf(added), removed: sampleOf(removed) };
+  const shown = [sample.added.ipv4, sample.added.ipv6, sample.removed.ipv4, sample.removed.ipv6].reduce((n, list) => n + list.length, 0);
+  return {
+    kind: 'ranges.changed',
+    subject,
+    summary: `${subject.id}: ${plus} prefix${plus === 1 ? '' : 'es'} added, ${minus} removed.`,
+    added: sample.added,
+    removed: sample.removed,
+    added_count: addedCount,
+    removed_count: removedCount,
+    sample_complete: shown === plus + minus,
+    whole_list: whole,
+  };
 }
 
 /** A key directory's events: it stopped or started answering, its key set changed, a key nears its exp. */

@@ -1,5 +1,5 @@
 import type { ChangeEvent, EventLog } from './types.ts';
-import type { PendingEvent } from './diff.ts';
+import { rangesChanged, type PendingEvent } from './diff.ts';
 
 export interface Retention {
   /** At most this many events are kept. */
@@ -12,7 +12,24 @@ export interface Retention {
 // cover more than a year of real change while keeping /changes/log.json small.
 export const DEFAULT_RETENTION: Retention = { maxEvents: 2000, maxAgeDays: 400 };
 
-const identity = (event: PendingEvent | ChangeEvent) => JSON.stringify([event.kind, event.subject.id, event.added, event.removed, event.fields, event.error]);
+const identity = (event: PendingEvent | ChangeEvent) =>
+  JSON.stringify([event.kind, event.subject.id, event.added, event.removed, event.added_count, event.removed_count, event.fields, event.error]);
+
+/**
+ * The log with every ranges.changed event in the bounded shape (docs/API.md §3). Events recorded
+ * before the bound listed every prefix; they keep their cursor, time and summary, and get exact
+ * counts and the sample, as if recorded today. Events already bounded are returned as they are.
+ */
+export function boundRangesEvents(log: EventLog, history: (id: string) => string): EventLog {
+  if (!log.events.some((e) => e.kind === 'ranges.changed' && e.added_count === undefined)) return log;
+  const events = log.events.map((event): ChangeEvent => {
+    if (event.kind !== 'ranges.changed' || event.added_count !== undefined) return event;
+    const none = { ipv4: [], ipv6: [] };
+    const bounded = rangesChanged(event.subject, event.added ?? none, event.removed ?? none, { url: event.subject.url, history: history(event.subject.id) });
+    return { cursor: event.cursor, observed_at: event.observed_at, ...bounded, summary: event.summary };
+  });
+  return { ...log, events };
+}
 
 /**
  * Records the events found by diffing against `base` (the commit the published tree came

@@ -9,6 +9,7 @@ const BASE = 'https://index.example';
 const urls = {
   crawler: (s: string) => `${BASE}/crawler/${s}.json`,
   source: (s: string) => `${BASE}/ip-ranges/${s}.json`,
+  sourceHistory: (s: string) => `https://git.example/commits/main/state/mirror/${s}.json`,
   directory: (s: string) => `${BASE}/signature-agents/${s}.json`,
 };
 

@@ -19,6 +19,28 @@ export interface PrefixDelta {
   ipv6: string[];
 }
 
+export interface FamilyCounts {
+  ipv4: number;
+  ipv6: number;
+}
+
+/**
+ * The prefixes a ranges.changed event lists per family and side (added IPv4, added IPv6,
+ * removed IPv4, removed IPv6), the first ones in the list's own order. A list can gain
+ * hundreds of thousands of prefixes at once; listing them all made one event 16.7 MB, and every
+ * feed reader fetched it. The counts are always exact and the whole list is one link away
+ * (docs/API.md §3). 50 is what a feed item showed already.
+ */
+export const RANGES_SAMPLE_PER_FAMILY = 50;
+
+/** Where a ranges.changed event's whole list can be read: as served now, and every earlier version. */
+export interface WholeList {
+  /** /ip-ranges/{source}.json: the prefixes served now. */
+  url: string;
+  /** The history of the mirror entry in the repository: every accepted version, as committed. */
+  history: string;
+}
+
 export interface ChangeEvent {
   /** Position in the feed; strictly increasing by one per event. */
   cursor: number;
@@ -28,9 +50,17 @@ export interface ChangeEvent {
   subject: { type: 'crawler' | 'source' | 'signature-agent'; id: string; url: string };
   /** One sentence a person can read in a feed reader. */
   summary: string;
-  /** ranges.changed: the prefixes added and removed. */
+  /**
+   * ranges.changed: the prefixes added and removed, at most RANGES_SAMPLE_PER_FAMILY per
+   * family and side; `added_count` and `removed_count` are exact, and `sample_complete` says
+   * whether the two lists hold every one.
+   */
   added?: PrefixDelta;
   removed?: PrefixDelta;
+  added_count?: FamilyCounts;
+  removed_count?: FamilyCounts;
+  sample_complete?: boolean;
+  whole_list?: WholeList;
   /** crawler.edited: which record fields changed. */
   fields?: string[];
   /** keys.changed: the thumbprints of the keys a directory gained and lost. */

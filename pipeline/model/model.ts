@@ -104,6 +104,8 @@ type HonouredToken = NonNullable<CrawlerRecord['honoured_tokens']>[number];
 export interface SourceView extends SourceRow {
   mirror: MirrorEntry;
   endpoint: string;
+  /** The last fetch that was accepted, whether or not it changed the list (state/checked.ts). */
+  last_checked: string | null;
 }
 
 /** A key is "expiring" this long before its exp: the change feed warns a week ahead. */
@@ -120,10 +122,19 @@ export interface DirectoryView extends DirectoryRow {
   endpoint: string;
 }
 
+/** The later of two ISO 8601 times (either may be missing). */
+function laterOf(a: string | null | undefined, b: string | null | undefined): string | null {
+  if (!a) return b ?? null;
+  if (!b) return a;
+  return Date.parse(a) >= Date.parse(b) ? a : b;
+}
+
 /** What the mirror holds: the prefix lists and the key directories, as of the build's time. */
 export interface MirrorSnapshot {
   lists: ReadonlyMap<string, MirrorEntry>;
   directories: ReadonlyMap<string, DirectoryEntry>;
+  /** When each list was last fetched and accepted (state/checked.json); absent means none recorded. */
+  checked?: ReadonlyMap<string, string>;
   /** The build's time (ISO 8601): keys expiring within a week of it are flagged. */
   now: string;
 }
@@ -186,11 +197,10 @@ export function buildModel(
   const { site } = records;
   const operators = new Map(records.operators.map((o) => [o.slug, o]));
   const categories = new Map(records.categories.map((c) => [c.id, c]));
-  const sources: SourceView[] = records.sources.map((row) => ({
-    ...row,
-    mirror: snapshot.lists.get(row.id) ?? neverFetched(row.id, row.url),
-    endpoint: url(site, href('ip_ranges', row.id)),
-  }));
+  const sources: SourceView[] = records.sources.map((row) => {
+    const mirror = snapshot.lists.get(row.id) ?? neverFetched(row.id, row.url);
+    return { ...row, mirror, endpoint: url(site, href('ip_ranges', row.id)), last_checked: laterOf(snapshot.checked?.get(row.id), mirror.last_success) };
+  });
   const directories: DirectoryView[] = records.directories.map((row) => {
     const mirror = snapshot.directories.get(row.id) ?? neverFetchedDirectory(row.id, row.url);
     return { ...row, mirror, keys: mirror.keys.map((key) => publishedKey(key, snapshot.now)), endpoint: url(site, href('signature_agent', row.id)) };

@@ -10,6 +10,7 @@ import { renderAll } from '../render/index.ts';
 import { findRoute } from '../routes.ts';
 import { describeErrors, readSchemas, validatorFor } from '../schema/ajv.ts';
 import { readDirectoryState, readMirrorState } from '../state/mirror.ts';
+import { readCheckedTimes } from '../state/checked.ts';
 import { eventsSincePublished, readEventLog, writeEventLog } from '../state/events.ts';
 import { writeDist, type DistFile } from './write-dist.ts';
 import { BuildError } from '../records/build-error.ts';
@@ -83,6 +84,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const mirror = {
     lists: await readMirrorState(join(options.root, 'state', 'mirror')),
     directories: await readDirectoryState(join(options.root, 'state', 'signature-agents')),
+    checked: await readCheckedTimes(join(options.root, 'state', 'checked.json')),
     now,
   };
   const eventsPath = join(options.root, 'state', 'events.json');

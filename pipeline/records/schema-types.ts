@@ -280,6 +280,14 @@ scope?: ("crawlers" | "network")
  * @minItems 1
  */
 crawlers: string[]
+/**
+ * Set when no real copy of the operator's file has been seen (no byte-exact or transcribed copy in test/fixtures/reference/upstream/), so the parser case for this row is tested only against hand-made files in the documented format. Absent: a real copy is kept as a parser fixture. Published in /data/ip-sources.json and /status.json.
+ */
+format_status?: "unverified-format"
+/**
+ * One line: why the format is unverified (what was searched and not found).
+ */
+format_status_why?: string
 }
 /**
  * A Web Bot Auth key directory (draft-meunier-webbotauth-httpsig-protocol, Key Distribution and Discovery): the JWK Set a signing agent publishes at /.well-known/http-message-signatures-directory. Fetched by the same fetcher as the prefix lists, under the draft's rules: 200 only, no redirects, public addresses only.

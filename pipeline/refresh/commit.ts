@@ -10,7 +10,7 @@ function commitMessage(events: readonly ChangeEvent[]): string {
   if (events.length === 0) return 'refresh: rebuild with no change events';
   const parts = events.slice(0, 6).map((e) => {
     if (e.kind === 'ranges.changed')
-      return `${e.subject.id} +${(e.added?.ipv4.length ?? 0) + (e.added?.ipv6.length ?? 0)}/-${(e.removed?.ipv4.length ?? 0) + (e.removed?.ipv6.length ?? 0)}`;
+      return `${e.subject.id} +${(e.added_count?.ipv4 ?? 0) + (e.added_count?.ipv6 ?? 0)}/-${(e.removed_count?.ipv4 ?? 0) + (e.removed_count?.ipv6 ?? 0)}`;
     return `${e.subject.id} ${e.kind.split('.')[1]}`;
   });
   const subject = `refresh: ${parts.join(', ')}${events.length > 6 ? `, and ${events.length - 6} more` : ''}`;

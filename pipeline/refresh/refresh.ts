@@ -15,6 +15,7 @@ import { refreshSource } from '../upstream/refresh-source.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { acceptDirectory, DIRECTORY_MEDIA_TYPE, type DirectoryEntry } from '../upstream/directory.ts';
 import { refreshDirectory } from '../upstream/refresh-directory.ts';
+import { readCheckedTimes, recordChecks, writeCheckedTimes } from '../state/checked.ts';
 
 export interface MirrorOptions {
   root: string;
@@ -35,6 +36,8 @@ interface Outcome<Kind extends string, Entry> {
   entry: Entry | undefined;
   /** Whether what we publish for this source (prefixes or keys, state, error) changed. */
   changed: boolean;
+  /** Whether this attempt was accepted (a 200 with a good list, or a 304), changed or not. */
+  accepted: boolean;
   skipped?: string;
 }
 
@@ -80,7 +83,7 @@ async function directoryFromFile(row: DirectoryRow, previous: DirectoryEntry | u
 }
 
 /** One kind of source: where its state lives, how one row is refreshed, and what of an entry is news. */
-interface SourceKind<Kind extends string, Row extends { id: string }, Entry extends { state: string; error: string | null }> {
+interface SourceKind<Kind extends string, Row extends { id: string }, Entry extends { state: string; error: string | null; last_success: string | null }> {
   kind: Kind;
   /** The folder under state/ holding one <id>.json per source. */
   folder: string;
@@ -91,7 +94,7 @@ interface SourceKind<Kind extends string, Row extends { id: string }, Entry exte
 }
 
 /** Refreshes every row of one kind together, applies "last good wins", and writes only the entries that changed. */
-async function refreshKind<Kind extends string, Row extends { id: string }, Entry extends { state: string; error: string | null }>(
+async function refreshKind<Kind extends string, Row extends { id: string }, Entry extends { state: string; error: string | null; last_success: string | null }>(
   kind: SourceKind<Kind, Row, Entry>,
   rows: readonly Row[],
   options: MirrorOptions,
@@ -103,9 +106,10 @@ async function refreshKind<Kind extends string, Row extends { id: string }, Entr
     rows.map(async (row): Promise<Outcome<Kind, Entry>> => {
       const before = previous.get(row.id);
       const entry = await kind.refreshOne(row, before);
-      if (entry === null) return { kind: kind.kind, id: row.id, entry: before, changed: false, skipped: 'no local copy' };
+      if (entry === null) return { kind: kind.kind, id: row.id, entry: before, changed: false, accepted: false, skipped: 'no local copy' };
       const changed = kind.material(entry) !== kind.material(before);
-      return { kind: kind.kind, id: row.id, entry: changed ? entry : before, changed };
+      const accepted = entry.state === 'ok' && entry.last_success === options.now;
+      return { kind: kind.kind, id: row.id, entry: changed ? entry : before, changed, accepted };
     }),
   );
   await mkdir(dir, { recursive: true });
@@ -166,5 +170,14 @@ export async function refreshMirror(options: MirrorOptions): Promise<SourceOutco
     refreshKind(prefixLists(options), wanted(sources), options, log),
     refreshKind(keyDirectories(options), wanted(directories), options, log),
   ]);
+  // The one thing a refresh that found every list unchanged writes (docs/API.md §2.3).
+  const checkedPath = join(options.root, 'state', 'checked.json');
+  const checks = recordChecks(
+    await readCheckedTimes(checkedPath),
+    lists.filter((o) => o.accepted).map((o) => o.id),
+    options.now,
+    sources.map((s) => s.id),
+  );
+  await writeCheckedTimes(checkedPath, checks);
   return [...lists, ...keys];
 }

@@ -2,7 +2,7 @@
 // same newest events with the same ids, titles, dates and text, so a reader can subscribe to
 // either. /changes.json stays the complete, paged, machine-readable record.
 
-import type { ChangeEvent, EventLog, PrefixDelta } from '../changes/types.ts';
+import type { ChangeEvent, EventLog, FamilyCounts, PrefixDelta } from '../changes/types.ts';
 import type { SiteSettings } from '../records/types.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
@@ -68,18 +68,21 @@ function itemId(site: SiteSettings, cursor: number): string {
   return `${site.base_url}/changes.json?since=${cursor - 1}`;
 }
 
-function prefixLines(label: string, delta: PrefixDelta | undefined): string[] {
-  const count = (delta?.ipv4.length ?? 0) + (delta?.ipv6.length ?? 0);
-  if (!delta || count === 0) return [];
-  // Only the shown prefixes are copied: a delta may hold hundreds of thousands.
-  const shown = delta.ipv4.slice(0, FEED_PREFIX_LIMIT).concat(delta.ipv6.slice(0, Math.max(0, FEED_PREFIX_LIMIT - delta.ipv4.length)));
+function prefixLines(label: string, sample: PrefixDelta | undefined, counts: FamilyCounts | undefined): string[] {
+  const count = (counts?.ipv4 ?? 0) + (counts?.ipv6 ?? 0);
+  if (!sample || count === 0) return [];
+  // The event holds a bounded sample (docs/API.md §3); the counts say how many there are.
+  const shown = sample.ipv4.slice(0, FEED_PREFIX_LIMIT).concat(sample.ipv6.slice(0, Math.max(0, FEED_PREFIX_LIMIT - sample.ipv4.length)));
   const rest = count - shown.length;
   return ['', `${label} (${count}):`].concat(shown, rest > 0 ? [`and ${rest} more`] : []);
 }
 
 function contentText(event: ChangeEvent): string {
   const lines =
-    event.kind === 'ranges.changed' ? [event.summary].concat(prefixLines('Added', event.added), prefixLines('Removed', event.removed)) : [event.summary];
+    event.kind === 'ranges.changed'
+      ? [event.summary].concat(prefixLines('Added', event.added, event.added_count), prefixLines('Removed', event.removed, event.removed_count))
+      : [event.summary];
+  if (event.whole_list) lines.push('', `The whole list: ${event.whole_list.url}`, `Every earlier version: ${event.whole_list.history}`);
   if (event.kind === 'keys.changed')
     lines.push('', `Added: ${(event.keys_added ?? []).join(', ') || 'none'}`, `Removed: ${(event.keys_removed ?? []).join(', ') || 'none'}`);
   if (event.fields && event.fields.length > 0) lines.push('', `Fields changed: ${event.fields.join(', ')}`);

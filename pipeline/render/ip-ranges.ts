@@ -90,12 +90,17 @@ function allText(model: Model): string {
 }
 
 /**
- * What the times in status.json mean, said in the document itself: a refresh that finds the
- * same list commits nothing (refresh/refresh.ts), so the times are those of the last attempt
- * that changed something, not of the last run.
+ * What the times in status.json mean, said in the document itself. A refresh that finds the
+ * same list writes only state/checked.json (refresh/refresh.ts), so last_checked moves at every
+ * refresh and the other times only when something changed (docs/API.md §2.3).
  */
 const ATTEMPT_TIMES =
-  'last_attempt and last_success are the times of the newest attempt that changed what is published for the source: its prefixes, its state or its error. A refresh that gets the same list again, or fails the same way again, commits nothing, so that the history of this tree holds only changes. A source in state ok has therefore answered the same list at every refresh since its last_success, and a failed one has failed the same way since its last_attempt, as long as the refresh keeps running every refresh_interval_seconds.';
+  'last_checked is the time of the last fetch of the source that was accepted, whether or not the list changed: a source whose last_checked is much older than refresh_interval_seconds is not being checked, and its list may be stale. last_attempt and last_success are the times of the newest attempt that changed what is published for the source: its prefixes, its state or its error. A refresh that gets the same list again moves only last_checked; one that fails the same way again records nothing, so a failed source has failed the same way since its last_attempt, as long as the refresh keeps running every refresh_interval_seconds.';
+
+/** Whether a real copy of the operator's file backs this source's parser case (records/sources.yaml). */
+function formatStatus(source: SourceView) {
+  return { format_status: source.format_status ?? 'verified', format_status_why: source.format_status_why ?? null };
+}
 
 export function renderIpRanges(model: Model): RenderedFile[] {
   const counts = (list: readonly SourceView[]) => ({
@@ -138,6 +143,7 @@ export function renderIpRanges(model: Model): RenderedFile[] {
           title: s.title,
           upstream_url: s.url,
           format: s.format,
+          ...formatStatus(s),
           families: s.families,
           scope: s.scope ?? 'crawlers',
           crawlers: s.crawlers,
@@ -163,6 +169,8 @@ export function renderIpRanges(model: Model): RenderedFile[] {
             id: s.id,
             operator: s.operator,
             state: s.mirror.state,
+            ...formatStatus(s),
+            last_checked: s.last_checked,
             last_attempt: s.mirror.last_attempt,
             last_success: s.mirror.last_success,
             last_change: s.mirror.last_change,

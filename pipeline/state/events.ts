@@ -3,7 +3,7 @@ import { isRecord } from '../util/guards.ts';
 import type { Model } from '../model/model.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import { diffStates, type PublishedState } from '../changes/diff.ts';
-import { recordBatch } from '../changes/log.ts';
+import { boundRangesEvents, recordBatch } from '../changes/log.ts';
 import { readBase } from './published-base.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { EMPTY_LOG, type EventLog } from '../changes/types.ts';
@@ -54,6 +54,14 @@ export async function writeEventLog(path: string, log: EventLog): Promise<boolea
 }
 
 /**
+ * Where every accepted version of a list is: the history of its mirror entry, which a refresh
+ * commits whenever the list changes (refresh/refresh.ts).
+ */
+function sourceHistory(repository: string, id: string): string {
+  return `${repository.replace(/\/+$/, '')}/commits/main/state/mirror/${id}.json`;
+}
+
+/**
  * The log with the changes between what the last commit published (read with git) and the
  * model about to be published. They come from the commit, not the last build, so they survive
  * a rebuild that was never committed and are not repeated by one run again (recordBatch).
@@ -63,12 +71,14 @@ export async function eventsSincePublished(
   draft: Model,
   at: { root: string; distDir: string; baseUrl: string; now: string },
 ): Promise<EventLog> {
+  const bounded = boundRangesEvents(events, (id) => sourceHistory(draft.site.repository, id));
   const base = await readBase(at.root, at.distDir);
-  if (!base) return events;
+  if (!base) return bounded;
   const pending = diffStates(base.state, publishedStateOf(draft), {
     crawler: (slug) => `${at.baseUrl}${href('crawler', slug)}`,
     source: (id) => `${at.baseUrl}${href('ip_ranges', id)}`,
+    sourceHistory: (id) => sourceHistory(draft.site.repository, id),
     directory: (id) => `${at.baseUrl}${href('signature_agent', id)}`,
   });
-  return recordBatch(events, base.commit, pending, at.now);
+  return recordBatch(bounded, base.commit, pending, at.now);
 }

@@ -33,11 +33,11 @@ function accept(previous: MirrorEntry | undefined, outcome: FetchOutcome, now: s
   return acceptList(previous, makeAttempt(source, outcome, 'network'), now);
 }
 
-/** A list of public prefixes (accept.ts refuses documentation and private space). */
+/** A list of public prefixes (accept.ts refuses documentation and private space), /24s and /64s as in real lists. */
 function listOf(v4: number, v6 = 0): string {
   const prefixes = [
-    ...Array.from({ length: v4 }, (_, i) => ({ ipv4Prefix: `34.${i}.0.0/16` })),
-    ...Array.from({ length: v6 }, (_, i) => ({ ipv6Prefix: `2600:1f00:${i.toString(16)}::/48` })),
+    ...Array.from({ length: v4 }, (_, i) => ({ ipv4Prefix: `34.${i >> 8}.${i & 255}.0/24` })),
+    ...Array.from({ length: v6 }, (_, i) => ({ ipv6Prefix: `2600:1f00:${i.toString(16)}::/64` })),
   ];
   return JSON.stringify({ creationTime: '2026-08-21T00:00:00.000000', prefixes });
 }
@@ -213,7 +213,7 @@ describe('acceptList', () => {
     assert.deepEqual(entry.ipv6, []);
   });
 
-  test('growth of any size is accepted', () => {
+  test('growth in prefixes is accepted while the address space stays plausible (address-space.ts)', () => {
     const previous = accept(undefined, okOutcome(listOf(2)), T0);
     assert.equal(accept(previous, okOutcome(listOf(200)), T1).state, 'ok');
   });
@@ -292,7 +292,11 @@ describe('acceptList', () => {
   });
 
   test('the widest real prefixes pass the bounds; one bit wider does not', () => {
-    assert.equal(accept(undefined, okOutcome(listOfPrefixes(['17.0.0.0/8', '2003::/19', '34.64.0.0/16'])), T0).state, 'ok');
+    // A /8 and a /19 pass one by one; the list as a whole is judged by address-space.ts.
+    const unbounded = { spaceBounds: { maxAddresses: { ipv4: 2n ** 32n, ipv6: 2n ** 128n }, maxGrowthFactor: 16, growthFloor: { ipv4: 0n, ipv6: 0n } } };
+    const wide = okOutcome(listOfPrefixes(['17.0.0.0/8', '2003::/19', '34.64.0.0/16']));
+    assert.equal(acceptList(undefined, makeAttempt(SOURCE, wide, 'network'), T0, unbounded).state, 'ok');
+    assert.match(accept(undefined, wide, T0).error ?? '', /^The list covers 16,842,752 IPv4 addresses, more than the 4,194,304/);
     assert.match(accept(undefined, okOutcome(listOfPrefixes(['16.0.0.0/7'])), T0).error ?? '', /"16\.0\.0\.0\/7" is wider than \/8/);
     assert.match(accept(undefined, okOutcome(listOfPrefixes(['2000::/18'])), T0).error ?? '', /"2000::\/18" is wider than \/19/);
     // The bounds are a parameter.

@@ -11,6 +11,7 @@ import { refusedAttempt, type AttemptRecord } from './last-good.ts';
 import { plural } from './findings.ts';
 import { DEFAULT_PREFIX_BOUNDS, prefixProblem } from './public-space.ts';
 import type { PrefixBounds } from './public-space.ts';
+import { DEFAULT_SPACE_BOUNDS, spaceProblem, type SpaceBounds } from './address-space.ts';
 import { boundFindings, LIST_ITEM_LIMIT, quote } from '../util/quote.ts';
 
 export interface MirrorEntry extends AttemptRecord {
@@ -49,9 +50,20 @@ export interface AcceptPolicy {
    * list of private ranges from making verify-crawler call any address a genuine crawler.
    */
   prefixBounds: PrefixBounds;
+  /**
+   * How much address space the whole list may cover, per family, and how fast that may grow
+   * against the last good copy (see address-space.ts). Prefixes that each pass the bounds
+   * above can still add up to most of the internet.
+   */
+  spaceBounds: SpaceBounds;
 }
 
-export const DEFAULT_ACCEPT_POLICY: AcceptPolicy = { maxShrinkRatio: 0.5, minFamilySizeForShrinkCheck: 10, prefixBounds: DEFAULT_PREFIX_BOUNDS };
+export const DEFAULT_ACCEPT_POLICY: AcceptPolicy = {
+  maxShrinkRatio: 0.5,
+  minFamilySizeForShrinkCheck: 10,
+  prefixBounds: DEFAULT_PREFIX_BOUNDS,
+  spaceBounds: DEFAULT_SPACE_BOUNDS,
+};
 
 /** Offending entries named in one error; the rest are counted. */
 const SHOWN_OFFENDERS = 5;
@@ -154,6 +166,10 @@ export function acceptList(
       `The list holds ${plural(unservable.count, 'prefix', 'prefixes')} that cannot be a crawler's public addresses: ${unservable.shown.join('; ')}${andMore(unservable.count)}.`,
       findings,
     );
+  }
+  const space = spaceProblem(normalised, base.last_success === null ? null : base, rules.spaceBounds);
+  if (space !== null) {
+    return reject(space, findings);
   }
   const shrink = implausibleShrink(base, normalised.ipv4.length, normalised.ipv6.length, rules);
   if (shrink !== null) {

@@ -5,6 +5,8 @@ import { normalisePrefixes } from './normalise.ts';
 import { decodeEntities, parsePrefixList, stripTrailingCommas } from './parse.ts';
 import type { ParseResult, PrefixFormat } from './parse.ts';
 import { fixture } from '../../test/support/upstream-server.ts';
+import { parse as parseYaml } from 'yaml';
+import type { SourceRow } from '../records/types.ts';
 
 type Ok = Extract<ParseResult, { ok: true }>;
 
@@ -251,6 +253,8 @@ interface ReferenceRow {
   creationTime: string | null;
   v4: number;
   v6: number;
+  /** The records/sources.yaml row the file is a copy of. */
+  source: string;
 }
 
 /** Reads a Markdown table that follows `heading` in the README, by its header names. */
@@ -283,6 +287,7 @@ function referenceRows(heading: string): ReferenceRow[] {
       creationTime: created === '' || created === 'none' ? null : created,
       v4: Number(row.v4),
       v6: Number(row.v6),
+      source: row.source ?? '',
     };
   });
 }
@@ -330,6 +335,59 @@ describe('real operator files (fixtures/reference/upstream)', () => {
       assert.equal([...v1].filter((p) => !v2.has(p)).length, Number(pair.removed), `${pair.list} removed`);
     }
   });
+});
+
+// Every prefix list the refresh fetches, one row each: its parser case (the row's own `format`)
+// against the newest real copy of the operator's file, or the row says no real copy exists.
+describe('every prefix-list row of records/sources.yaml against a real copy', () => {
+  // Key directories (kind: signature-directory) are JWK Sets, not prefix lists.
+  const rows = (parseYaml(readFileSync(new URL('../../records/sources.yaml', import.meta.url), 'utf8')) as (SourceRow | { kind: string })[]).filter(
+    (row): row is SourceRow => !('kind' in row),
+  );
+  const copies = referenceRows('## upstream/');
+  /** The newest copy of each source: its .v2 file when there are two. */
+  const newest = new Map<string, ReferenceRow>();
+  for (const copy of copies) if (!newest.has(copy.source) || copy.file.includes('.v2.')) newest.set(copy.source, copy);
+
+  test('30 lists: each has a real copy or is marked unverified-format, never both', () => {
+    assert.equal(rows.length, 30);
+    for (const copy of copies)
+      assert.ok(
+        rows.some((row) => row.id === copy.source),
+        `${copy.file} names a source row (${copy.source})`,
+      );
+    const verified = rows.filter((row) => newest.has(row.id)).map((row) => row.id);
+    const unverified = rows.filter((row) => row.format_status === 'unverified-format').map((row) => row.id);
+    assert.deepEqual(
+      verified.filter((id) => unverified.includes(id)),
+      [],
+      'a row with a real copy is not unverified',
+    );
+    assert.deepEqual(
+      rows.map((row) => row.id).filter((id) => !verified.includes(id) && !unverified.includes(id)),
+      [],
+      'every row is one or the other',
+    );
+    assert.deepEqual([verified.length, unverified.length], [15, 15]);
+  });
+
+  for (const row of rows) {
+    const copy = newest.get(row.id);
+    if (!copy) continue;
+    test(`${row.id} (${row.format}): ${copy.file}`, () => {
+      const result = ok(parsePrefixList(row.format, readFileSync(new URL(`upstream/${copy.file}`, REFERENCE))));
+      assert.equal(result.creationTime, copy.creationTime);
+      const normalised = normalisePrefixes(result.prefixes);
+      assert.deepEqual(normalised.invalid, []);
+      assert.deepEqual([normalised.ipv4.length, normalised.ipv6.length], [copy.v4, copy.v6]);
+      const present = (['ipv4', 'ipv6'] as const).filter((family) => normalised[family].length > 0);
+      assert.deepEqual(
+        present.filter((family) => !row.families.includes(family)),
+        [],
+        `families: [${row.families.join(', ')}] in sources.yaml, [${present.join(', ')}] in the file`,
+      );
+    });
+  }
 });
 
 // Amazon serves its lists only inside an HTML page, with bare addresses, and no copy of those

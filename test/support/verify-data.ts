@@ -33,21 +33,21 @@ export function fixtureSources(): PrefixSource[] {
       operator: 'acme',
       crawlers: ['acmebot'],
       scope: 'crawlers',
-      mirror: { ipv4: ['192.0.2.0/24', '198.51.100.128/25'], ipv6: ['2001:db8:1::/48'], state: 'ok', last_success: FIXTURE_ACCEPTED },
+      mirror: { ipv4: ['192.0.2.0/24', '198.51.100.128/25'], ipv6: ['2001:db8:1::/48'], state: 'ok', confirmed_at: FIXTURE_ACCEPTED },
     },
     {
       id: 'acme-user',
       operator: 'acme',
       crawlers: ['acme-user'],
       scope: 'crawlers',
-      mirror: { ipv4: ['192.0.2.0/24', '203.0.113.0/24', '203.0.113.7/32'], ipv6: [], state: 'ok', last_success: FIXTURE_ACCEPTED },
+      mirror: { ipv4: ['192.0.2.0/24', '203.0.113.0/24', '203.0.113.7/32'], ipv6: [], state: 'ok', confirmed_at: FIXTURE_ACCEPTED },
     },
     {
       id: 'other-lists',
       operator: 'other',
       crawlers: ['otherbot'],
       scope: 'crawlers',
-      mirror: { ipv4: ['10.0.0.0/8', '192.0.2.128/26'], ipv6: ['2001:db8::/32', '2001:db8:ffff::1/128'], state: 'ok', last_success: FIXTURE_ACCEPTED },
+      mirror: { ipv4: ['10.0.0.0/8', '192.0.2.128/26'], ipv6: ['2001:db8::/32', '2001:db8:ffff::1/128'], state: 'ok', confirmed_at: FIXTURE_ACCEPTED },
     },
   ];
 }
@@ -137,7 +137,7 @@ export function referenceSources(): PrefixSource[] {
       operator: row.operator,
       crawlers: row.crawlers,
       scope: row.scope ?? 'crawlers',
-      mirror: list ? { ...list, state: 'ok', last_success: FIXTURE_ACCEPTED } : { ipv4: [], ipv6: [], state: 'never-fetched', last_success: null },
+      mirror: list ? { ...list, state: 'ok', confirmed_at: FIXTURE_ACCEPTED } : { ipv4: [], ipv6: [], state: 'never-fetched', confirmed_at: null },
     };
   });
 }
@@ -166,7 +166,9 @@ export function mirrorSources(): PrefixSource[] | null {
       operator: row.operator,
       crawlers: row.crawlers,
       scope: row.scope ?? 'crawlers',
-      mirror: entry ?? { ipv4: [], ipv6: [], state: 'never-fetched', last_success: null },
+      mirror: entry
+        ? { ipv4: entry.ipv4, ipv6: entry.ipv6, state: entry.state, confirmed_at: entry.last_success }
+        : { ipv4: [], ipv6: [], state: 'never-fetched', confirmed_at: null },
     };
   });
 }

@@ -78,7 +78,7 @@ export function verificationMethods(data: ToolData, query: string | null) {
         state: s?.state ?? 'unknown',
         ipv4_count: s?.ipv4_count ?? 0,
         ipv6_count: s?.ipv6_count ?? 0,
-        fetched_at: s?.last_success ?? null,
+        fetched_at: s?.confirmed_at ?? null,
       };
     }),
   }));

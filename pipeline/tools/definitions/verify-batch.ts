@@ -45,12 +45,12 @@ export const verifyTool = defineTool({
             description: "The lists an address in none of them is ruled out by: the claimed crawler's own, or its operator's network",
             items: {
               type: 'object',
-              required: ['id', 'state', 'prefixes', 'last_success', 'usable', 'note'],
+              required: ['id', 'state', 'prefixes', 'confirmed_at', 'usable', 'note'],
               properties: {
                 id: { type: 'string' },
                 state: nullable('string'),
                 prefixes: { type: 'integer', minimum: 0 },
-                last_success: nullable('string'),
+                confirmed_at: nullable('string'),
                 usable: { type: 'boolean', description: `An accepted, non-empty copy at most ${MAX_LIST_AGE_SECONDS / 3600} hours old` },
                 note: nullable('string'),
               },

@@ -21,7 +21,7 @@ export interface ToolDocuments {
     }[];
   };
   ranges: { sources: { id: string; ipv4: string[]; ipv6: string[] }[] };
-  status: { sources: { id: string; last_success: string | null }[] };
+  status: { sources: { id: string; last_success: string | null; last_checked?: string | null }[] };
   policies: PublishedPolicy[];
   clients: { clients: ClientEntry[] };
   signatureAgents: { agents: { id: string; signature_agent: string; directory_url: string; state: string; fetched_at: string | null; keys: PublishedKey[] }[] };
@@ -48,7 +48,10 @@ export function buildToolData(docs: ToolDocuments): ToolData {
     }),
   );
   const ranges = new Map(docs.ranges.sources.map((s) => [s.id, s]));
-  const fetched = new Map(docs.status.sources.map((s) => [s.id, s.last_success]));
+  // A list is as fresh as the last fetch that confirmed it: last_checked moves at every accepted
+  // fetch, last_success only when the list changed (docs/API.md §2.3); a tree published before
+  // last_checked existed has only last_success.
+  const fetched = new Map(docs.status.sources.map((s) => [s.id, latest(s.last_checked ?? null, s.last_success)]));
   const sources: SourceSummary[] = docs.ipSources.sources.map((s) => ({
     id: s.id,
     operator: s.operator,
@@ -58,7 +61,7 @@ export function buildToolData(docs: ToolDocuments): ToolData {
     ipv4_count: s.ipv4_count,
     ipv6_count: s.ipv6_count,
     endpoint: s.endpoint,
-    last_success: fetched.get(s.id) ?? null,
+    confirmed_at: fetched.get(s.id) ?? null,
   }));
   const baseUrl = (docs.agents.endpoints['agents']?.url ?? '').replace(/\/data\/agents\.json$/, '');
   return {
@@ -88,12 +91,18 @@ export function buildToolData(docs: ToolDocuments): ToolData {
           operator: s.operator,
           crawlers: s.crawlers,
           scope: s.scope,
-          mirror: { ipv4: ranges.get(s.id)?.ipv4 ?? [], ipv6: ranges.get(s.id)?.ipv6 ?? [], state: s.state, last_success: s.last_success },
+          mirror: { ipv4: ranges.get(s.id)?.ipv4 ?? [], ipv6: ranges.get(s.id)?.ipv6 ?? [], state: s.state, confirmed_at: s.confirmed_at },
         }),
       ),
       ...listedSources(crawlers),
     ]),
   };
+}
+
+/** The later of two RFC 3339 times (either may be missing). */
+function latest(a: string | null, b: string | null): string | null {
+  if (a === null || b === null) return a ?? b;
+  return Date.parse(a) >= Date.parse(b) ? a : b;
 }
 
 /** A tree published before verification became a list: rebuilt from the one method it named. */

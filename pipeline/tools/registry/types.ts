@@ -63,7 +63,7 @@ export interface SourceSummary {
   ipv4_count: number;
   ipv6_count: number;
   endpoint: string;
-  last_success: string | null;
+  confirmed_at: string | null;
 }
 
 /** Everything the tools read, built once per published tree from its documents. */

@@ -20,8 +20,8 @@ export interface ListEvidence {
   /** ok, failed or never-fetched, as /status.json says; null when this service has no such list. */
   state: string | null;
   prefixes: number;
-  /** When the copy in use was accepted (/status.json `last_success`). */
-  last_success: string | null;
+  /** When the operator last served the copy in use to a fetch that accepted it (/status.json `last_checked`, or `last_success` in a tree without it). */
+  confirmed_at: string | null;
   /** An accepted, non-empty copy accepted at most MAX_LIST_AGE_SECONDS ago: "not in it" counts. */
   usable: boolean;
   /** Why the list cannot be leaned on, or, for a usable list whose last refresh failed, what is used instead; null otherwise. */
@@ -49,25 +49,25 @@ export function listsLeanedOn(crawler: Leaning): string[] | null {
 export function listEvidence(index: PrefixIndex, ids: readonly string[], now: number): ListEvidence[] {
   return ids.map((id) => {
     const source = index.sources.find((s) => s.id === id);
-    if (source === undefined) return { id, state: null, prefixes: 0, last_success: null, usable: false, note: `this service holds no list ${id}` };
+    if (source === undefined) return { id, state: null, prefixes: 0, confirmed_at: null, usable: false, note: `this service holds no list ${id}` };
     const prefixes = source.ipv4_count + source.ipv6_count;
-    const base = { id, state: source.state, prefixes, last_success: source.last_success };
+    const base = { id, state: source.state, prefixes, confirmed_at: source.confirmed_at };
     const unusable = (note: string): ListEvidence => ({ ...base, usable: false, note });
     if (prefixes === 0) {
       if (source.state === 'never-fetched' || source.state === null) return unusable(`this service has never fetched list ${id}`);
       if (source.state === 'failed') return unusable(`this service has no accepted copy of list ${id} (every fetch so far failed)`);
       return unusable(`this service's copy of list ${id} is empty`);
     }
-    const accepted = source.last_success === null ? Number.NaN : Date.parse(source.last_success);
-    if (Number.isNaN(accepted)) return unusable(`this service does not record when its copy of list ${id} was accepted`);
+    const accepted = source.confirmed_at === null ? Number.NaN : Date.parse(source.confirmed_at);
+    if (Number.isNaN(accepted)) return unusable(`this service does not record when its copy of list ${id} was last fetched and accepted`);
     if (now - accepted > MAX_LIST_AGE_SECONDS * 1000) {
       return unusable(
-        `this service's copy of list ${id} was accepted at ${source.last_success}, more than ${MAX_LIST_AGE_SECONDS / 3600} hours ago, so it may lack the operator's newer prefixes`,
+        `this service's copy of list ${id} was last fetched and accepted at ${source.confirmed_at}, more than ${MAX_LIST_AGE_SECONDS / 3600} hours ago, so it may lack the operator's newer prefixes`,
       );
     }
     const note =
       source.state === 'failed'
-        ? `list ${id} failed its last refresh; its last good copy, accepted at ${source.last_success} (within ${MAX_LIST_AGE_SECONDS / 3600} hours), is used`
+        ? `list ${id} failed its last refresh; its last good copy, last fetched and accepted at ${source.confirmed_at} (within ${MAX_LIST_AGE_SECONDS / 3600} hours), is used`
         : null;
     return { ...base, usable: true, note };
   });

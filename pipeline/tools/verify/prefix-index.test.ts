@@ -152,7 +152,7 @@ describe('lookup: fixture index', () => {
       crawlers: [],
       scope: 'crawlers',
       state: null,
-      last_success: null,
+      confirmed_at: null,
       ipv4_count: 2,
       ipv6_count: 1,
     });

@@ -24,7 +24,7 @@ export interface PrefixSource {
     ipv6: readonly string[];
     /** Mirror state, when known: 'ok' | 'failed' | 'never-fetched'. */
     state?: string;
-    last_success?: string | null;
+    confirmed_at?: string | null;
   };
 }
 
@@ -42,7 +42,7 @@ export interface SourceInfo {
   crawlers: readonly string[];
   scope: PrefixScope;
   state: string | null;
-  last_success: string | null;
+  confirmed_at: string | null;
   ipv4_count: number;
   ipv6_count: number;
 }
@@ -110,7 +110,7 @@ export function prepareSources(rows: readonly PrefixSource[]): PreparedSources {
       crawlers,
       scope: row.scope,
       state: row.mirror.state ?? null,
-      last_success: row.mirror.last_success ?? null,
+      confirmed_at: row.mirror.confirmed_at ?? null,
       ipv4_count: v4,
       ipv6_count: v6,
     });
@@ -135,7 +135,7 @@ export function listedSources(crawlers: readonly ListingCrawler[]): PrefixSource
         crawlers: [crawler.slug],
         scope: 'listed',
         // parsePrefix reads either family from either array.
-        mirror: { ipv4: addresses, ipv6: [], state: 'ok', last_success: crawler.last_reviewed },
+        mirror: { ipv4: addresses, ipv6: [], state: 'ok', confirmed_at: crawler.last_reviewed },
       },
     ];
   });

@@ -201,7 +201,7 @@ describe('verifyBatch: unverifiable when a list the verdict leans on is no evide
     checked(verifyAt(idx, cs, [address], claim, now).results[0]);
 
   it('a list never fetched: unverifiable, naming the list and the other ways to check, never an impostor', () => {
-    const never = withMirror('acme-main', { ipv4: [], ipv6: [], state: 'never-fetched', last_success: null });
+    const never = withMirror('acme-main', { ipv4: [], ipv6: [], state: 'never-fetched', confirmed_at: null });
     const answer = verifyAt(never, dnsToo, ['198.18.0.1'], 'AcmeBot');
     const item = checked(answer.results[0]);
     assert.equal(item.verdict, 'unverifiable');
@@ -214,7 +214,7 @@ describe('verifyBatch: unverifiable when a list the verdict leans on is no evide
     assert.doesNotMatch(item.explanation, /not one of/);
     assert.equal(answer.claim?.unverifiable_because, 'this service has never fetched list acme-main');
     assert.deepEqual(answer.claim?.lists, [
-      { id: 'acme-main', state: 'never-fetched', prefixes: 0, last_success: null, usable: false, note: 'this service has never fetched list acme-main' },
+      { id: 'acme-main', state: 'never-fetched', prefixes: 0, confirmed_at: null, usable: false, note: 'this service has never fetched list acme-main' },
     ]);
     assert.equal(answer.summary.verdicts?.unverifiable, 1);
     assert.equal(answer.summary.verdicts?.['not-in-published-ranges'], 0);
@@ -225,9 +225,9 @@ describe('verifyBatch: unverifiable when a list the verdict leans on is no evide
     assert.match(one(empty, '198.18.0.1', 'AcmeBot').explanation, /this service's copy of list acme-main is empty/);
     const missing = buildPrefixIndex(fixtureSources().filter((s) => s.id !== 'acme-main'));
     assert.match(one(missing, '198.18.0.1', 'AcmeBot').explanation, /this service holds no list acme-main/);
-    const untimed = withMirror('acme-main', { last_success: null });
-    assert.match(one(untimed, '198.18.0.1', 'AcmeBot').explanation, /does not record when its copy of list acme-main was accepted/);
-    const failedEmpty = withMirror('acme-main', { ipv4: [], ipv6: [], state: 'failed', last_success: null });
+    const untimed = withMirror('acme-main', { confirmed_at: null });
+    assert.match(one(untimed, '198.18.0.1', 'AcmeBot').explanation, /does not record when its copy of list acme-main was last fetched and accepted/);
+    const failedEmpty = withMirror('acme-main', { ipv4: [], ipv6: [], state: 'failed', confirmed_at: null });
     assert.match(one(failedEmpty, '198.18.0.1', 'AcmeBot').explanation, /no accepted copy of list acme-main \(every fetch so far failed\)/);
     for (const idx of [empty, missing, untimed, failedEmpty]) assert.equal(one(idx, '198.18.0.1', 'AcmeBot').verdict, 'unverifiable');
   });
@@ -238,7 +238,7 @@ describe('verifyBatch: unverifiable when a list the verdict leans on is no evide
     assert.equal(one(index, '198.18.0.1', 'AcmeBot', accepted + 48 * hour).verdict, 'not-in-published-ranges');
     const late = one(index, '198.18.0.1', 'AcmeBot', accepted + 48 * hour + 1000);
     assert.equal(late.verdict, 'unverifiable');
-    assert.match(late.explanation, /copy of list acme-main was accepted at 2026-01-01T00:00:00Z, more than 48 hours ago/);
+    assert.match(late.explanation, /copy of list acme-main was last fetched and accepted at 2026-01-01T00:00:00Z, more than 48 hours ago/);
     // A copy accepted after the time asked about (another clock) is not too old.
     assert.equal(one(index, '198.18.0.1', 'AcmeBot', accepted - hour).verdict, 'not-in-published-ranges');
   });
@@ -247,7 +247,7 @@ describe('verifyBatch: unverifiable when a list the verdict leans on is no evide
     const failed = withMirror('acme-main', { state: 'failed' });
     const inside = one(failed, '198.18.0.1', 'AcmeBot');
     assert.equal(inside.verdict, 'not-in-published-ranges');
-    assert.equal(inside.caveat, 'List acme-main failed its last refresh; its last good copy, accepted at 2026-01-01T00:00:00Z (within 48 hours), is used.');
+    assert.equal(inside.caveat, 'List acme-main failed its last refresh; its last good copy, last fetched and accepted at 2026-01-01T00:00:00Z (within 48 hours), is used.');
     assert.equal(one(failed, '198.18.0.1', 'AcmeBot', Date.parse('2026-01-05T00:00:00Z')).verdict, 'unverifiable');
   });
 
@@ -262,7 +262,7 @@ describe('verifyBatch: unverifiable when a list the verdict leans on is no evide
       operator: 'acme',
       crawlers: ['acmebot'],
       scope: 'crawlers',
-      mirror: { ipv4: [], ipv6: [], state: 'never-fetched', last_success: null },
+      mirror: { ipv4: [], ipv6: [], state: 'never-fetched', confirmed_at: null },
     };
     const idx = buildPrefixIndex([...fixtureSources(), extra]);
     const outside = one(idx, '198.18.0.1', 'AcmeBot', FIXTURE_NOW, twoLists);
@@ -280,7 +280,7 @@ describe('verifyBatch: unverifiable when a list the verdict leans on is no evide
   });
 
   it("an address in another list of the operator, or another operator's, keeps its verdict and says the claim's own list went unchecked", () => {
-    const never = withMirror('acme-main', { ipv4: [], ipv6: [], state: 'never-fetched', last_success: null });
+    const never = withMirror('acme-main', { ipv4: [], ipv6: [], state: 'never-fetched', confirmed_at: null });
     const range = one(never, '203.0.113.200', 'AcmeBot');
     assert.equal(range.verdict, 'operator-range');
     assert.match(
@@ -365,7 +365,7 @@ describe('verifyBatch: addresses listed on a page, and an operator network behin
     operator: 'netco',
     crawlers: ['netbot'],
     scope: 'network',
-    mirror: { ipv4: ['203.0.113.0/24'], ipv6: [], state: 'ok', last_success: '2026-01-01T00:00:00Z' },
+    mirror: { ipv4: ['203.0.113.0/24'], ipv6: [], state: 'ok', confirmed_at: '2026-01-01T00:00:00Z' },
   };
   const idx = buildPrefixIndex([network, ...listedSources(both)]);
   const verdict = (address: string, claim: string) => checked(verifyAt(idx, both, [address], claim).results[0]);
@@ -394,13 +394,13 @@ describe('verifyBatch: addresses listed on a page, and an operator network behin
     assert.equal(outside.verdict, 'not-in-published-ranges');
     assert.match(
       outside.caveat ?? '',
-      /^List netco-network failed its last refresh; its last good copy, accepted at 2026-01-01T00:00:00Z \(within 48 hours\), is used\.$/,
+      /^List netco-network failed its last refresh; its last good copy, last fetched and accepted at 2026-01-01T00:00:00Z \(within 48 hours\), is used\.$/,
     );
     assert.equal(verdict('192.0.2.1', 'NetBot').caveat, null);
   });
 
   it('an asn claim whose network list was never fetched or is too old is unverifiable, and names the AS to look up', () => {
-    const never = buildPrefixIndex([{ ...network, mirror: { ipv4: [], ipv6: [], state: 'never-fetched', last_success: null } }, ...listedSources(both)]);
+    const never = buildPrefixIndex([{ ...network, mirror: { ipv4: [], ipv6: [], state: 'never-fetched', confirmed_at: null } }, ...listedSources(both)]);
     const outside = checked(verifyAt(never, both, ['192.0.2.1'], 'NetBot').results[0]);
     assert.equal(outside.verdict, 'unverifiable');
     assert.match(outside.explanation, /^192\.0\.2\.1 could not be checked: .*never fetched list netco-network/);
@@ -464,7 +464,7 @@ describe('verifyBatch: IPv4-mapped addresses in either text form, against the re
   const realIndex = buildPrefixIndex(mirror ?? []);
   const real = realCrawlers();
   // Judged at the mirror's own newest acceptance, when its copies were current.
-  const mirrorTime = Math.max(...(mirror ?? []).map((s) => Date.parse(s.mirror.last_success ?? '') || 0));
+  const mirrorTime = Math.max(...(mirror ?? []).map((s) => Date.parse(s.mirror.confirmed_at ?? '') || 0));
   const verifyAt = (idx: PrefixIndex, cs: readonly CrawlerView[], addresses: string[], claim?: string) => verifyBatch(idx, cs, addresses, claim, mirrorTime);
 
   it('::ffff:66.249.66.1 and ::ffff:42f9:4201 are both 66.249.66.1, genuine Googlebot', () => {
