@@ -247,7 +247,10 @@ describe('verifyBatch: unverifiable when a list the verdict leans on is no evide
     const failed = withMirror('acme-main', { state: 'failed' });
     const inside = one(failed, '198.18.0.1', 'AcmeBot');
     assert.equal(inside.verdict, 'not-in-published-ranges');
-    assert.equal(inside.caveat, 'List acme-main failed its last refresh; its last good copy, last fetched and accepted at 2026-01-01T00:00:00Z (within 48 hours), is used.');
+    assert.equal(
+      inside.caveat,
+      'List acme-main failed its last refresh; its last good copy, last fetched and accepted at 2026-01-01T00:00:00Z (within 48 hours), is used.',
+    );
     assert.equal(one(failed, '198.18.0.1', 'AcmeBot', Date.parse('2026-01-05T00:00:00Z')).verdict, 'unverifiable');
   });
 
