@@ -13,7 +13,7 @@ import { describeErrors, selfContainedValidator } from '../schema/ajv.ts';
 import { addressOf, isClientGone, nodeListener, plainError, refuseExpectation } from './adapter.ts';
 import { snapshotStore } from './dist-snapshot.ts';
 import { recoverDist } from '../publish/recover-dist.ts';
-import { toolPool, type ToolPoolOptions } from './tool-pool.ts';
+import { toolPool, type ToolPool, type ToolPoolOptions } from './tool-pool.ts';
 import { inProcessRunner } from '../tools/registry/call.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { threadedLog } from './threaded-log.ts';
@@ -150,17 +150,22 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // A build killed mid-swap can leave no dist/ at all; the complete tree it left is put back.
   const recovered = await recoverDist(distDir);
   if (recovered) log(recovered);
+  // Made once the store is: the store's first build is prepared before any thread exists.
+  let pool: ToolPool | null = null;
   const store = await snapshotStore(distDir, {
     checkEveryMs: options.checkEveryMs,
     onReload: log,
     compress: options.compress,
-    // The tools' classifier and prefix index are built before a build is swapped in, so no
-    // request pays for them; the request log books with the same data, held here.
+    // The tools' classifier and prefix index are built before a build is swapped in, here and
+    // on every tool thread, so no request pays for them and no call's deadline counts them;
+    // the request log books with the same data, held here.
     prepare: async (snapshot) => {
       current = await toolDataFrom(snapshot);
+      await pool?.prepare(snapshot);
     },
   });
-  const tools = options.tools?.threads === 0 ? inProcessRunner(() => toolDataFrom(store)) : toolPool(store, { log, ...options.tools });
+  pool = options.tools?.threads === 0 ? null : toolPool(store, { log, ...options.tools });
+  const tools = pool ?? inProcessRunner(() => toolDataFrom(store));
   const requestLog = options.requestLog?.file
     ? threadedLog({ file: options.requestLog.file, retentionDays: options.requestLog.retentionDays, flushEveryMs: options.requestLog.flushEveryMs, log })
     : NO_LOG;
