@@ -114,6 +114,36 @@ describe('a call past its deadline', () => {
   });
 });
 
+describe('lanes: a small call never waits behind large ones', () => {
+  // One general thread, so every large call but one waits; the small call has the light thread.
+  let served: ServedMini;
+  before(async () => {
+    served = await serveMini(undefined, { tools: { threads: 1 } });
+  });
+  after(() => served.dispose());
+
+  test('a classify call sent after ten large lint calls is answered before the large calls queued ahead of it', async () => {
+    const origin = served.server.url;
+    // Both threads are up and hold the data.
+    await Promise.all([lintCall(origin), raw(origin, '/tools/classify-ua?ua=GPTBot%2F1.2')]);
+    const order: string[] = [];
+    const heavy = Array.from({ length: 10 }, (_, n) =>
+      lintCall(origin).then((answer) => {
+        order.push(`lint ${n}`);
+        return answer.status;
+      }),
+    );
+    const classify = raw(origin, '/tools/classify-ua?ua=GPTBot%2F1.2').then((answer) => {
+      order.push('classify');
+      return answer.status;
+    });
+    assert.deepEqual(await Promise.all([...heavy, classify]), Array.from({ length: 11 }, () => 200));
+    // One lint call runs at a time: the classify answer comes before most of them (in one
+    // queue it came after every lint call that reached the server before it).
+    assert.ok(order.indexOf('classify') <= 3, order.join(', '));
+  });
+});
+
 describe('the pool itself', () => {
   let served: ServedMini;
   before(async () => {
@@ -136,6 +166,27 @@ describe('the pool itself', () => {
       const busy = runs[1]!;
       assert.ok(busy.status === 'unavailable' && busy.reason === 'busy' && /1 tool call is already waiting/.test(busy.message));
       assert.equal((await pool.run(job)).status, 'answered');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('large calls wait in a queue of their own, bounded apart from the small calls', async () => {
+    const store = await snapshotStore(join(served.root, 'dist'), { compress: false });
+    const pool = toolPool(store, { threads: 1, maxQueuedHeavy: 2 });
+    try {
+      const large = { tool: 'lint_robots_txt', params: { robots_txt: slowLintBody() }, caller: job.caller, form: 'structured' as const };
+      // The threads take far longer to start than these take to arrive: two large calls wait, three more find their queue full.
+      const runs = await Promise.all([...Array.from({ length: 5 }, () => pool.run(large)), pool.run(job)]);
+      assert.deepEqual(
+        runs.map((r) => r.status),
+        ['answered', 'answered', 'unavailable', 'unavailable', 'unavailable', 'answered'],
+      );
+      const busy = runs[2]!;
+      assert.ok(
+        busy.status === 'unavailable' && /2 large tool calls are already waiting \(over 16384 characters of input/.test(busy.message),
+        JSON.stringify(busy),
+      );
     } finally {
       await pool.close();
     }

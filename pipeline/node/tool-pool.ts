@@ -304,8 +304,9 @@ export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): T
       const lane = laneOf(job.params);
       const queue = queues[lane];
       if (queue.length >= maxQueued[lane]) {
-        const what = lane === 'light' ? 'tool call' : `large tool call (over ${LIGHT_INPUT_CHARS} characters of input)`;
-        return unavailable('busy', `${maxQueued[lane]} ${what}${maxQueued[lane] === 1 ? ' is' : 's are'} already waiting; try again in a second.`);
+        const calls = `${maxQueued[lane]} ${lane === 'light' ? '' : 'large '}tool call${maxQueued[lane] === 1 ? ' is' : 's are'}`;
+        const large = lane === 'light' ? '' : ` (over ${LIGHT_INPUT_CHARS} characters of input; smaller calls are not held up by them)`;
+        return unavailable('busy', `${calls} already waiting${large}; try again in a second.`);
       }
       latest ??= snapshot;
       return new Promise<ToolRun>((resolve) => {
