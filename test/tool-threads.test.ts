@@ -137,7 +137,10 @@ describe('lanes: a small call never waits behind large ones', () => {
       order.push('classify');
       return answer.status;
     });
-    assert.deepEqual(await Promise.all([...heavy, classify]), Array.from({ length: 11 }, () => 200));
+    assert.deepEqual(
+      await Promise.all([...heavy, classify]),
+      Array.from({ length: 11 }, () => 200),
+    );
     // One lint call runs at a time: the classify answer comes before most of them (in one
     // queue it came after every lint call that reached the server before it).
     assert.ok(order.indexOf('classify') <= 3, order.join(', '));

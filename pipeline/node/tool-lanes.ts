@@ -1,5 +1,5 @@
 // Which lane of the tool pool a call waits in, from the size of the input it carries
-// (docs/API.md §6, "Tool calls: lanes and queues").
+// (docs/API.md §8.1, "Tool calls: lanes and queues").
 //
 // A tool's work grows with its input: a User-Agent, an address or a token is answered in well
 // under a millisecond, a 500 KB robots.txt or a thousand addresses take tens of milliseconds.

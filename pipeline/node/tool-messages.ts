@@ -2,7 +2,7 @@
 //
 // A thread builds the tools' data (classifier, prefix index…) for a set of documents when the
 // pool sends them, before it is given any call on them; a call's deadline then counts the
-// call alone (docs/API.md §6).
+// call alone (docs/API.md §8.1).
 import type { ToolSnapshot } from '../http/tool-data.ts';
 import type { ToolJob, ToolRun } from '../tools/registry/call.ts';
 

@@ -4,7 +4,7 @@
 // One call per thread at a time: the calls are CPU-bound, so more would only interleave them.
 // Calls wait in two FIFO queues, one per lane (node/tool-lanes.ts), each bounded; a full queue
 // answers `busy` at once. Separate lanes rather than per-client fairness or a cost budget
-// (docs/API.md §6, "Tool calls: lanes and queues"): the cost of a call is known from its input
+// (docs/API.md §8.1, "Tool calls: lanes and queues"): the cost of a call is known from its input
 // before it runs, and one reserved thread is enough for the small calls, which take well under
 // a millisecond, while the large ones cannot take it, however many are sent. The general
 // threads take large calls first and small ones when no large call waits; the reserved thread
