@@ -63,7 +63,7 @@ export interface ServeOptions {
   limits?: Partial<ConnectionLimits>;
   /** Encode documents with brotli and gzip (default true). */
   compress?: boolean;
-  /** Tool calls run on worker threads (default: one per CPU, at most 4); `threads: 0` runs them in place. */
+  /** Tool calls run on worker threads (node/tool-pool.ts: by default one per CPU but one, plus one for small calls); `threads: 0` runs them in place. */
   tools?: ToolPoolOptions;
   /** The request log: a SQLite file, or null for none (--no-log). Default: none. */
   requestLog?: { file: string | null; retentionDays?: number; flushEveryMs?: number };
