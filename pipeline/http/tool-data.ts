@@ -55,7 +55,7 @@ export function buildToolDataOf(snapshot: ToolSnapshot): ToolData {
  * The tools' view of the published tree, built once per set of document ETags: a rebuilt
  * dist/ gives a new classifier and prefix index on the next call, and nothing is parsed twice.
  */
-export function toolDataOf(snapshot: ToolSnapshot): ToolData {
+function toolDataOf(snapshot: ToolSnapshot): ToolData {
   if (cached?.key === snapshot.key) return cached.data;
   cached = { key: snapshot.key, data: buildToolDataOf(snapshot) };
   return cached.data;
