@@ -11,6 +11,7 @@ import { benchAddresses, mirroredPrefixes } from './addresses.ts';
 import { cleanupOnExit } from './cleanup.ts';
 import { coldStarts } from './cold-start.ts';
 import { findExecutable, type Executable } from './executables.ts';
+import { classifyUnderFlood, FLOOD_CONNECTIONS } from './flood.ts';
 import { startNginx } from './nginx.ts';
 import { describeAnswer, probe } from './probe.ts';
 import { compressed, get, heaviestToolCalls, LARGE_DOCUMENT, mcpClassify, revalidate, SMALL_DOCUMENT, verifyCrawler } from './requests.ts';
@@ -202,6 +203,19 @@ if (wrk === null) {
 
 print('\ntools (fastest of several runs; ratio = baseline / ours, above 1 means ours is faster)');
 for (const f of toolFigures(root)) print(`${f.task.padEnd(62)} ours ${f.ours.padEnd(22)} baseline ${f.baseline.padEnd(44)} ${f.ratio}`);
+
+// Small tool calls beside a flood of large ones (docs/API.md §8.1): both p99s from this run.
+progress(`measuring: classify-ua alone, then under ${FLOOD_CONNECTIONS} connections of merge_policy calls (${seconds} s) ...`);
+const flood = await classifyUnderFlood(root, Math.max(seconds, 5));
+const answers = Object.entries(flood.floodAnswers)
+  .map(([status, count]) => `${count} × ${status}`)
+  .join(', ');
+print(
+  `\nclassify-ua (GET, one at a time on one connection) beside ${FLOOD_CONNECTIONS} connections sending the largest valid merge_policy call (a ${flood.bodyBytes}-byte robots.txt as a POST body) back to back; target: p99 under 100 ms under the flood`,
+);
+print(`${'unloaded'.padEnd(12)} p50 ${flood.unloaded.p50.toFixed(1)} ms, p99 ${flood.unloaded.p99.toFixed(1)} ms`);
+print(`${'under flood'.padEnd(12)} p50 ${flood.flooded.p50.toFixed(1)} ms, p99 ${flood.flooded.p99.toFixed(1)} ms (the flood's answers: ${answers})`);
+print(`server RSS: ${flood.rssIdleMiB ?? 'n/a'} MiB before the flood, ${flood.rssPeakMiB ?? 'n/a'} MiB at its peak (sampled every 100 ms)`);
 
 const COLD_RUNS = 5;
 print(`\ncold start on node ${process.version}: spawn to the first 200 of /healthz (median of ${COLD_RUNS}, taking turns; --no-log; target under 1 s)`);

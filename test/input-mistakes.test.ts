@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { after, before, test } from 'node:test';
-import { raw } from './support/http.ts';
+import { after, before, describe, test } from 'node:test';
+import { TOOLS } from '../pipeline/tools/registry/index.ts';
+import { JSON_RPC_HEADERS, raw } from './support/http.ts';
 import { serveMini, type ServedMini } from './support/served.ts';
 
 // The mistakes people make when they call the robots.txt tools, over a real socket: each gets
@@ -133,4 +134,55 @@ test('a parameter named like a member of every object (constructor, __proto__, t
       assert.equal(error.message, `robots-lint has no parameter "${name}".`, `${name} by ${how}`);
     }
   }
+});
+
+describe('a robots.txt percent-encoded as a whole is refused with the form that works, on every tool that takes one', () => {
+  // What an MCP caller sent that got "0 of 120 blocked": the file URL-encoded once too often.
+  const ENCODED = encodeURIComponent('User-agent: *\nDisallow: /\n');
+  const MESSAGE = /robots_txt is percent-encoded as a whole: .*decodes to 2 robots\.txt lines \(the first directive: "User-agent: \*"\).*real line breaks/;
+  const OTHERS: Readonly<Record<string, Record<string, string>>> = { check_path_allowed: { ua: 'GPTBot' }, merge_policy: { policy: 'block-ai-training' } };
+  const robotsTools = TOOLS.filter((tool) => tool.params.some((p) => p.name === 'robots_txt'));
+
+  test('the tools that take one are the five expected', () => {
+    assert.deepEqual(robotsTools.map((tool) => tool.name).sort(), ['audit_ai_access', 'check_path_allowed', 'lint_robots_txt', 'merge_policy', 'site_check']);
+  });
+
+  for (const tool of robotsTools) {
+    test(`MCP ${tool.name}: a tool error naming the encoding; the same file sent as text is answered`, async () => {
+      const call = async (robots: string) => {
+        const body = JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: tool.name, arguments: { robots_txt: robots, ...OTHERS[tool.name] } },
+        });
+        const answer = await raw(served.server.url, '/mcp', { method: 'POST', headers: JSON_RPC_HEADERS, body });
+        return json<{ result: { isError?: boolean; content: { text: string }[] } }>(answer.text).result;
+      };
+      const refused = await call(ENCODED);
+      assert.equal(refused.isError, true, JSON.stringify(refused).slice(0, 300));
+      assert.match(refused.content[0]!.text, MESSAGE);
+      assert.notEqual((await call('User-agent: *\nDisallow: /\n')).isError, true);
+    });
+    if (tool.path === null) continue;
+    test(`HTTP /tools/${tool.path}: 400 naming the encoding, as a POST body and as a query value encoded twice`, async () => {
+      const query = new URLSearchParams(OTHERS[tool.name] ?? {}).toString();
+      const answers = [
+        await post(`/tools/${tool.path}?${query}`, ENCODED, 'text/plain'),
+        await raw(served.server.url, `/tools/${tool.path}?${query}${query === '' ? '' : '&'}robots_txt=${encodeURIComponent(ENCODED)}`),
+      ];
+      for (const answer of answers) {
+        assert.equal(answer.status, 400, answer.text.slice(0, 300));
+        const error = json<{ error: { field: string; message: string } }>(answer.text).error;
+        assert.equal(error.field, 'robots_txt');
+        assert.match(error.message, MESSAGE);
+      }
+    });
+  }
+
+  test('a one-line file that holds %0A in a path is a file, not an encoded one', async () => {
+    const answer = await post('/tools/robots-allowed?ua=GPTBot&path=/a', 'User-agent: *%0ADisallow: /a%0Ab', 'text/plain');
+    assert.equal(answer.status, 200, answer.text.slice(0, 300));
+    assert.equal((await post('/tools/robots-lint', 'Disallow: /a%0Ab', 'text/plain')).status, 200);
+  });
 });

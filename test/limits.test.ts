@@ -20,6 +20,7 @@ import { boundedEditDistance } from '../pipeline/tools/robots/distance.ts';
 import { evaluationCost, GROUP_LISTED, parseRobotsTxt } from '../pipeline/tools/robots/index.ts';
 import { jsonDepth, MAX_JSON_DEPTH } from '../pipeline/http/jsonrpc.ts';
 import { JSON_RPC_HEADERS, raw } from './support/http.ts';
+import { relocate } from '../pipeline/http/origin.ts';
 import { serveMini, type ServedMini } from './support/served.ts';
 import { inPlace } from './support/tool-data.ts';
 import { fillToLimit as fill } from './support/robots-inputs.ts';
@@ -369,5 +370,96 @@ describe(`every answer is capped at ${MAX_ANSWER_BYTES} bytes`, () => {
     const answer = JSON.parse(await response.text()) as Rpc['body'];
     assert.equal(answer.error?.code, -32602);
     assert.match(answer.error.message, new RegExp(`limit of ${MAX_ANSWER_BYTES} bytes`));
+  });
+});
+
+describe(`the ${MAX_ANSWER_BYTES}-byte limit holds for the bytes sent, envelope and origin included`, () => {
+  // The tally over `copies` copies of each crawler: about 3,650 bytes of canonical JSON per copy
+  // (2,600 without its indentation, as MCP and A2A send it), with three addresses on the build's
+  // base URL in each, which the handler rewrites to the origin the client used (http/origin.ts relocate).
+  const sized = (copies: number): ToolData => ({ ...data, crawlers: Array.from({ length: copies }, () => data.crawlers).flat() });
+  /** A valid origin a client can name with its Host header, far longer than the build's. */
+  const LONG_ORIGIN = `http://${Array.from({ length: 4 }, () => 'a'.repeat(40)).join('.')}.example`;
+  const caller = { userAgent: null, address: null };
+  const bytesSent = (text: string, from: string, to: string) => Buffer.byteLength(relocate(text, from, to));
+
+  test('MCP: an output of 2.6 MB, sent twice in the answer, is refused as a tool error instead of sent over the limit', async () => {
+    const inflated = sized(1_000);
+    const spec = MCP_SERVERS.find((s) => s.path === '/netcheck/mcp')!;
+    const request = new Request('http://localhost/netcheck/mcp', {
+      method: 'POST',
+      headers: JSON_HEADERS,
+      body: JSON.stringify(call(1, 'verification_methods', {})),
+    });
+    const text = await (await handleMcp(request, spec, inPlace(inflated))).text();
+    assert.ok(Buffer.byteLength(text) <= MAX_ANSWER_BYTES, `${Buffer.byteLength(text)} bytes sent`);
+    assert.match(toolErrorText({ body: JSON.parse(text) as Rpc['body'], text }), new RegExp(`over the limit of ${MAX_ANSWER_BYTES} bytes per call`));
+    // The same output fits an HTTP answer, which sends it once: near the limit is still answered.
+    const url = new URL('http://localhost/tools/verification-methods?s=all');
+    const http = await callTool({
+      tool: toolByName('verification_methods')!,
+      request: new Request(url),
+      url,
+      data: inflated,
+      caller,
+      runner: inPlace(inflated).runner,
+      generatedAt: '2026-01-01T00:00:00Z',
+      headers: {},
+      origin: inflated.baseUrl,
+    });
+    assert.ok('document' in http && http.document.bytes.length > 2_000_000, 'answered');
+  });
+
+  test('HTTP: an answer that fits before its addresses name a long origin, and not after, is 400 answer_too_large', async () => {
+    const inflated = sized(1_145);
+    const url = new URL('http://localhost/tools/verification-methods?s=all');
+    const at = (origin: string) =>
+      callTool({
+        tool: toolByName('verification_methods')!,
+        request: new Request(url),
+        url,
+        data: inflated,
+        caller,
+        runner: inPlace(inflated).runner,
+        generatedAt: '2026-01-01T00:00:00Z',
+        headers: {},
+        origin,
+      });
+    const short = await at(inflated.baseUrl);
+    assert.ok('document' in short && short.document.bytes.length <= MAX_ANSWER_BYTES, 'answered under its own origin');
+    const long = await at(LONG_ORIGIN);
+    assert.ok('response' in long, `refused, not ${'document' in long ? long.document.bytes.length : 0} bytes sent`);
+    const body = JSON.parse(await long.response.text()) as { error: { code: string; status: number; message: string } };
+    assert.ok(validateError(body));
+    assert.equal(body.error.code, 'answer_too_large');
+  });
+
+  test('A2A: an answer that would cross the limit once its addresses name the origin is refused', async () => {
+    const inflated = sized(1_400);
+    const context = { ...inPlace(inflated), origin: LONG_ORIGIN };
+    const site: SiteSettings = {
+      name: 'Test',
+      base_url: 'http://localhost',
+      repository: 'https://example.com/repo',
+      license: 'CC0-1.0',
+      contact: 'test@example.com',
+      security_contact: 'test@example.com',
+    };
+    const a2aBody = {
+      jsonrpc: '2.0',
+      id: 'a',
+      method: 'message/send',
+      params: { message: { role: 'user', messageId: '1', parts: [{ kind: 'data', data: { skill: 'verification_methods', input: { s: 'all' } } }] } },
+    };
+    const a2a = await (
+      await handleA2a(new Request('http://localhost/a2a', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(a2aBody) }), context, site)
+    ).text();
+    assert.ok(bytesSent(a2a, inflated.baseUrl, LONG_ORIGIN) <= MAX_ANSWER_BYTES, `${bytesSent(a2a, inflated.baseUrl, LONG_ORIGIN)} bytes sent`);
+    assert.equal((JSON.parse(a2a) as Rpc['body']).error?.code, -32602);
+    // Without the long origin the same answer is sent: the refusal is the origin's doing.
+    const plain = await (
+      await handleA2a(new Request('http://localhost/a2a', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(a2aBody) }), inPlace(inflated), site)
+    ).text();
+    assert.ok((JSON.parse(plain) as Rpc['body']).result !== undefined, plain.slice(0, 300));
   });
 });

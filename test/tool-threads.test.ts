@@ -6,6 +6,10 @@ import { validatorFor } from '../pipeline/schema/ajv.ts';
 import { JSON_RPC_HEADERS, raw } from './support/http.ts';
 import { serveMini, type ServedMini } from './support/served.ts';
 import { join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { build } from '../pipeline/publish/build.ts';
+import { startServer, type RunningServer } from '../pipeline/node/server.ts';
+import { tempProject } from './support/project.ts';
 
 // Issue 8 item 2: tool calls run on worker threads with a per-call deadline, so no call holds
 // the event loop that answers documents. Order of answers and statuses are asserted, never times.
@@ -110,6 +114,39 @@ describe('a call past its deadline', () => {
   });
 });
 
+describe('lanes: a small call never waits behind large ones', () => {
+  // One general thread, so every large call but one waits; the small call has the light thread.
+  let served: ServedMini;
+  before(async () => {
+    served = await serveMini(undefined, { tools: { threads: 1 } });
+  });
+  after(() => served.dispose());
+
+  test('a classify call sent after ten large lint calls is answered before the large calls queued ahead of it', async () => {
+    const origin = served.server.url;
+    // Both threads are up and hold the data.
+    await Promise.all([lintCall(origin), raw(origin, '/tools/classify-ua?ua=GPTBot%2F1.2')]);
+    const order: string[] = [];
+    const heavy = Array.from({ length: 10 }, (_, n) =>
+      lintCall(origin).then((answer) => {
+        order.push(`lint ${n}`);
+        return answer.status;
+      }),
+    );
+    const classify = raw(origin, '/tools/classify-ua?ua=GPTBot%2F1.2').then((answer) => {
+      order.push('classify');
+      return answer.status;
+    });
+    assert.deepEqual(
+      await Promise.all([...heavy, classify]),
+      Array.from({ length: 11 }, () => 200),
+    );
+    // One lint call runs at a time: the classify answer comes before most of them (in one
+    // queue it came after every lint call that reached the server before it).
+    assert.ok(order.indexOf('classify') <= 3, order.join(', '));
+  });
+});
+
 describe('the pool itself', () => {
   let served: ServedMini;
   before(async () => {
@@ -132,6 +169,27 @@ describe('the pool itself', () => {
       const busy = runs[1]!;
       assert.ok(busy.status === 'unavailable' && busy.reason === 'busy' && /1 tool call is already waiting/.test(busy.message));
       assert.equal((await pool.run(job)).status, 'answered');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('large calls wait in a queue of their own, bounded apart from the small calls', async () => {
+    const store = await snapshotStore(join(served.root, 'dist'), { compress: false });
+    const pool = toolPool(store, { threads: 1, maxQueuedHeavy: 2 });
+    try {
+      const large = { tool: 'lint_robots_txt', params: { robots_txt: slowLintBody() }, caller: job.caller, form: 'structured' as const };
+      // The threads take far longer to start than these take to arrive: two large calls wait, three more find their queue full.
+      const runs = await Promise.all([...Array.from({ length: 5 }, () => pool.run(large)), pool.run(job)]);
+      assert.deepEqual(
+        runs.map((r) => r.status),
+        ['answered', 'answered', 'unavailable', 'unavailable', 'unavailable', 'answered'],
+      );
+      const busy = runs[2]!;
+      assert.ok(
+        busy.status === 'unavailable' && /2 large tool calls are already waiting \(over 16384 characters of input/.test(busy.message),
+        JSON.stringify(busy),
+      );
     } finally {
       await pool.close();
     }
@@ -170,5 +228,60 @@ describe('the pool itself', () => {
   test('threads: 0 runs calls in place, with the same answers', async () => {
     const answer = await raw(served.server.url, '/tools/classify-ua?ua=GPTBot%2F1.2');
     assert.equal(answer.status, 200);
+  });
+});
+
+describe("a large valid prefix list: the tools' data is built outside every call's deadline", () => {
+  // 120,000 /32s: indexing them takes a few hundred milliseconds on a tool thread here, more
+  // than the 300 ms deadline this server is given (a real list holds about a thousand; the
+  // 500,000-prefix run is in test/large-list.test.ts and the bench).
+  const COUNT = 120_000;
+  const SOURCE = 'openai-gptbot';
+  let project: Awaited<ReturnType<typeof tempProject>>;
+  let server: RunningServer;
+
+  /** Writes COUNT + extra prefixes as the last good copy of GPTBot's list and builds dist/. */
+  async function publish(extra: number, now: string): Promise<void> {
+    const file = join(project.root, 'state', 'mirror', `${SOURCE}.json`);
+    const entry = JSON.parse(await readFile(file, 'utf8')) as { ipv4: string[] };
+    entry.ipv4 = Array.from({ length: COUNT + extra }, (_, i) => `34.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}/32`);
+    await writeFile(file, JSON.stringify(entry));
+    await build({ root: project.root, now });
+  }
+
+  before(async () => {
+    project = await tempProject('mini');
+    await publish(0, '2026-01-01T00:00:00Z');
+    server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', checkEveryMs: 0, compress: false, tools: { deadlineMs: 300 } });
+  });
+  after(async () => {
+    await server.close();
+    await project.dispose();
+  });
+
+  const ALL_ANSWERED = Array.from({ length: 8 }, (_, n) => (n % 2 === 0 ? '200 answered' : '200 genuine'));
+
+  /** Classify and verify calls sent together; each answer's status, code and verdict. */
+  async function burst(address: string): Promise<string[]> {
+    const calls = Array.from({ length: 8 }, (_, n) =>
+      n % 2 === 0 ? raw(server.url, '/tools/classify-ua?ua=GPTBot%2F1.2') : raw(server.url, `/tools/verify-crawler?ip=${address}&ua=GPTBot`),
+    );
+    return (await Promise.all(calls)).map((answer) => {
+      const body = JSON.parse(answer.text) as { error?: { code: string }; results?: { verdict: string }[] };
+      return `${answer.status} ${body.error?.code ?? body.results?.[0]?.verdict ?? 'answered'}`;
+    });
+  }
+
+  test('calls sent the moment the server listens wait for the data and are answered, none with tool_deadline', async () => {
+    const answers = await burst('34.1.212.191');
+    assert.deepEqual(answers, ALL_ANSWERED);
+  });
+
+  test('after a new build is swapped in, its data is already built on every thread', async () => {
+    // One more prefix: 34.1.212.192 is in the new build only.
+    await publish(1, '2026-01-02T00:00:00Z');
+    await server.refresh();
+    const answers = await burst('34.1.212.192');
+    assert.deepEqual(answers, ALL_ANSWERED);
   });
 });

@@ -50,8 +50,12 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { status: 431, code: 'headers_too_large', when: 'the request head is larger than 16 KiB' },
   { status: 500, code: 'internal_error', when: 'the server or a tool failed; try again or report the URL' },
   { status: 503, code: 'tool_deadline', when: 'the tool call ran past its deadline and was stopped (Retry-After: 1)' },
-  { status: 503, code: 'busy', when: 'too many tool calls are waiting (Retry-After: 1)' },
-  { status: 503, code: 'not_ready', when: 'the published tree lacks the documents the tools read' },
+  { status: 503, code: 'busy', when: "too many tool calls are waiting in the call's lane, small or large (Retry-After: 1)" },
+  {
+    status: 503,
+    code: 'not_ready',
+    when: "the published tree lacks the documents the tools read, or building the tools' data for it took too long (Retry-After: 60)",
+  },
   { status: 503, code: 'log_busy', when: '/hits.json: the request log did not answer in time (Retry-After: 5)' },
 ];
 

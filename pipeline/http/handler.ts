@@ -22,6 +22,7 @@ import { API_PREFIX, resolvePath } from './paths.ts';
 import { MCP_SERVERS, TOOLS, toolByName } from '../tools/registry/index.ts';
 import { callTool } from './tools-http.ts';
 import { toolDataFrom } from './tool-data.ts';
+import { ANSWER_FORM, answerTooLarge } from '../tools/registry/limits.ts';
 import { inProcessRunner, type ToolRunner } from '../tools/registry/call.ts';
 import type { McpServerSpec } from './mcp.ts';
 import { handleA2a } from './a2a/endpoint.ts';
@@ -360,7 +361,7 @@ export function createApp(options: HandlerOptions): App {
           signatureAgent: request.headers.get('signature-agent'),
         };
         const caller = { userAgent: request.headers.get('user-agent'), address, signatureHeaders, ...(history === undefined ? {} : { history }) };
-        const context = { data, caller, runner };
+        const context = { data, caller, runner, origin: here.base_url };
         const relocated = (response: Response) => withRelocatedBody(response, data.baseUrl, here.base_url);
         if (how.by === 'mcp') {
           // Loaded on the first MCP request: the SDK and its schema library are a fifth of a cold start.
@@ -393,6 +394,15 @@ export function createApp(options: HandlerOptions): App {
           const output = JSON.parse(new TextDecoder().decode(result.document.bytes)) as unknown;
           const page = toolReport(here, tool, href(toolRouteKey(tool.name, 'form')), output);
           const bytes = new TextEncoder().encode(page);
+          // The report lays the answer out in tables: the answer limit holds for the page as sent too.
+          const tooLarge = answerTooLarge(bytes.length);
+          if (tooLarge !== null) {
+            const refusal = toolErrorReport(here, href(toolRouteKey(tool.name, 'form')), { message: tooLarge, accepted: ANSWER_FORM });
+            return new Response(refusal, {
+              status: 400,
+              headers: { ...answerHeaders, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+            });
+          }
           const report = {
             path: result.document.path,
             bytes,

@@ -14,6 +14,7 @@ import type { CallContext } from '../tools/registry/call.ts';
 import { inputSchema } from '../tools/registry/input.ts';
 import { ANSWER_FORM } from '../tools/registry/limits.ts';
 import { readBody } from './body.ts';
+import { relocationOf, sentTooLarge } from './answer-size.ts';
 import { withMissingHeaders } from './security.ts';
 import { echoId, envelopeProblem, MAX_RPC_BODY_BYTES, parseJsonBody, payloadTooLarge, RPC, rpcErrorResponse, type RpcId } from './jsonrpc.ts';
 
@@ -68,7 +69,13 @@ function firstIssue(error: z.ZodError): string {
   return `${issue.path.length > 0 ? issue.path.join('.') : 'params'}: ${issue.message}`;
 }
 
-async function callTool(server: McpServerSpec, tools: readonly ToolDefinition[], context: CallContext, request: z.infer<typeof CallToolRequestSchema>) {
+async function callTool(
+  server: McpServerSpec,
+  tools: readonly ToolDefinition[],
+  context: CallContext,
+  request: z.infer<typeof CallToolRequestSchema>,
+  id: RpcId,
+) {
   const { name, arguments: args } = request.params;
   const tool = tools.find((t) => t.name === name);
   if (!tool) {
@@ -79,16 +86,21 @@ async function callTool(server: McpServerSpec, tools: readonly ToolDefinition[],
   // client may swallow (SEP-1303, protocol 2025-11-25): bad arguments, an answer too large, a fault.
   const toolError = (text: string) => ({ content: [{ type: 'text' as const, text }], isError: true });
   switch (run.status) {
-    case 'answered':
+    case 'answered': {
       if (run.form !== 'structured') throw new Error(`${tool.name}: the runner answered in the ${run.form} form, not structured`);
       // The summary for reading, and the whole result serialised for clients that ignore structuredContent (MCP 2025-06-18, "Structured Content").
-      return {
+      const result = {
         content: [
           { type: 'text' as const, text: run.summary },
           { type: 'text' as const, text: JSON.stringify(run.output) },
         ],
         structuredContent: run.output as Record<string, unknown>,
       };
+      // The output goes out twice, once escaped: the limit is checked on the JSON-RPC answer as it will be sent.
+      const tooLarge = sentTooLarge(JSON.stringify({ jsonrpc: '2.0', id, result }), relocationOf(context));
+      if (tooLarge !== null) return toolError(`${tool.name}: ${tooLarge} Accepted: ${ANSWER_FORM}. Ask for less per call.`);
+      return result;
+    }
     case 'failed':
       return toolError(`${tool.name} failed on this input: ${run.message}`);
     case 'refused':
@@ -108,7 +120,7 @@ function buildServer(server: McpServerSpec, context: CallContext): Server {
     { capabilities: { tools: {} }, instructions: server.description, jsonSchemaValidator },
   );
   mcp.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(describeTool) }));
-  mcp.setRequestHandler(CallToolRequestSchema, (request) => callTool(server, tools, context, request));
+  mcp.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(server, tools, context, request, extra.requestId));
   return mcp;
 }
 

@@ -31,12 +31,8 @@ export async function toolSnapshotFrom(store: DocumentStore): Promise<ToolSnapsh
 let cached: { key: string; data: ToolData } | null = null;
 const decoder = new TextDecoder();
 
-/**
- * The tools' view of the published tree, built once per set of document ETags: a rebuilt
- * dist/ gives a new classifier and prefix index on the next call, and nothing is parsed twice.
- */
-export function toolDataOf(snapshot: ToolSnapshot): ToolData {
-  if (cached?.key === snapshot.key) return cached.data;
+/** The tools' view of these documents, built afresh: the classifier, the prefix index and the rest. Pure. */
+export function buildToolDataOf(snapshot: ToolSnapshot): ToolData {
   const json = (index: number) => JSON.parse(decoder.decode(snapshot.bytes[index])) as unknown;
   const docs: ToolDocuments = {
     agents: json(0) as ToolDocuments['agents'],
@@ -52,7 +48,16 @@ export function toolDataOf(snapshot: ToolSnapshot): ToolData {
     serverConfigs: new Map(CONFIGS.map((c, i) => [c.key, decoder.decode(snapshot.bytes[TOOL_DOCUMENTS.length + 2 * POLICY_IDS.length + i])])),
     accuracy: json(PATHS.length - 1) as ToolDocuments['accuracy'],
   };
-  cached = { key: snapshot.key, data: buildToolData(docs) };
+  return buildToolData(docs);
+}
+
+/**
+ * The tools' view of the published tree, built once per set of document ETags: a rebuilt
+ * dist/ gives a new classifier and prefix index on the next call, and nothing is parsed twice.
+ */
+function toolDataOf(snapshot: ToolSnapshot): ToolData {
+  if (cached?.key === snapshot.key) return cached.data;
+  cached = { key: snapshot.key, data: buildToolDataOf(snapshot) };
   return cached.data;
 }
 

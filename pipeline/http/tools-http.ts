@@ -2,7 +2,7 @@ import type { ToolRun, ToolRunner } from '../tools/registry/call.ts';
 import { clientRecord, fromSearchParams } from '../tools/registry/input.ts';
 import { toolSpec } from './tool-spec.ts';
 import type { Caller, ToolData, ToolDefinition } from '../tools/registry/types.ts';
-import { ANSWER_FORM } from '../tools/registry/limits.ts';
+import { ANSWER_FORM, answerTooLarge } from '../tools/registry/limits.ts';
 import { errorResponse } from './errors.ts';
 import { readBody } from './body.ts';
 import { toolBody } from './form-body.ts';
@@ -122,9 +122,15 @@ export async function callTool(call: ToolCall): Promise<{ document: StoredDocume
   const documentation = `${origin}${path}.json`;
   const run: ToolRun = await runner.run({ tool: tool.name, params: toolParams, caller, source: 'query', form: 'json' });
   switch (run.status) {
-    case 'answered':
+    case 'answered': {
       if (run.form !== 'json') throw new Error(`${tool.name}: the runner answered in the ${run.form} form, not json`);
-      return { document: await jsonBytesDocument(path, relocatedBytes(run.bytes, data.baseUrl, origin), generatedAt), answered: true };
+      const bytes = relocatedBytes(run.bytes, data.baseUrl, origin);
+      // Checked again as sent: the origin written into the answer may be longer than the build's.
+      const tooLarge = answerTooLarge(bytes.length);
+      if (tooLarge !== null)
+        return { response: errorResponse(400, { code: 'answer_too_large', message: tooLarge, accepted: ANSWER_FORM, documentation }, headers) };
+      return { document: await jsonBytesDocument(path, bytes, generatedAt), answered: true };
+    }
     case 'refused':
       return {
         response: errorResponse(400, { code: 'invalid_parameter', message: run.message, field: run.field, accepted: run.accepted, documentation }, headers),

@@ -14,7 +14,7 @@ import { addressOf, isClientGone, nodeListener, peerAddress, plainError, refuseE
 import { snapshotStore } from './dist-snapshot.ts';
 import { clientKey, ConnectionTable } from './admission.ts';
 import { recoverDist } from '../publish/recover-dist.ts';
-import { toolPool, type ToolPoolOptions } from './tool-pool.ts';
+import { toolPool, type ToolPool, type ToolPoolOptions } from './tool-pool.ts';
 import { inProcessRunner } from '../tools/registry/call.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { threadedLog } from './threaded-log.ts';
@@ -76,7 +76,7 @@ export interface ServeOptions {
   limits?: Partial<ConnectionLimits>;
   /** Encode documents with brotli and gzip (default true). */
   compress?: boolean;
-  /** Tool calls run on worker threads (default: one per CPU, at most 4); `threads: 0` runs them in place. */
+  /** Tool calls run on worker threads (node/tool-pool.ts: by default one per CPU but one, plus one for small calls); `threads: 0` runs them in place. */
   tools?: ToolPoolOptions;
   /** The request log: a SQLite file, or null for none (--no-log). Default: none. */
   requestLog?: { file: string | null; retentionDays?: number; flushEveryMs?: number };
@@ -190,17 +190,22 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // A build killed mid-swap can leave no dist/ at all; the complete tree it left is put back.
   const recovered = await recoverDist(distDir);
   if (recovered) log(recovered);
+  // Made once the store is: the store's first build is prepared before any thread exists.
+  let pool: ToolPool | null = null;
   const store = await snapshotStore(distDir, {
     checkEveryMs: options.checkEveryMs,
     onReload: log,
     compress: options.compress,
-    // The tools' classifier and prefix index are built before a build is swapped in, so no
-    // request pays for them; the request log books with the same data, held here.
+    // The tools' classifier and prefix index are built before a build is swapped in, here and
+    // on every tool thread, so no request pays for them and no call's deadline counts them;
+    // the request log books with the same data, held here.
     prepare: async (snapshot) => {
       current = await toolDataFrom(snapshot);
+      await pool?.prepare(snapshot);
     },
   });
-  const tools = options.tools?.threads === 0 ? inProcessRunner(() => toolDataFrom(store)) : toolPool(store, { log, ...options.tools });
+  pool = options.tools?.threads === 0 ? null : toolPool(store, { log, ...options.tools });
+  const tools = pool ?? inProcessRunner(() => toolDataFrom(store));
   const requestLog = options.requestLog?.file
     ? threadedLog({ file: options.requestLog.file, retentionDays: options.requestLog.retentionDays, flushEveryMs: options.requestLog.flushEveryMs, log })
     : NO_LOG;

@@ -2,35 +2,41 @@
 // and a call past its deadline is stopped (the thread is ended) instead of running on.
 //
 // One call per thread at a time: the calls are CPU-bound, so more would only interleave them.
-// Calls wait in one FIFO queue, bounded; a full queue answers `busy` at once.
+// Calls wait in two FIFO queues, one per lane (node/tool-lanes.ts), each bounded; a full queue
+// answers `busy` at once. Separate lanes rather than per-client fairness or a cost budget
+// (docs/API.md §8.1, "Tool calls: lanes and queues"): the cost of a call is known from its input
+// before it runs, and one reserved thread is enough for the small calls, which take well under
+// a millisecond, while the large ones cannot take it, however many are sent. The general
+// threads take large calls first and small ones when no large call waits; the reserved thread
+// takes small calls only.
+//
+// Each thread builds the tools' data (classifier, prefix index) for a build when it starts and
+// when a new build is prepared, before it takes a call on that build: a call's deadline counts
+// the call alone, however long a large prefix list takes to index. Calls that arrive meanwhile
+// wait in their queue.
 
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { DocumentStore } from '../http/store.ts';
 import { toolSnapshotFrom, type ToolSnapshot } from '../http/tool-data.ts';
 import { notReady, type ToolJob, type ToolRun, type ToolRunner } from '../tools/registry/call.ts';
+import { LIGHT_INPUT_CHARS, laneOf, type Lane } from './tool-lanes.ts';
+import { KEPT_BUILDS, type FromThread, type ToThread } from './tool-messages.ts';
 import { workerSource } from './worker-source.ts';
 
-/** Pool → thread: a job, with the documents when the thread holds another build (or none). */
-export interface JobMessage {
-  id: number;
-  job: ToolJob;
-  snapshot: ToolSnapshot | null;
-}
-
-/** Thread → pool: the job's result; id 0 with no run says the thread has loaded. */
-export interface RunMessage {
-  id: number;
-  run: ToolRun | null;
-}
-
 export interface ToolPoolOptions {
-  /** Threads; default: one per CPU, at most 4. */
+  /** Threads that run any call, large ones first; default: one per CPU but one, at least 1 and at most 4. */
   threads?: number;
+  /** Threads that run only light calls, so that a small call never waits behind large ones; default 1. */
+  lightThreads?: number;
   /** How long one call may run on its thread before the thread is ended. */
   deadlineMs?: number;
-  /** Calls that may wait for a thread; one more is answered `busy`. */
+  /** Light calls that may wait for a thread; one more is answered `busy`. */
   maxQueued?: number;
+  /** Heavy calls that may wait for a thread; one more is answered `busy`. Each holds at most one request body (1 MiB). */
+  maxQueuedHeavy?: number;
+  /** How long a thread may take to build the tools' data for one build; past it, calls on that build answer `not_ready`. */
+  buildDeadlineMs?: number;
   /** Heap ceiling per thread: an input that would use more ends that thread, not the server. */
   maxHeapMb?: number;
   log?: (line: string) => void;
@@ -38,6 +44,8 @@ export interface ToolPoolOptions {
 
 const DEFAULT_DEADLINE_MS = 5_000;
 const DEFAULT_MAX_QUEUED = 256;
+const DEFAULT_MAX_QUEUED_HEAVY = 64;
+const DEFAULT_BUILD_DEADLINE_MS = 120_000;
 const DEFAULT_MAX_HEAP_MB = 512;
 
 interface Waiting {
@@ -48,9 +56,12 @@ interface Waiting {
 
 interface Thread {
   worker: Worker;
+  /** `any` threads take heavy calls first, then light ones; `light` threads take light calls only. */
+  takes: 'any' | 'light';
   ready: boolean;
-  /** ETag key of the documents this thread holds. */
-  key: string | null;
+  /** Keys of the builds whose data this thread holds, oldest first (at most KEPT_BUILDS). */
+  built: string[];
+  building: { key: string; timer: NodeJS.Timeout } | null;
   current: { id: number; waiting: Waiting; timer: NodeJS.Timeout } | null;
 }
 
@@ -59,6 +70,9 @@ const BOOTSTRAP = workerSource(new URL('./tool-worker.ts', import.meta.url));
 
 /** After a thread fails to start, no new one is tried for this long (so a broken install cannot spin). */
 const RESTART_PAUSE_MS = 1_000;
+
+/** Builds whose data could not be made, remembered so that their calls are answered at once. */
+const REMEMBERED_FAILURES = 8;
 
 function cannotStart(message: string): ToolRun {
   return { status: 'failed', message: 'the server could not start a thread to run this call', detail: message };
@@ -74,36 +88,88 @@ function uncopyable(tool: string, reason: string): ToolRun {
   };
 }
 
+/**
+ * One general thread per CPU but one (at least 1, at most 4): with the small calls' thread the
+ * pool then has as many threads as CPUs, so that while large calls keep every general thread
+ * busy the main thread (documents, reading requests) and a small call still find a CPU. Two
+ * general threads on a 2-core machine took the p99 of classify under a flood of large calls
+ * from tens to hundreds of milliseconds, for no more large calls answered.
+ */
 function defaultThreads(): number {
-  return Math.max(1, Math.min(4, availableParallelism()));
+  return Math.max(1, Math.min(4, availableParallelism() - 1));
 }
 
-export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): ToolRunner & { threads: number } {
-  const size = options.threads ?? defaultThreads();
+/** A ToolRunner over worker threads; `prepare` builds a coming build's data on every thread before it is served. */
+export interface ToolPool extends ToolRunner {
+  prepare(next: DocumentStore): Promise<void>;
+}
+
+export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): ToolPool {
+  const general = options.threads ?? defaultThreads();
+  const light = options.lightThreads ?? 1;
   const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
-  const maxQueued = options.maxQueued ?? DEFAULT_MAX_QUEUED;
+  const buildDeadlineMs = options.buildDeadlineMs ?? DEFAULT_BUILD_DEADLINE_MS;
+  const maxQueued: Record<Lane, number> = { light: options.maxQueued ?? DEFAULT_MAX_QUEUED, heavy: options.maxQueuedHeavy ?? DEFAULT_MAX_QUEUED_HEAVY };
   const maxHeapMb = options.maxHeapMb ?? DEFAULT_MAX_HEAP_MB;
   const log = options.log ?? (() => {});
-  const threads: (Thread | null)[] = Array.from({ length: size }, () => null);
-  const queue: Waiting[] = [];
+  const takes = (slot: number): Thread['takes'] => (slot < general ? 'any' : 'light');
+  const threads: (Thread | null)[] = Array.from({ length: general + light }, () => null);
+  const queues: Record<Lane, Waiting[]> = { light: [], heavy: [] };
+  /** The build the threads should hold: the one served, or the one being prepared. */
+  let latest: ToolSnapshot | null = null;
+  const failedBuilds = new Map<string, ToolRun>();
+  let preparing: { key: string; resolve: () => void }[] = [];
   let nextId = 1;
   let closed = false;
   let startFailure: { until: number; message: string } | null = null;
 
   const unavailable = (reason: 'deadline' | 'busy', message: string): ToolRun => ({ status: 'unavailable', reason, message, retryAfterSeconds: 1 });
+  const waitingCalls = () => [...queues.light.splice(0), ...queues.heavy.splice(0)];
+
+  function buildFailed(key: string, run: ToolRun): void {
+    failedBuilds.set(key, run);
+    for (const old of failedBuilds.keys()) if (failedBuilds.size > REMEMBERED_FAILURES) failedBuilds.delete(old);
+  }
+
+  /** Resolves each prepare() whose build every live thread now holds (or that cannot be built). */
+  function settlePreparing(): void {
+    preparing = preparing.filter((waiter) => {
+      const done = closed || failedBuilds.has(waiter.key) || threads.every((t) => t === null || t.built.includes(waiter.key));
+      if (done) waiter.resolve();
+      return !done;
+    });
+  }
 
   function spawn(slot: number): Thread {
     // The thread inherits this process's execArgv, so the loader that runs this file runs it too.
     const worker = new Worker(BOOTSTRAP, { eval: true, resourceLimits: { maxOldGenerationSizeMb: maxHeapMb } });
-    const thread: Thread = { worker, ready: false, key: null, current: null };
-    worker.on('message', (message: RunMessage) => {
-      if (message.run === null) {
-        thread.ready = true;
-      } else if (thread.current?.id === message.id) {
-        clearTimeout(thread.current.timer);
-        const { waiting } = thread.current;
-        thread.current = null;
-        waiting.resolve(message.run);
+    const thread: Thread = { worker, takes: takes(slot), ready: false, built: [], building: null, current: null };
+    worker.on('message', (message: FromThread) => {
+      switch (message.kind) {
+        case 'loaded':
+          thread.ready = true;
+          break;
+        case 'built':
+          if (thread.building?.key !== message.key) break;
+          clearTimeout(thread.building.timer);
+          thread.building = null;
+          if (message.error === null) {
+            thread.built = [...thread.built, message.key].slice(-KEPT_BUILDS);
+          } else {
+            log(`tools: the tools' data could not be built: ${message.error}`);
+            buildFailed(message.key, { status: 'failed', message: "the tools' data of this build could not be built", detail: message.error });
+          }
+          settlePreparing();
+          break;
+        case 'done':
+          if (thread.current?.id !== message.id) break;
+          clearTimeout(thread.current.timer);
+          {
+            const { waiting } = thread.current;
+            thread.current = null;
+            waiting.resolve(message.run);
+          }
+          break;
       }
       pump();
     });
@@ -117,7 +183,16 @@ export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): T
       if (threads[slot] === thread) threads[slot] = null;
       if (!thread.ready && !closed) {
         startFailure = { until: Date.now() + RESTART_PAUSE_MS, message: `a tool thread could not start (${lastError})` };
-        for (const waiting of queue.splice(0)) waiting.resolve(cannotStart(startFailure.message));
+        for (const waiting of waitingCalls()) waiting.resolve(cannotStart(startFailure.message));
+      }
+      if (thread.building !== null) {
+        clearTimeout(thread.building.timer);
+        buildFailed(thread.building.key, {
+          status: 'failed',
+          message: "the thread building the tools' data of this build ended (out of memory or a fault)",
+          detail: `tools: thread ended while building: ${lastError}`,
+        });
+        thread.building = null;
       }
       if (thread.current !== null) {
         clearTimeout(thread.current.timer);
@@ -128,10 +203,30 @@ export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): T
         });
         thread.current = null;
       }
+      settlePreparing();
       pump();
     });
     threads[slot] = thread;
     return thread;
+  }
+
+  /** Sends a build's documents to a thread; it takes no call until it has built their data. */
+  function build(thread: Thread, slot: number, snapshot: ToolSnapshot): void {
+    const { key } = snapshot;
+    const timer = setTimeout(() => {
+      if (thread.building?.key !== key) return;
+      thread.building = null;
+      threads[slot] = null;
+      void thread.worker.terminate();
+      const message = `Building the tools' data of this build took more than ${buildDeadlineMs} ms, so no tool call can run on it; the operator has to publish a smaller build.`;
+      log(`tools: ${message}`);
+      buildFailed(key, { status: 'unavailable', reason: 'not-ready', message, retryAfterSeconds: 60 });
+      settlePreparing();
+      pump();
+    }, buildDeadlineMs);
+    thread.building = { key, timer };
+    const message: ToThread = { kind: 'build', snapshot };
+    thread.worker.postMessage(message);
   }
 
   function dispatch(thread: Thread, slot: number, waiting: Waiting): void {
@@ -151,7 +246,7 @@ export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): T
       pump();
     }, deadlineMs);
     thread.current = { id, waiting, timer };
-    const message: JobMessage = { id, job: waiting.job, snapshot: thread.key === waiting.snapshot.key ? null : waiting.snapshot };
+    const message: ToThread = { kind: 'job', id, key: waiting.snapshot.key, job: waiting.job };
     try {
       thread.worker.postMessage(message);
     } catch (error) {
@@ -162,39 +257,94 @@ export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): T
       clearTimeout(timer);
       thread.current = null;
       waiting.resolve(uncopyable(waiting.job.tool, (error as Error).message));
-      return;
     }
-    thread.key = waiting.snapshot.key;
+  }
+
+  /** The queue a free thread serves next: a general thread's is the heavy one while it holds calls. */
+  function queueFor(thread: Thread): Waiting[] {
+    return thread.takes === 'any' && queues.heavy.length > 0 ? queues.heavy : queues.light;
+  }
+
+  /** Gives a free thread its next call, or the data it lacks for that call or for the latest build. */
+  function serve(thread: Thread, slot: number): void {
+    // A loop: a call answered without running (uncopyable, or its build failed) leaves the thread free for the next.
+    while (thread.ready && thread.building === null && thread.current === null) {
+      const queue = queueFor(thread);
+      const head = queue[0];
+      if (head === undefined) {
+        if (latest !== null && !thread.built.includes(latest.key) && !failedBuilds.has(latest.key)) build(thread, slot, latest);
+        return;
+      }
+      const failed = failedBuilds.get(head.snapshot.key);
+      if (failed !== undefined) {
+        queue.shift();
+        head.resolve(failed);
+      } else if (!thread.built.includes(head.snapshot.key)) {
+        build(thread, slot, head.snapshot);
+      } else {
+        queue.shift();
+        dispatch(thread, slot, head);
+      }
+    }
   }
 
   function pump(): void {
     if (closed) return;
-    for (let slot = 0; slot < threads.length && queue.length > 0; slot++) {
+    for (let slot = 0; slot < threads.length; slot++) {
       if (threads[slot] === null && startFailure !== null && Date.now() < startFailure.until) continue;
-      const thread = threads[slot] ?? spawn(slot);
-      // A loop, not an if: a job that could not be handed over leaves the thread free for the next.
-      while (thread.ready && thread.current === null && queue.length > 0) dispatch(thread, slot, queue.shift()!);
+      serve(threads[slot] ?? spawn(slot), slot);
     }
   }
 
+  // The threads start now and build the current build's data before the first call arrives.
+  void toolSnapshotFrom(store).then((snapshot) => {
+    latest ??= snapshot;
+    pump();
+  });
+
   return {
-    threads: size,
     async run(job) {
       const snapshot = await toolSnapshotFrom(store);
       if (snapshot === null) return notReady();
       if (closed) return unavailable('busy', 'The server is shutting down.');
       if (startFailure !== null && Date.now() < startFailure.until && threads.every((t) => t === null)) return cannotStart(startFailure.message);
-      if (queue.length >= maxQueued)
-        return unavailable('busy', `${maxQueued} tool call${maxQueued === 1 ? ' is' : 's are'} already waiting; try again in a second.`);
+      const lane = laneOf(job.params);
+      const queue = queues[lane];
+      if (queue.length >= maxQueued[lane]) {
+        const calls = `${maxQueued[lane]} ${lane === 'light' ? '' : 'large '}tool call${maxQueued[lane] === 1 ? ' is' : 's are'}`;
+        const large = lane === 'light' ? '' : ` (over ${LIGHT_INPUT_CHARS} characters of input; smaller calls are not held up by them)`;
+        return unavailable('busy', `${calls} already waiting${large}; try again in a second.`);
+      }
+      latest ??= snapshot;
       return new Promise<ToolRun>((resolve) => {
         queue.push({ job, snapshot, resolve });
         pump();
       });
     },
+    async prepare(next) {
+      const snapshot = await toolSnapshotFrom(next);
+      if (snapshot === null || closed) return;
+      latest = snapshot;
+      // A prepare superseded by a newer build has nothing left to wait for.
+      for (const waiter of preparing.splice(0)) waiter.resolve();
+      await new Promise<void>((resolve) => {
+        preparing.push({ key: snapshot.key, resolve });
+        pump();
+        settlePreparing();
+      });
+    },
     async close() {
       closed = true;
-      for (const waiting of queue.splice(0)) waiting.resolve(unavailable('busy', 'The server is shutting down.'));
-      await Promise.all(threads.map((thread) => thread?.worker.terminate()));
+      for (const waiting of waitingCalls()) waiting.resolve(unavailable('busy', 'The server is shutting down.'));
+      settlePreparing();
+      await Promise.all(
+        threads.map((thread) => {
+          if (thread === null) return undefined;
+          if (thread.building !== null) clearTimeout(thread.building.timer);
+          if (thread.current !== null) clearTimeout(thread.current.timer);
+          return thread.worker.terminate();
+        }),
+      );
     },
   };
 }

@@ -1,26 +1,39 @@
-// A tool thread: runs one job at a time on the data the pool sent with it, and posts the
-// result back. The canonical JSON bytes of an HTTP answer are transferred, not copied.
+// A tool thread: builds the tools' data when the pool sends a build's documents, then runs one
+// call at a time on it and posts the result back. The canonical JSON bytes of an HTTP answer
+// are transferred, not copied.
 import { parentPort } from 'node:worker_threads';
 import { executeTool, type ToolRun } from '../tools/registry/call.ts';
-import { toolDataOf } from '../http/tool-data.ts';
-import type { JobMessage, RunMessage } from './tool-pool.ts';
+import type { ToolData } from '../tools/registry/types.ts';
+import { buildToolDataOf } from '../http/tool-data.ts';
+import { KEPT_BUILDS, type FromThread, type ToThread } from './tool-messages.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('tool-worker.ts runs as a worker thread of tool-pool.ts');
 
-let snapshot: JobMessage['snapshot'] = null;
+/** The data of the last KEPT_BUILDS builds, oldest first (the pool keeps the same list). */
+const built = new Map<string, ToolData>();
 
-port.on('message', async (message: JobMessage) => {
-  // The pool sends the documents only when this thread's copy is not the current build.
-  if (message.snapshot !== null) snapshot = message.snapshot;
+const post = (message: FromThread, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+
+port.on('message', async (message: ToThread) => {
+  if (message.kind === 'build') {
+    const { key } = message.snapshot;
+    try {
+      built.set(key, buildToolDataOf(message.snapshot));
+      for (const old of built.keys()) if (built.size > KEPT_BUILDS) built.delete(old);
+      post({ kind: 'built', key, error: null });
+    } catch (error) {
+      post({ kind: 'built', key, error: error instanceof Error ? error.message : String(error) });
+    }
+    return;
+  }
+  const data = built.get(message.key);
   // executeTool never rejects (a fault in the tool is a `failed` run), so nothing is left unhandled here.
   const run: ToolRun =
-    snapshot === null
-      ? { status: 'failed', message: 'the tool thread was sent no data', detail: 'tool-worker: no snapshot before the first job' }
-      : await executeTool(message.job, toolDataOf(snapshot));
-  const reply: RunMessage = { id: message.id, run };
-  port.postMessage(reply, run.status === 'answered' && run.form === 'json' ? [run.bytes.buffer] : []);
+    data === undefined
+      ? { status: 'failed', message: 'the tool thread holds no data for this build', detail: `tool-worker: no data built for ${message.key}` }
+      : await executeTool(message.job, data);
+  post({ kind: 'done', id: message.id, run }, run.status === 'answered' && run.form === 'json' ? [run.bytes.buffer] : []);
 });
 
-const ready: RunMessage = { id: 0, run: null };
-port.postMessage(ready);
+post({ kind: 'loaded' });

@@ -3,7 +3,8 @@ import { intentOf } from '../../tools/intents.ts';
 import { isRecord } from '../../util/guards.ts';
 import { TOOLS } from '../../tools/registry/index.ts';
 import type { CallContext } from '../../tools/registry/call.ts';
-import { ANSWER_FORM, MAX_ANSWER_BYTES, textTooLarge } from '../../tools/registry/limits.ts';
+import { ANSWER_FORM, MAX_ANSWER_BYTES } from '../../tools/registry/limits.ts';
+import { relocationOf, sentTooLarge, type Relocation } from '../answer-size.ts';
 import { readBody } from '../body.ts';
 import { echoId, MAX_RPC_BODY_BYTES, parseJsonBody, payloadTooLarge, RPC, type RpcId } from '../jsonrpc.ts';
 import { METHODS, requestedVersion, VERSIONS } from './methods.ts';
@@ -28,10 +29,10 @@ function failure(id: RpcId, binding: Binding, error: Problem): Response {
     .response;
 }
 
-/** A result, unless it is over the answer limit: then an error naming the limit, and the result is not sent. */
-function reply(id: RpcId, binding: Binding, result: unknown): Response {
+/** A result, unless it is over the answer limit as it will be sent: then an error naming the limit, and the result is not sent. */
+function reply(id: RpcId, binding: Binding, result: unknown, relocation?: Relocation): Response {
   const answer = respond(id, { result });
-  const tooLarge = textTooLarge(answer.text);
+  const tooLarge = sentTooLarge(answer.text, relocation);
   if (tooLarge === null) return answer.response;
   return failure(
     id,
@@ -76,7 +77,8 @@ function helpText(site: SiteSettings, reason: string): string {
 async function send(binding: Binding, id: RpcId, params: unknown, context: CallContext, site: SiteSettings): Promise<Response> {
   const message = binding.readMessage(params);
   if ('code' in message) return failure(id, binding, message);
-  const answer = (content: Omit<AgentReply, 'contextId'>) => reply(id, binding, binding.result({ contextId: message.contextId, ...content }));
+  const answer = (content: Omit<AgentReply, 'contextId'>) =>
+    reply(id, binding, binding.result({ contextId: message.contextId, ...content }), relocationOf(context));
   const routed = intentOf(message, context.data);
   if (routed.kind === 'invalid')
     return failure(

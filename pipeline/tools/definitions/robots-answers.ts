@@ -23,6 +23,7 @@ import {
   SUGGESTED_TOKENS,
 } from '../registry/limits.ts';
 import type { ParamSpec } from '../registry/types.ts';
+import { encodedRobotsProblem } from '../robots/encoded-file.ts';
 import { headerOf, PREFERENCES_SCHEMA, preferencesFor, usagePreferencesOf } from './preference-answers.ts';
 
 export const ROBOTS_TXT = {
@@ -36,6 +37,7 @@ export const ROBOTS_TXT = {
   http: 'In a GET, URL-encoded in the query string; or send the file as the raw body of a POST (curl --data-binary @robots.txt), or as the robots_txt field of a form or file upload.',
   accepted: `the text of a robots.txt file, at most ${ROBOTS_BODY_LIMIT} bytes (RFC 9309 2.5 asks parsers to read at least 500 KiB)`,
   example: 'User-agent: GPTBot\nDisallow: /\n',
+  formProblem: encodedRobotsProblem,
 } as const satisfies ParamSpec;
 const OBEYS = new Set(['documented', 'partial']);
 

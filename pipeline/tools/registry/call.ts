@@ -98,6 +98,8 @@ export interface ToolRunner {
 /** What a transport holds while it answers one request: the data to route with, the caller, where calls run. */
 export interface CallContext extends ToolContext {
   runner: ToolRunner;
+  /** The origin the handler rewrites the build's base URL to in the answer (http/origin.ts); absent: none. */
+  origin?: string;
 }
 
 /** Runs every call on the calling thread, with the data `dataOf` gives at the time. */

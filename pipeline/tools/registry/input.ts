@@ -110,6 +110,8 @@ function check(
       return { ok: false, message: `${param.name} is larger than ${param.maxBytes} bytes.` };
     if (param.values !== undefined && !param.values.includes(value))
       return { ok: false, message: `${param.name} "${value.slice(0, 64)}" is not one of the accepted values.` };
+    const problem = param.formProblem?.(value) ?? null;
+    if (problem !== null) return { ok: false, message: problem };
     return { ok: true, value };
   }
   const items = splitList(param, value, source);

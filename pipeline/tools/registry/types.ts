@@ -32,6 +32,8 @@ export interface ParamSpec {
   emptyIsValue?: boolean;
   default?: string | string[];
   example?: string;
+  /** Strings: a value of the accepted size that is still not in the accepted form; the reason, or null. */
+  formProblem?: (value: string) => string | null;
 }
 
 export interface PublishedPolicy {

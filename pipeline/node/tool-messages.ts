@@ -1,0 +1,25 @@
+// What the tool pool and its threads say to each other (node/tool-pool.ts, node/tool-worker.ts).
+//
+// A thread builds the tools' data (classifier, prefix index…) for a set of documents when the
+// pool sends them, before it is given any call on them; a call's deadline then counts the
+// call alone (docs/API.md §8.1).
+import type { ToolSnapshot } from '../http/tool-data.ts';
+import type { ToolJob, ToolRun } from '../tools/registry/call.ts';
+
+/** Builds a thread keeps at once: the build being served and the one about to replace it. */
+export const KEPT_BUILDS = 2;
+
+/** Pool → thread. */
+export type ToThread =
+  /** Build the tools' data for these documents, and keep it (dropping the oldest beyond KEPT_BUILDS). */
+  | { kind: 'build'; snapshot: ToolSnapshot }
+  /** Run this call on the data built for `key`. */
+  | { kind: 'job'; id: number; key: string; job: ToolJob };
+
+/** Thread → pool. */
+export type FromThread =
+  /** The thread's modules are loaded; it takes messages. */
+  | { kind: 'loaded' }
+  /** The data for `key` is built (error null) or could not be (the error's message). */
+  | { kind: 'built'; key: string; error: string | null }
+  | { kind: 'done'; id: number; run: ToolRun };
