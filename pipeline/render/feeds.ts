@@ -69,7 +69,8 @@ function itemId(site: SiteSettings, cursor: number): string {
 }
 
 function prefixLines(label: string, sample: PrefixDelta | undefined, counts: FamilyCounts | undefined): string[] {
-  const count = (counts?.ipv4 ?? 0) + (counts?.ipv6 ?? 0);
+  // An event written before the counts existed holds every prefix: its sample is its count.
+  const count = counts === undefined ? (sample?.ipv4.length ?? 0) + (sample?.ipv6.length ?? 0) : counts.ipv4 + counts.ipv6;
   if (!sample || count === 0) return [];
   // The event holds a bounded sample (docs/API.md §3); the counts say how many there are.
   const shown = sample.ipv4.slice(0, FEED_PREFIX_LIMIT).concat(sample.ipv6.slice(0, Math.max(0, FEED_PREFIX_LIMIT - sample.ipv4.length)));
