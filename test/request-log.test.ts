@@ -265,3 +265,54 @@ describe('clients that go away', () => {
     assert.deepEqual(stacks, [], 'no stack in the server log');
   });
 });
+
+describe('a log at its size cap', () => {
+  const MAX_BYTES = 256 * 1024;
+  let served: ServedMini;
+  before(async () => {
+    served = await serveMini('2026-01-01T00:00:00Z', { tools: { threads: 0 }, exportKey: KEY, requestLog: { maxBytes: MAX_BYTES } });
+  });
+  after(() => served.dispose());
+  type Page = {
+    log: { written: number; evicted: number; max_bytes: number };
+    hits: { id: number; route: string; bytes: number }[];
+    next_cursor: number | null;
+  };
+  const page = async (cursor: number, limit: number) =>
+    JSON.parse((await raw(served.server.url, `/hits.json?cursor=${cursor}&limit=${limit}`, { headers: { authorization: `Bearer ${KEY}` } })).text) as Page;
+  const allRows = async () => {
+    const rows: Page['hits'] = [];
+    for (let cursor = 0; ; ) {
+      const next = await page(cursor, 1000);
+      rows.push(...next.hits);
+      if (next.next_cursor === null) return rows;
+      cursor = next.next_cursor;
+    }
+  };
+
+  test('the oldest rows leave first, and /stats.json counts exactly the rows that stay', async () => {
+    const ROUTE = '/data/agents.json';
+    // Until the cap has been reached and rows removed (a few thousand requests of about 250 bytes).
+    let health = (await page(0, 1)).log;
+    assert.equal(health.max_bytes, MAX_BYTES);
+    for (let burst = 0; burst < 200 && health.evicted === 0; burst++) {
+      await Promise.all(Array.from({ length: 50 }, () => raw(served.server.url, ROUTE)));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      health = (await page(0, 1)).log;
+    }
+    assert.ok(health.evicted > 0, 'the cap was never reached');
+    // A removal takes the rows down to 90 % of the cap: the few rows these reads add cannot start another.
+    const before = await allRows();
+    const stats = JSON.parse((await raw(served.server.url, '/stats.json')).text) as { totals: { requests: number }; by_route: Record<string, number> };
+    const rows = await allRows();
+    assert.equal(rows[0]!.id, before[0]!.id, 'no removal between the readings');
+    assert.ok(rows[0]!.id > 1, 'the oldest rows are gone');
+    assert.deepEqual(
+      rows.map((row) => row.id),
+      Array.from({ length: rows.length }, (_, i) => rows[0]!.id + i),
+      'the newest rows stay, without a gap',
+    );
+    const kept = rows.filter((row) => row.route === ROUTE).length;
+    assert.equal(stats.by_route[ROUTE], kept, `/stats.json counts ${stats.by_route[ROUTE]} requests to ${ROUTE}, the log holds ${kept}`);
+  });
+});

@@ -65,8 +65,8 @@ export interface ServeOptions {
   compress?: boolean;
   /** Tool calls run on worker threads (default: one per CPU, at most 4); `threads: 0` runs them in place. */
   tools?: ToolPoolOptions;
-  /** The request log: a SQLite file, or null for none (--no-log). Default: none. */
-  requestLog?: { file: string | null; retentionDays?: number; flushEveryMs?: number };
+  /** The request log: a SQLite file, or null for none (--no-log). Default: none. `maxBytes` is its size cap (--log-max-mb). */
+  requestLog?: { file: string | null; retentionDays?: number; maxBytes?: number; flushEveryMs?: number };
   /** The key /hits.json asks for (EXPORT_KEY); null or absent: every request to it is 401. */
   exportKey?: string | null;
   /** Which origin dynamic answers name (BASE_URL, --trust-proxy); default: the one each request used. */
@@ -161,9 +161,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     },
   });
   const tools = options.tools?.threads === 0 ? inProcessRunner(() => toolDataFrom(store)) : toolPool(store, { log, ...options.tools });
-  const requestLog = options.requestLog?.file
-    ? threadedLog({ file: options.requestLog.file, retentionDays: options.requestLog.retentionDays, flushEveryMs: options.requestLog.flushEveryMs, log })
-    : NO_LOG;
+  const requestLog = options.requestLog?.file ? threadedLog({ ...options.requestLog, file: options.requestLog.file, log }) : NO_LOG;
   const hasher = dailySaltedHasher(
     () => randomBytes(32),
     (salt, address) => createHash('sha256').update(salt).update(address).digest('hex').slice(0, 32),

@@ -4,7 +4,17 @@
 // unavailable and the server serving.
 
 import { Worker } from 'node:worker_threads';
-import { type DailyRow, type HitsPage, LogBusy, type LogEntry, type LogHealth, type RequestLog, type Visitor } from '../log/types.ts';
+import {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_RETENTION_DAYS,
+  type DailyRow,
+  type HitsPage,
+  LogBusy,
+  type LogEntry,
+  type LogHealth,
+  type RequestLog,
+  type Visitor,
+} from '../log/types.ts';
 import type { SqliteLogOptions } from './sqlite-log.ts';
 import { workerSource } from './worker-source.ts';
 
@@ -32,8 +42,15 @@ const START_TIMEOUT_MS = 10_000;
 
 export function threadedLog(options: Omit<SqliteLogOptions, 'now'>): RequestLog {
   const say = options.log ?? (() => {});
-  const retentionDays = options.retentionDays ?? 30;
-  let health: LogHealth = { state: 'ok', reason: null, written: 0, dropped: 0, retention_days: retentionDays };
+  let health: LogHealth = {
+    state: 'ok',
+    reason: null,
+    written: 0,
+    dropped: 0,
+    evicted: 0,
+    retention_days: options.retentionDays ?? DEFAULT_RETENTION_DAYS,
+    max_bytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
+  };
   let dropped = 0;
   let queue: LogEntry[] = [];
   let timer: ReturnType<typeof setTimeout> | null = null;
