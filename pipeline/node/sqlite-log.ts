@@ -138,10 +138,10 @@ export function sqliteLog(options: SqliteLogOptions): RequestLog {
     try {
       statements.writeBatch(batch);
       written += batch.length;
+      if (statements.overCap(maxBytes)) evictions.start();
     } catch (error) {
       fail('cannot write', error);
     }
-    if (statements.overCap(maxBytes)) evictions.start();
   }
 
   const evictions = evictor(() => {
