@@ -196,10 +196,12 @@ function reportSent(report: Report | undefined, status: number, bytes: number | 
 /** The whole adapter: stored documents are answered directly, everything else by the App. */
 export function nodeListener(app: App, options: ListenerOptions) {
   const fail = (res: ServerResponse, error: unknown, report?: Report) => {
+    // Whatever was thrown, even null: reading it must not throw here.
+    const thrown = error as { code?: unknown; message?: unknown; stack?: unknown } | null | undefined;
     if (isClientGone(error) || res.destroyed) {
-      options.log(`serve: client went away (${(error as { code?: string }).code ?? (error as Error).message})`);
+      options.log(`serve: client went away (${String(thrown?.code ?? thrown?.message ?? error)})`);
     } else {
-      options.log(`serve: ${(error as Error).stack ?? String(error)}`);
+      options.log(`serve: ${String(thrown?.stack ?? error)}`);
       sendError(res, 500, 'internal_error', 'The server failed to answer this request; it has been logged. Try again, or report the URL.', report);
       if (!res.writableEnded) res.end();
     }
