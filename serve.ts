@@ -7,8 +7,8 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { join } from 'node:path';
 import type { RunningServer } from './pipeline/node/server.ts';
-import { DEFAULT_RETENTION_DAYS } from './pipeline/log/types.ts';
-import { fromEnvironment, listenFailure, parseBaseUrl, parseDays, parsePort, parseSwitch, UsageError } from './pipeline/node/serve-args.ts';
+import { DEFAULT_MAX_BYTES, DEFAULT_RETENTION_DAYS } from './pipeline/log/types.ts';
+import { fromEnvironment, listenFailure, parseBaseUrl, parseDays, parseMegabytes, parsePort, parseSwitch, UsageError } from './pipeline/node/serve-args.ts';
 import { errnoOf, messageOf } from './pipeline/util/errno.ts';
 
 /** Exit codes: 2 for a value given in the wrong form, 1 when the server cannot start or stop. */
@@ -16,6 +16,7 @@ const USAGE = 2;
 const FAILED = 1;
 /** Longer than any request may take to finish closing, shorter than Docker's 10 s before SIGKILL. */
 const STOP_DEADLINE_MS = 8_000;
+const MIB = 1024 * 1024;
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -38,6 +39,7 @@ interface Options {
   logDb?: string;
   log: boolean;
   logRetentionDays?: number;
+  logMaxMb?: number;
   baseUrl?: string;
   trustProxy?: boolean;
 }
@@ -51,6 +53,11 @@ function readOptions(): Options {
     .option('--log-db <path>', 'the request log, a SQLite file (env LOG_DB; default <root>/state/requests.db)', process.env['LOG_DB'])
     .option('--no-log', 'keep no request log (/stats.json then says so, /hits.json has nothing)')
     .option('--log-retention-days <n>', `days of requests the log keeps (env LOG_RETENTION_DAYS; default ${DEFAULT_RETENTION_DAYS})`, option(parseDays))
+    .option(
+      '--log-max-mb <n>',
+      `size cap of the log in MiB; past it the oldest rows go first (env LOG_MAX_MB; default ${DEFAULT_MAX_BYTES / MIB})`,
+      option(parseMegabytes),
+    )
     .option(
       '--base-url <url>',
       'the origin every address the server writes names, for a server behind a proxy (env BASE_URL; default: the Host each request used)',
@@ -73,6 +80,7 @@ function settings(options: Options) {
       port: options.port ?? fromEnvironment(process.env, 'PORT', parsePort, 8080),
       host: options.host ?? (process.env['HOST'] || '0.0.0.0'),
       retentionDays: options.logRetentionDays ?? fromEnvironment(process.env, 'LOG_RETENTION_DAYS', parseDays, DEFAULT_RETENTION_DAYS),
+      maxBytes: (options.logMaxMb ?? fromEnvironment(process.env, 'LOG_MAX_MB', parseMegabytes, DEFAULT_MAX_BYTES / MIB)) * MIB,
       origin: {
         fixed: options.baseUrl ?? fromEnvironment<string | null>(process.env, 'BASE_URL', parseBaseUrl, null),
         trustProxy: options.trustProxy === true || fromEnvironment(process.env, 'TRUST_PROXY', parseSwitch, false),
@@ -109,7 +117,7 @@ function stopOnSignals(running: RunningServer): void {
 }
 
 const options = readOptions();
-const { port, host, retentionDays, origin } = settings(options);
+const { port, host, retentionDays, maxBytes, origin } = settings(options);
 let running: RunningServer;
 try {
   // Loaded after the arguments are judged, so a mistyped one is answered at once.
@@ -119,7 +127,7 @@ try {
     host,
     root: options.root,
     log: say,
-    requestLog: { file: options.log ? (options.logDb ?? join(options.root, 'state', 'requests.db')) : null, retentionDays },
+    requestLog: { file: options.log ? (options.logDb ?? join(options.root, 'state', 'requests.db')) : null, retentionDays, maxBytes },
     // The only secret the service knows: it opens /hits.json, the raw log (docs/API.md §5).
     exportKey: process.env['EXPORT_KEY'] || null,
     origin,

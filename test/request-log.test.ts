@@ -6,7 +6,11 @@ import { gunzipSync } from 'node:zlib';
 import { LIVE_MARKER } from '../pipeline/site/live.ts';
 import { after, before, describe, test } from 'node:test';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
+import { connect } from 'node:net';
+import { build } from '../pipeline/publish/build.ts';
+import { type RunningServer, startServer } from '../pipeline/node/server.ts';
 import { raw } from './support/http.ts';
+import { tempProject } from './support/project.ts';
 import { serveMini, type ServedMini } from './support/served.ts';
 
 // The request log over real sockets: every request is recorded once answered, /stats.json
@@ -181,5 +185,135 @@ describe('without a request log', () => {
     const page = await raw(served.server.url, '/crawler/gptbot.html');
     assert.ok(page.text.includes(`<p class="live">${LIVE_MARKER}</p>`));
     assert.equal(page.headers['etag'], `"${entry.file_etag}"`);
+  });
+});
+
+describe('clients that go away', () => {
+  const lines: string[] = [];
+  let project: Awaited<ReturnType<typeof tempProject>>;
+  let server: RunningServer;
+  before(async () => {
+    project = await tempProject('mini');
+    await build({ root: project.root, now: '2026-01-01T00:00:00Z' });
+    server = await startServer({
+      root: project.root,
+      port: 0,
+      host: '127.0.0.1',
+      checkEveryMs: 0,
+      tools: { threads: 0 },
+      exportKey: KEY,
+      requestLog: { file: join(project.root, 'state', 'requests.db') },
+      log: (line) => lines.push(line),
+    });
+  });
+  after(async () => {
+    await server.close();
+    await project.dispose();
+  });
+
+  /** Sends `bytes` on a new connection and closes it at once, as a client that gives up does; `reset` sends an RST instead of a FIN. */
+  const abandon = (bytes: string, reset: boolean) =>
+    new Promise<void>((resolve, reject) => {
+      const { hostname, port } = new URL(server.url);
+      const socket = connect(Number(port), hostname, () => {
+        socket.write(bytes, () => {
+          if (reset) socket.resetAndDestroy();
+          else socket.destroy();
+        });
+      });
+      socket.on('close', () => resolve());
+      socket.on('error', reject);
+    });
+
+  test('every request of a client that left is recorded once: what went out, or 499 when nothing could; its address still books it; no stack in the log', async () => {
+    const N = 10;
+    // A GPTBot User-Agent from 127.0.0.1: the booking needs the address, which a closed socket no longer has.
+    const agent = (kind: string, i: number) => `Mozilla/5.0 (compatible; GPTBot/1.3; abort-${kind}-${i})`;
+    const kinds: Record<string, (ua: string) => string> = {
+      // Answered from memory as soon as the head is read.
+      document: (ua) => `GET /data/agents.json HTTP/1.1\r\nHost: x\r\nUser-Agent: ${ua}\r\n\r\n`,
+      // Answered by the handler, a turn or more later.
+      tool: (ua) => `GET /tools/classify-ua?ua=GPTBot HTTP/1.1\r\nHost: x\r\nUser-Agent: ${ua}\r\n\r\n`,
+      // The body never arrives whole: nothing can be answered.
+      'cut-body': (ua) =>
+        `POST /tools/robots-lint HTTP/1.1\r\nHost: x\r\nUser-Agent: ${ua}\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\nUser-agent: *\n`,
+    };
+    for (const [kind, request] of Object.entries(kinds)) {
+      for (let i = 0; i < N; i++) await abandon(request(agent(kind, i)), i % 2 === 1);
+    }
+    const expected = Object.keys(kinds).length * N;
+    type Row = { status: number; bytes: number; crawler: string | null; verdict: string | null; user_agent: string | null };
+    let rows: Row[] = [];
+    for (let tries = 0; tries < 200 && rows.length < expected; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const page = JSON.parse((await raw(server.url, '/hits.json?limit=1000', { headers: { authorization: `Bearer ${KEY}` } })).text) as { hits?: Row[] };
+      rows = (page.hits ?? []).filter((row) => row.user_agent?.includes('abort-'));
+    }
+    const of = (kind: string) => rows.filter((row) => row.user_agent?.includes(`abort-${kind}-`));
+    for (const kind of Object.keys(kinds)) assert.equal(of(kind).length, N, `${kind}: ${of(kind).length} rows for ${N} requests`);
+    assert.equal(new Set(rows.map((row) => row.user_agent)).size, expected, 'each request once');
+    for (const row of rows) {
+      assert.equal(row.crawler, 'gptbot');
+      assert.equal(row.verdict, 'not-genuine', `${row.user_agent} booked without its address`);
+      // What went out (the whole answer was handed to the socket), or 499 with no bytes.
+      assert.ok(row.status === 499 ? row.bytes === 0 : row.status === 200 && row.bytes > 0, `${row.user_agent}: ${row.status}, ${row.bytes} bytes`);
+    }
+    assert.ok(
+      of('cut-body').every((row) => row.status === 499),
+      'a request whose body never arrived is 499',
+    );
+    const stacks = lines.filter((line) => /\n\s+at |TypeError/.test(line));
+    assert.deepEqual(stacks, [], 'no stack in the server log');
+  });
+});
+
+describe('a log at its size cap', () => {
+  const MAX_BYTES = 256 * 1024;
+  let served: ServedMini;
+  before(async () => {
+    served = await serveMini('2026-01-01T00:00:00Z', { tools: { threads: 0 }, exportKey: KEY, requestLog: { maxBytes: MAX_BYTES } });
+  });
+  after(() => served.dispose());
+  type Page = {
+    log: { written: number; evicted: number; max_bytes: number };
+    hits: { id: number; route: string; bytes: number }[];
+    next_cursor: number | null;
+  };
+  const page = async (cursor: number, limit: number) =>
+    JSON.parse((await raw(served.server.url, `/hits.json?cursor=${cursor}&limit=${limit}`, { headers: { authorization: `Bearer ${KEY}` } })).text) as Page;
+  const allRows = async () => {
+    const rows: Page['hits'] = [];
+    for (let cursor = 0; ; ) {
+      const next = await page(cursor, 1000);
+      rows.push(...next.hits);
+      if (next.next_cursor === null) return rows;
+      cursor = next.next_cursor;
+    }
+  };
+
+  test('the oldest rows leave first, and /stats.json counts exactly the rows that stay', async () => {
+    const ROUTE = '/data/agents.json';
+    // Until the cap has been reached and rows removed (a few thousand requests of about 250 bytes).
+    let health = (await page(0, 1)).log;
+    assert.equal(health.max_bytes, MAX_BYTES);
+    for (let burst = 0; burst < 200 && health.evicted === 0; burst++) {
+      await Promise.all(Array.from({ length: 50 }, () => raw(served.server.url, ROUTE)));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      health = (await page(0, 1)).log;
+    }
+    assert.ok(health.evicted > 0, 'the cap was never reached');
+    // A removal takes the rows down to 90 % of the cap: the few rows these reads add cannot start another.
+    const before = await allRows();
+    const stats = JSON.parse((await raw(served.server.url, '/stats.json')).text) as { totals: { requests: number }; by_route: Record<string, number> };
+    const rows = await allRows();
+    assert.equal(rows[0]!.id, before[0]!.id, 'no removal between the readings');
+    assert.ok(rows[0]!.id > 1, 'the oldest rows are gone');
+    assert.deepEqual(
+      rows.map((row) => row.id),
+      Array.from({ length: rows.length }, (_, i) => rows[0]!.id + i),
+      'the newest rows stay, without a gap',
+    );
+    const kept = rows.filter((row) => row.route === ROUTE).length;
+    assert.equal(stats.by_route[ROUTE], kept, `/stats.json counts ${stats.by_route[ROUTE]} requests to ${ROUTE}, the log holds ${kept}`);
   });
 });

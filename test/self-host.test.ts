@@ -178,6 +178,8 @@ describe('a setting in the wrong form: one line naming the accepted form, exit 2
     { given: '--port abc', args: ['--port', 'abc'], form: PORT_FORM },
     { given: '--log-retention-days 0', args: ['--log-retention-days', '0'], form: /days from 1 to 3650$/ },
     { given: 'LOG_RETENTION_DAYS=x', env: { LOG_RETENTION_DAYS: 'x' }, form: /^error: environment variable LOG_RETENTION_DAYS "x" is invalid\./ },
+    { given: '--log-max-mb 0', args: ['--log-max-mb', '0'], form: /expected a whole number of MiB from 1 to 1048576$/ },
+    { given: 'LOG_MAX_MB=1.5', env: { LOG_MAX_MB: '1.5' }, form: /^error: environment variable LOG_MAX_MB "1\.5" is invalid\. expected a whole number of MiB/ },
     {
       given: 'BASE_URL=ftp://x',
       env: { BASE_URL: 'ftp://x' },

@@ -11,16 +11,27 @@ export function memoryLog(options: { capacity?: number; retentionDays?: number }
   const daily = new Map<string, DailyRow>();
   let nextId = 1;
   let written = 0;
+  let evicted = 0;
+  /** Adds one request to its daily row (`sign` -1 takes it out again). */
+  const count = (entry: LogEntry, sign: 1 | -1) => {
+    const row = { day: dayOf(entry.at), route: entry.route, status: entry.status, crawler: entry.crawler, category: entry.category, verdict: entry.verdict };
+    const key = dailyKey(row);
+    const current = daily.get(key) ?? { ...row, requests: 0, bytes: 0 };
+    const next = { ...current, requests: current.requests + sign, bytes: current.bytes + sign * entry.bytes };
+    if (next.requests === 0) daily.delete(key);
+    else daily.set(key, next);
+  };
   return {
     record(entry: LogEntry) {
-      // The oldest row goes first, as retention would take it.
-      if (hits.length >= capacity) hits.shift();
+      // The oldest row goes first, as retention would take it, and leaves the aggregate with it.
+      const oldest = hits.length >= capacity ? hits.shift() : undefined;
+      if (oldest !== undefined) {
+        count(oldest, -1);
+        evicted++;
+      }
       hits.push({ ...entry, id: nextId++ });
       written++;
-      const row = { day: dayOf(entry.at), route: entry.route, status: entry.status, crawler: entry.crawler, category: entry.category, verdict: entry.verdict };
-      const key = dailyKey(row);
-      const current = daily.get(key) ?? { ...row, requests: 0, bytes: 0 };
-      daily.set(key, { ...current, requests: current.requests + 1, bytes: current.bytes + entry.bytes });
+      count(entry, 1);
     },
     daily: async (since: string) => [...daily.values()].filter((r) => r.day >= since),
     async hits(cursor: number, limit: number): Promise<HitsPage> {
@@ -36,7 +47,7 @@ export function memoryLog(options: { capacity?: number; retentionDays?: number }
       return { requests: mine.length, first_seen: first.at, last_seen: last.at, crawler: last.crawler, verdict: last.verdict };
     },
     // Nothing is queued, so nothing is dropped: a full log forgets its oldest row instead.
-    health: (): LogHealth => ({ state: 'ok', reason: null, written, dropped: 0, retention_days: retentionDays }),
+    health: (): LogHealth => ({ state: 'ok', reason: null, written, dropped: 0, evicted, retention_days: retentionDays, max_bytes: 0 }),
     flush() {},
     close: async () => {},
   };

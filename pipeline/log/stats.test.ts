@@ -41,3 +41,12 @@ test('crawlers past the listed number are summed, not listed', async () => {
   assert.equal(stats.by_crawler.length, LISTED_CRAWLERS);
   assert.deepEqual(stats.other_crawlers, { crawlers: 5, requests: 5 });
 });
+
+test('a memory log past its capacity forgets its oldest row in the aggregate too', async () => {
+  const log = memoryLog({ capacity: 3 });
+  for (let i = 0; i < 5; i++) log.record(entry({ at: T + i, bytes: 10 * (i + 1) }));
+  const stats = statsDocument(await log.daily('2026-11-01'), log.health(), '2026-11-01', '2026-11-25T12:00:00Z');
+  // The three newest: 30 + 40 + 50 bytes.
+  assert.deepEqual(stats.totals, { requests: 3, bytes: 120 });
+  assert.equal(log.health().evicted, 2);
+});

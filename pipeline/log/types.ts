@@ -38,6 +38,9 @@ export const USER_AGENT_LIMIT = 256;
 /** Days of requests a log keeps unless the server is told otherwise (--log-retention-days). */
 export const DEFAULT_RETENTION_DAYS = 30;
 
+/** The request log's size cap unless the server is told otherwise (--log-max-mb): 1 GiB. */
+export const DEFAULT_MAX_BYTES = 1024 * 1024 * 1024;
+
 /** Requests of one day that share every other column: what /stats.json is computed from. */
 export interface DailyRow {
   day: string;
@@ -78,7 +81,11 @@ export interface LogHealth {
   written: number;
   /** Rows dropped since the server started because the write queue was full. */
   dropped: number;
+  /** Rows removed since the server started, oldest first, to keep the log under its cap (max_bytes). */
+  evicted: number;
   retention_days: number;
+  /** The size cap of the log's file in bytes; 0 when it has none (no log, or a log in memory capped by rows). */
+  max_bytes: number;
 }
 
 /**
@@ -107,7 +114,7 @@ export const NO_LOG: RequestLog = {
   daily: async () => [],
   hits: async () => ({ hits: [], next_cursor: null }),
   visitor: async () => null,
-  health: () => ({ state: 'off', reason: 'The server was started with --no-log.', written: 0, dropped: 0, retention_days: 0 }),
+  health: () => ({ state: 'off', reason: 'The server was started with --no-log.', written: 0, dropped: 0, evicted: 0, retention_days: 0, max_bytes: 0 }),
   flush() {},
   close: async () => {},
 };

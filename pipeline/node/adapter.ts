@@ -58,6 +58,13 @@ export function peerAddress(socket: { remoteAddress?: string | undefined }): str
   return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
 }
 
+/**
+ * The status booked for a request whose client went away before its answer could be handed to
+ * the socket: nothing of it went out. nginx's "client closed request", so that log tools that
+ * know nginx's logs read it the same way (docs/API.md §4.3a).
+ */
+const CLIENT_GONE_STATUS = 499;
+
 /** One answered request, as the request log is told of it. */
 interface AnsweredRequest {
   at: number;
@@ -70,8 +77,8 @@ interface AnsweredRequest {
   address: string | null;
 }
 
-/** Writes the answer; resolves to the number of body bytes handed to the socket. */
-async function sendResponse(response: Response, res: ServerResponse, req?: IncomingMessage): Promise<number> {
+/** Writes the answer; resolves to the number of body bytes handed to the socket, or null when the client had gone. */
+async function sendResponse(response: Response, res: ServerResponse, req?: IncomingMessage): Promise<number | null> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
@@ -80,7 +87,7 @@ async function sendResponse(response: Response, res: ServerResponse, req?: Incom
   // next request on it would be parsed from them. Close it instead of draining a large body.
   if (req && !req.complete) headers['connection'] = 'close';
   const body = response.body === null ? null : (knownBody(response) ?? new Uint8Array(await response.arrayBuffer()));
-  if (res.destroyed) return 0;
+  if (res.destroyed) return null;
   res.writeHead(response.status, headers);
   res.end(body ?? undefined);
   return body?.byteLength ?? 0;
@@ -99,7 +106,8 @@ export function plainError(status: number, code: string, message: string, allow?
 }
 
 function sendError(res: ServerResponse, status: number, code: string, message: string, report?: Report): void {
-  if (res.headersSent || res.destroyed) return;
+  if (res.headersSent) return;
+  if (res.destroyed) return void report?.(CLIENT_GONE_STATUS, 0);
   const { headers, body } = plainError(status, code, message);
   res.writeHead(status, headers);
   res.end(body);
@@ -150,36 +158,55 @@ export function isClientGone(error: unknown): boolean {
 
 /**
  * A reporter for one request, called where its answer is written (not on the response's
- * 'finish' event: a listener per response cost a quarter of the document throughput).
+ * 'finish' event: a listener per response cost a quarter of the document throughput). Its
+ * first call counts; the later ones of a failure path change nothing. What it reports of the
+ * request is read when the request arrives: once the client has gone, its socket has no
+ * address left to read.
  */
 function reporter(req: IncomingMessage, onAnswered: (answered: AnsweredRequest) => void): Report {
   const at = Date.now();
   const started = performance.now();
+  const method = req.method ?? 'GET';
+  const target = req.url ?? '';
+  const userAgent = req.headers['user-agent'];
+  const address = peerAddress(req.socket);
+  let reported = false;
   return (status, bytes) => {
-    const userAgent = req.headers['user-agent'];
+    if (reported) return;
+    reported = true;
     onAnswered({
       at,
-      method: req.method ?? 'GET',
-      target: req.url ?? '',
+      method,
+      target,
       status,
       bytes,
       durationMs: performance.now() - started,
       userAgent: typeof userAgent === 'string' ? userAgent : null,
-      address: peerAddress(req.socket),
+      address,
     });
   };
+}
+
+/** Reports a written answer: its status and bytes, or the client's leaving when nothing could be written. */
+function reportSent(report: Report | undefined, status: number, bytes: number | null): void {
+  if (bytes === null) report?.(CLIENT_GONE_STATUS, 0);
+  else report?.(status, bytes);
 }
 
 /** The whole adapter: stored documents are answered directly, everything else by the App. */
 export function nodeListener(app: App, options: ListenerOptions) {
   const fail = (res: ServerResponse, error: unknown, report?: Report) => {
+    // Whatever was thrown, even null: reading it must not throw here.
+    const thrown = error as { code?: unknown; message?: unknown; stack?: unknown } | null | undefined;
     if (isClientGone(error) || res.destroyed) {
-      options.log(`serve: client went away (${(error as { code?: string }).code ?? (error as Error).message})`);
-      return;
+      options.log(`serve: client went away (${String(thrown?.code ?? thrown?.message ?? error)})`);
+    } else {
+      options.log(`serve: ${String(thrown?.stack ?? error)}`);
+      sendError(res, 500, 'internal_error', 'The server failed to answer this request; it has been logged. Try again, or report the URL.', report);
+      if (!res.writableEnded) res.end();
     }
-    options.log(`serve: ${(error as Error).stack ?? String(error)}`);
-    sendError(res, 500, 'internal_error', 'The server failed to answer this request; it has been logged. Try again, or report the URL.', report);
-    if (!res.writableEnded) res.end();
+    // Booked whatever happened: the status that went out, or the client's leaving.
+    report?.(res.headersSent ? res.statusCode : CLIENT_GONE_STATUS, 0);
   };
 
   return (req: IncomingMessage, res: ServerResponse) => {
@@ -205,7 +232,7 @@ export function nodeListener(app: App, options: ListenerOptions) {
       if (UNREPRESENTABLE.has(method)) {
         const refusal = app.refuseMethod(method, target.pathAndQuery);
         return void sendResponse(refusal, res, req)
-          .then((bytes) => report?.(refusal.status, bytes))
+          .then((bytes) => reportSent(report, refusal.status, bytes))
           .catch((error: unknown) => fail(res, error, report));
       }
       const answer = app.answerDocument(target.pathAndQuery, {
@@ -223,6 +250,7 @@ export function nodeListener(app: App, options: ListenerOptions) {
         fallbackOrigin: options.origin(),
       });
       if (answer) {
+        if (res.destroyed) return void report?.(CLIENT_GONE_STATUS, 0);
         res.writeHead(answer.status, answer.headers);
         res.end(answer.body ?? undefined);
         return void report?.(answer.status, answer.body?.byteLength ?? 0);
@@ -238,7 +266,7 @@ export function nodeListener(app: App, options: ListenerOptions) {
         .then(async (response) => {
           // Sent first: report?.(…) would skip evaluating its arguments when there is no log.
           const bytes = await sendResponse(response, res, req);
-          report?.(response.status, bytes);
+          reportSent(report, response.status, bytes);
         })
         .catch((error: unknown) => fail(res, error, report));
     } catch (error) {

@@ -4,6 +4,8 @@
 /** The accepted form of a port, quoted by every refusal of one. */
 const PORT_FORM = 'a whole number from 1 to 65535, or 0 for any free port';
 const DAYS_FORM = 'a whole number of days from 1 to 3650';
+/** 1 MiB holds about 4,000 requests; 1,048,576 MiB is 1 TiB. */
+const MEGABYTES_FORM = 'a whole number of MiB from 1 to 1048576';
 
 /** A value given on the command line or in the environment that has not the accepted form. */
 export class UsageError extends Error {
@@ -48,6 +50,13 @@ export function parseSwitch(value: string): boolean {
 export function parseDays(value: string): number {
   const n = wholeNumber(value, 3_650);
   if (n === null || n < 1) throw new UsageError(`expected ${DAYS_FORM}`);
+  return n;
+}
+
+/** --log-max-mb / LOG_MAX_MB: the request log's size cap, in MiB. */
+export function parseMegabytes(value: string): number {
+  const n = wholeNumber(value, 1_048_576);
+  if (n === null || n < 1) throw new UsageError(`expected ${MEGABYTES_FORM}`);
   return n;
 }
 

@@ -78,8 +78,11 @@ export interface ServeOptions {
   compress?: boolean;
   /** Tool calls run on worker threads (node/tool-pool.ts: by default one per CPU but one, plus one for small calls); `threads: 0` runs them in place. */
   tools?: ToolPoolOptions;
-  /** The request log: a SQLite file, or null for none (--no-log). Default: none. */
-  requestLog?: { file: string | null; retentionDays?: number; flushEveryMs?: number };
+  /**
+   * The request log: a SQLite file, or null for none (--no-log). Default: none. `maxBytes` is its
+   * size cap (--log-max-mb); `flushEveryMs` how often its thread takes the answered requests (5 ms).
+   */
+  requestLog?: { file: string | null; retentionDays?: number; maxBytes?: number; flushEveryMs?: number };
   /** The key /hits.json asks for (EXPORT_KEY); null or absent: every request to it is 401. */
   exportKey?: string | null;
   /** Which origin dynamic answers name (BASE_URL, --trust-proxy); default: the one each request used. */
@@ -192,6 +195,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   if (recovered) log(recovered);
   // Made once the store is: the store's first build is prepared before any thread exists.
   let pool: ToolPool | null = null;
+  // Started first: its thread opens the file while the build is loaded, and the server listens
+  // only once it has, so that every answered request is in the file within the bound of
+  // docs/API.md §4.3a, the first one too.
+  const requestLog = options.requestLog?.file ? threadedLog({ ...options.requestLog, file: options.requestLog.file, log }) : null;
   const store = await snapshotStore(distDir, {
     checkEveryMs: options.checkEveryMs,
     onReload: log,
@@ -203,17 +210,18 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       current = await toolDataFrom(snapshot);
       await pool?.prepare(snapshot);
     },
+  }).catch(async (error: unknown) => {
+    // A dist/ that cannot be served: the log's thread, already started, must not outlive the start.
+    await requestLog?.close();
+    throw error;
   });
   pool = options.tools?.threads === 0 ? null : toolPool(store, { log, ...options.tools });
   const tools = pool ?? inProcessRunner(() => toolDataFrom(store));
-  const requestLog = options.requestLog?.file
-    ? threadedLog({ file: options.requestLog.file, retentionDays: options.requestLog.retentionDays, flushEveryMs: options.requestLog.flushEveryMs, log })
-    : NO_LOG;
   const hasher = dailySaltedHasher(
     () => randomBytes(32),
     (salt, address) => createHash('sha256').update(salt).update(address).digest('hex').slice(0, 32),
   );
-  const visits: Visits = { log: requestLog, hashAddress: (address, at) => hasher.hash(address, at), exportKey: options.exportKey ?? null };
+  const visits: Visits = { log: requestLog ?? NO_LOG, hashAddress: (address, at) => hasher.hash(address, at), exportKey: options.exportKey ?? null };
   const app = createApp({
     store,
     site,
@@ -240,7 +248,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       origin: () => origin,
       log,
       onAnswered:
-        requestLog === NO_LOG
+        requestLog === null
           ? undefined
           : (answered) => {
               // Booked after the answer is sent, from the tools' data of the build being served.
@@ -278,6 +286,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     );
   });
   try {
+    await requestLog?.ready();
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port, options.host, () => resolve());
@@ -285,7 +294,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   } catch (error) {
     // A busy port or a bad address: the threads already started would keep the process alive.
     await tools.close();
-    await requestLog.close();
+    await requestLog?.close();
     throw error;
   }
   const address = server.address() as AddressInfo;
@@ -302,7 +311,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         server.close((error) => (error ? reject(error) : resolve()));
       });
       await tools.close();
-      await requestLog.close();
+      await requestLog?.close();
     },
   };
 }

@@ -1,11 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { logEntry as entry, LOG_TIME } from '../../test/support/log-entry.ts';
 import { Database } from './sqlite-driver.ts';
 import { SCHEMA_VERSION, sqliteLog, VISITOR_COUNT_LIMIT } from './sqlite-log.ts';
+import { statsDocument } from '../log/stats.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'request-log-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,7 +48,7 @@ test('a new file gets the schema and its version; rows written in a batch come b
     [3],
   );
   assert.equal(second.next_cursor, null);
-  assert.deepEqual(log.health(), { state: 'ok', reason: null, written: 3, dropped: 0, retention_days: 30 });
+  assert.deepEqual(log.health(), { state: 'ok', reason: null, written: 3, dropped: 0, evicted: 0, retention_days: 30, max_bytes: 1024 * 1024 * 1024 });
   log.close();
   const db = new Database(file, { readonly: true });
   assert.deepEqual(db.prepare('SELECT version FROM schema_version').all(), [{ version: SCHEMA_VERSION }]);
@@ -142,4 +143,106 @@ test('a missing folder makes the log unavailable, not the server', () => {
   const log = sqliteLog({ file: join(dir, 'no', 'such', 'folder', 'log.db') });
   assert.equal(log.health().state, 'unavailable');
   log.close();
+});
+
+/** The daily aggregate as the rows make it, beside the daily table as stored: the two /stats.json could be read from. */
+function aggregates(file: string): { fromRows: unknown[]; stored: unknown[] } {
+  const db = new Database(file, { readonly: true });
+  try {
+    const fromRows = db
+      .prepare(
+        `SELECT strftime('%Y-%m-%d', at / 1000, 'unixepoch') AS day, route, status, COALESCE(crawler, '') AS crawler, COALESCE(category, '') AS category,
+                COALESCE(verdict, '') AS verdict, COUNT(*) AS requests, SUM(bytes) AS bytes
+         FROM hits GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`,
+      )
+      .all();
+    const stored = db.prepare('SELECT day, route, status, crawler, category, verdict, requests, bytes FROM daily ORDER BY 1, 2, 3, 4, 5, 6').all();
+    return { fromRows, stored };
+  } finally {
+    db.close();
+  }
+}
+
+/** The file's size as SQLite sees it, its WAL included. */
+function pagesBytes(file: string): number {
+  const db = new Database(file, { readonly: true });
+  try {
+    return (db.prepare('SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+test('past the size cap the oldest rows go first, the daily aggregate with them, and the file stops growing', async () => {
+  const file = fresh();
+  const maxBytes = 1024 * 1024;
+  const log = sqliteLog({ file, maxBytes, now: () => T });
+  const userAgent = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+  // Far more rows than fit, over two days, several routes and bookings, in batches as the thread writes them.
+  const total = 12_000;
+  const sizes: number[] = [];
+  for (let i = 0; i < total; i++) {
+    log.record(
+      entry({
+        at: T - DAY + i * 10_000,
+        route: i % 3 === 0 ? '/data/agents.json' : '/crawler/{slug}.json',
+        status: i % 7 === 0 ? 304 : 200,
+        bytes: i % 7 === 0 ? 0 : 100 + (i % 50),
+        crawler: i % 2 === 0 ? 'googlebot' : null,
+        verdict: i % 2 === 0 ? 'not-genuine' : null,
+        address_hash: (i % 97).toString(16).padStart(32, '0'),
+        user_agent: `${userAgent} ${i}`,
+      }),
+    );
+    if (i % 500 === 499) {
+      log.flush();
+      // The thread's turn ends here; removals left for the next turn run now.
+      await new Promise((resolve) => setImmediate(resolve));
+      sizes.push(pagesBytes(file));
+    }
+  }
+  log.flush();
+  const health = log.health();
+  assert.equal(health.written, total);
+  assert.ok(health.evicted > 0 && health.evicted < total, `${health.evicted} rows evicted`);
+  // The newest rows stay, without a gap: the oldest went first.
+  const kept: number[] = [];
+  let keptBytes = 0;
+  for (let cursor = 0; ; ) {
+    const page = await log.hits(cursor, 1000);
+    kept.push(...page.hits.map((h) => h.id));
+    keptBytes += page.hits.reduce((sum, h) => sum + h.bytes, 0);
+    if (page.next_cursor === null) break;
+    cursor = page.next_cursor;
+  }
+  assert.equal(kept.length, total - health.evicted);
+  assert.deepEqual(
+    kept,
+    Array.from({ length: kept.length }, (_, i) => health.evicted + 1 + i),
+  );
+  // /stats.json is computed from the daily rows alone: it counts exactly the rows that stay.
+  const stats = statsDocument(await log.daily('2000-01-01'), health, '2000-01-01', '2026-11-25T12:00:00Z');
+  assert.deepEqual(stats.totals, { requests: kept.length, bytes: keptBytes });
+  // Past the cap by at most the batch written since the last removal; free pages are reused after that.
+  const largest = Math.max(...sizes);
+  assert.ok(largest <= maxBytes * 1.1, `the file reached ${largest} bytes with a cap of ${maxBytes}`);
+  await log.close();
+  assert.ok(statSync(file).size <= maxBytes * 1.1, `${statSync(file).size} bytes on disk once the WAL is written back`);
+  const { fromRows, stored } = aggregates(file);
+  assert.deepEqual(stored, fromRows);
+});
+
+test('retention takes the rows before the cutoff out of the daily aggregate, also part of a day', async () => {
+  const file = fresh();
+  const first = sqliteLog({ file, now: () => T });
+  // 30 days and 2 hours before T, and 29 days 22 hours before: the same UTC day, one each side of the cutoff.
+  first.record(entry({ at: T - 30 * DAY - 2 * 3_600_000 }));
+  first.record(entry({ at: T - 30 * DAY + 2 * 3_600_000 }));
+  first.record(entry({ at: T }));
+  await first.close();
+  const later = sqliteLog({ file, retentionDays: 30, now: () => T });
+  assert.equal((await later.hits(0, 10)).hits.length, 2);
+  await later.close();
+  const { fromRows, stored } = aggregates(file);
+  assert.deepEqual(stored, fromRows);
 });

@@ -1,11 +1,14 @@
 // The Node server's request log: one SQLite file (better-sqlite3, WAL). Requests are queued in
 // memory and written in one transaction per batch, off the request path; a full queue drops and
-// counts. A file that cannot be opened, migrated or written turns the log unavailable with one
-// line of explanation, and the server goes on serving.
+// counts. The oldest rows leave the file past the retention window or the size cap, a few
+// hundred at a time, each batch taken out of the daily aggregate in the same transaction. A file
+// that cannot be opened, migrated or written turns the log unavailable with one line of
+// explanation, and the server goes on serving.
 
 import { Database } from './sqlite-driver.ts';
 import { dailyKey, dayOf } from '../log/daily.ts';
 import {
+  DEFAULT_MAX_BYTES,
   DEFAULT_RETENTION_DAYS,
   type DailyRow,
   type HitsPage,
@@ -20,7 +23,9 @@ import {
 export interface SqliteLogOptions {
   file: string;
   retentionDays?: number;
-  /** A batch is written at the latest this long after its first request (ms). */
+  /** The rows' pages are kept under this many bytes; past it the oldest rows are removed. */
+  maxBytes?: number;
+  /** A batch is written at the latest this long after its first request (ms); 0: at the next turn of the event loop. */
   flushEveryMs?: number;
   /** Requests waiting to be written; more are dropped and counted. */
   queueLimit?: number;
@@ -29,8 +34,18 @@ export interface SqliteLogOptions {
 }
 
 const BATCH = 512;
-const RETENTION_CHUNK = 5_000;
 const HOUR = 3_600_000;
+/** Rows removed per transaction by retention and the size cap (a few milliseconds of work). */
+const EVICT_CHUNK = 500;
+/**
+ * Removal runs in chunks for at most this long per turn of the thread's event loop, so that a
+ * batch of new rows never waits behind it longer than this and one chunk (docs/API.md §4.3a).
+ */
+const EVICT_SLICE_MS = 20;
+/** Past the cap, rows are removed until their pages fill this share of it (room for the next batches). */
+const CAP_TARGET = 0.9;
+/** The WAL is cut back to this size after a checkpoint (SQLite keeps it at its largest otherwise). */
+const WAL_LIMIT_BYTES = 4 * 1024 * 1024;
 /** A visitor's requests are counted up to this many. */
 export const VISITOR_COUNT_LIMIT = 10_000;
 
@@ -72,6 +87,7 @@ type HitRow = Omit<LoggedHit, 'verdict'> & { verdict: string | null };
 
 export function sqliteLog(options: SqliteLogOptions): RequestLog {
   const retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const flushEveryMs = options.flushEveryMs ?? 100;
   const queueLimit = options.queueLimit ?? 10_000;
   const say = options.log ?? (() => {});
@@ -79,7 +95,9 @@ export function sqliteLog(options: SqliteLogOptions): RequestLog {
   let queue: LogEntry[] = [];
   let written = 0;
   let dropped = 0;
+  let evicted = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
+  let immediate: ReturnType<typeof setImmediate> | null = null;
   let unavailable: string | null = null;
   let db: Database | null = null;
   let statements: ReturnType<typeof prepare> | null = null;
@@ -98,6 +116,7 @@ export function sqliteLog(options: SqliteLogOptions): RequestLog {
     // may lose the last few, and neither can corrupt the file.
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 1000');
+    db.pragma(`journal_size_limit = ${WAL_LIMIT_BYTES}`);
     migrate(db);
     statements = prepare(db);
   } catch (error) {
@@ -109,33 +128,38 @@ export function sqliteLog(options: SqliteLogOptions): RequestLog {
       clearTimeout(timer);
       timer = null;
     }
+    if (immediate !== null) {
+      clearImmediate(immediate);
+      immediate = null;
+    }
     if (queue.length === 0 || statements === null || unavailable !== null) return;
     const batch = queue;
     queue = [];
     try {
       statements.writeBatch(batch);
       written += batch.length;
+      if (statements.overCap(maxBytes)) evictions.start();
     } catch (error) {
       fail('cannot write', error);
     }
   }
 
-  function pruneOld(): void {
-    if (statements === null || unavailable !== null) return;
+  const evictions = evictor(() => {
+    if (statements === null || unavailable !== null) return false;
     try {
-      const cutoff = now() - retentionDays * 24 * HOUR;
-      // In chunks, so that a month of backlog never holds the event loop in one go.
-      let removed: number;
-      do removed = statements.pruneHits.run(cutoff, RETENTION_CHUNK).changes;
-      while (removed === RETENTION_CHUNK);
-      statements.pruneDaily.run(dayOf(cutoff));
+      // Past the window first, then past the cap; both oldest first, in chunks.
+      if (statements.evictBefore(now() - retentionDays * 24 * HOUR, EVICT_CHUNK) > 0) return true;
+      const removed = statements.evictOverCap(maxBytes * CAP_TARGET, EVICT_CHUNK);
+      evicted += removed;
+      return removed > 0;
     } catch (error) {
-      fail('cannot apply retention', error);
+      fail('cannot remove old rows', error);
+      return false;
     }
-  }
-  const retention = setInterval(pruneOld, HOUR);
+  });
+  const retention = setInterval(evictions.start, HOUR);
   retention.unref();
-  pruneOld();
+  evictions.start();
 
   return {
     record(entry) {
@@ -145,8 +169,9 @@ export function sqliteLog(options: SqliteLogOptions): RequestLog {
         return;
       }
       queue.push(entry);
-      if (queue.length >= BATCH) setImmediate(flush);
-      else if (timer === null) {
+      if (flushEveryMs === 0 || queue.length >= BATCH) {
+        if (immediate === null) immediate = setImmediate(flush);
+      } else if (timer === null) {
         timer = setTimeout(flush, flushEveryMs);
         timer.unref();
       }
@@ -178,18 +203,58 @@ export function sqliteLog(options: SqliteLogOptions): RequestLog {
       return withPending(stored, queue, addressHash);
     },
     health(): LogHealth {
-      return { state: unavailable === null ? 'ok' : 'unavailable', reason: unavailable, written, dropped, retention_days: retentionDays };
+      return {
+        state: unavailable === null ? 'ok' : 'unavailable',
+        reason: unavailable,
+        written,
+        dropped,
+        evicted,
+        retention_days: retentionDays,
+        max_bytes: maxBytes,
+      };
     },
     flush,
     async close() {
       flush();
       clearInterval(retention);
+      evictions.stop();
       try {
         db?.close();
       } catch {
         // Closing a file that failed is no news.
       }
       statements = null;
+    },
+  };
+}
+
+/**
+ * Runs `step` (one chunk, true while there is more) for at most EVICT_SLICE_MS per turn of the
+ * event loop, then yields, so that the batches written meanwhile never wait long behind it.
+ */
+function evictor(step: () => boolean) {
+  let pending: ReturnType<typeof setImmediate> | null = null;
+  let stopped = false;
+  const slice = () => {
+    pending = null;
+    const started = performance.now();
+    while (step()) {
+      if (stopped) return;
+      if (performance.now() - started >= EVICT_SLICE_MS) {
+        pending = setImmediate(slice);
+        return;
+      }
+    }
+  };
+  return {
+    /** Starts a run now unless one is under way (the first slice runs at once). */
+    start() {
+      if (pending === null && !stopped) slice();
+    },
+    stop() {
+      stopped = true;
+      if (pending !== null) clearImmediate(pending);
+      pending = null;
     },
   };
 }
@@ -217,7 +282,57 @@ function prepare(db: Database) {
     `INSERT INTO daily (day, route, status, crawler, category, verdict, requests, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (day, route, status, crawler, category, verdict) DO UPDATE SET requests = requests + excluded.requests, bytes = bytes + excluded.bytes`,
   );
+  // The rows a removal takes, and what they added to the daily aggregate: the same rows leave
+  // both tables in one transaction, so /stats.json always sums what the rows hold.
+  db.exec(`CREATE TEMP TABLE IF NOT EXISTS leaving (id INTEGER PRIMARY KEY);
+           CREATE TEMP TABLE IF NOT EXISTS leaving_daily (day TEXT, route TEXT, status INTEGER, crawler TEXT, category TEXT, verdict TEXT, requests INTEGER, bytes INTEGER)`);
+  const clearLeaving = db.prepare('DELETE FROM leaving');
+  const chooseBefore = db.prepare('INSERT INTO leaving SELECT id FROM hits WHERE at < ? ORDER BY at LIMIT ?');
+  const chooseOldest = db.prepare('INSERT INTO leaving SELECT id FROM hits ORDER BY id LIMIT ?');
+  const removeLeaving = [
+    db.prepare('DELETE FROM leaving_daily'),
+    db.prepare(
+      `INSERT INTO leaving_daily
+       SELECT strftime('%Y-%m-%d', at / 1000, 'unixepoch'), route, status, COALESCE(crawler, ''), COALESCE(category, ''), COALESCE(verdict, ''), COUNT(*), SUM(bytes)
+       FROM hits WHERE id IN (SELECT id FROM leaving) GROUP BY 1, 2, 3, 4, 5, 6`,
+    ),
+    db.prepare(
+      `UPDATE daily SET requests = daily.requests - g.requests, bytes = daily.bytes - g.bytes FROM leaving_daily AS g
+       WHERE daily.day = g.day AND daily.route = g.route AND daily.status = g.status AND daily.crawler = g.crawler AND daily.category = g.category AND daily.verdict = g.verdict`,
+    ),
+    db.prepare(
+      `DELETE FROM daily WHERE requests <= 0
+       AND (day, route, status, crawler, category, verdict) IN (SELECT day, route, status, crawler, category, verdict FROM leaving_daily)`,
+    ),
+    db.prepare('DELETE FROM hits WHERE id IN (SELECT id FROM leaving)'),
+  ];
+  // Days wholly before the window; their rows left with retention. Also clears the days an older
+  // server's retention left behind when it removed rows by time and days by date.
+  const pruneDaily = db.prepare('DELETE FROM daily WHERE day < ?');
+  const usedBytes = db.prepare<[], { used: number }>(
+    'SELECT (page_count - freelist_count) * page_size AS used FROM pragma_page_count(), pragma_freelist_count(), pragma_page_size()',
+  );
+  const used = () => usedBytes.get()?.used ?? 0;
+  /** Removes the rows `choose` puts in `leaving`; returns how many. */
+  const evict = db.transaction((choose: () => number): number => {
+    clearLeaving.run();
+    const count = choose();
+    if (count > 0) for (const statement of removeLeaving) statement.run();
+    return count;
+  });
+
   return {
+    /** Removes up to `limit` rows older than `cutoff` (ms), oldest first; 0 when none is left. */
+    evictBefore(cutoff: number, limit: number): number {
+      const removed = evict(() => chooseBefore.run(cutoff, limit).changes);
+      if (removed === 0) pruneDaily.run(dayOf(cutoff));
+      return removed;
+    },
+    /** Removes up to `limit` of the oldest rows if their pages take more than `bytes`; 0 when under. */
+    evictOverCap(bytes: number, limit: number): number {
+      return used() > bytes ? evict(() => chooseOldest.run(limit).changes) : 0;
+    },
+    overCap: (bytes: number) => used() > bytes,
     writeBatch: db.transaction((batch: readonly LogEntry[]) => {
       // A batch is mostly the same few documents: one daily upsert per group, not per request.
       const groups = new Map<string, DailyRow>();
@@ -239,8 +354,6 @@ function prepare(db: Database) {
       }
       for (const g of groups.values()) addDaily.run(g.day, g.route, g.status, g.crawler ?? '', g.category ?? '', g.verdict ?? '', g.requests, g.bytes);
     }),
-    pruneHits: db.prepare('DELETE FROM hits WHERE id IN (SELECT id FROM hits WHERE at < ? ORDER BY id LIMIT ?)'),
-    pruneDaily: db.prepare('DELETE FROM daily WHERE day < ?'),
     daily: db.prepare<[string], Omit<DailyRow, 'crawler' | 'category' | 'verdict'> & { crawler: string; category: string; verdict: string }>(
       'SELECT day, route, status, crawler, category, verdict, requests, bytes FROM daily WHERE day >= ? ORDER BY day, route, status, crawler, category, verdict',
     ),

@@ -1,15 +1,31 @@
-// The request log as the Node server holds it: entries are gathered on the event loop and sent
-// to the log's thread in batches; the SQLite work (log-worker.ts, sqlite-log.ts) happens there.
-// Reads are messages to that thread. A thread that cannot start or dies leaves the log
+// The request log as the Node server holds it: each answered request is copied into memory the
+// log's thread shares (log-ring.ts), and the SQLite work (log-worker.ts, sqlite-log.ts) happens
+// on that thread. Reads are messages to it. A thread that cannot start or dies leaves the log
 // unavailable and the server serving.
+//
+// How long an answered request waits before it is in the file, which is all a kill -9 can lose
+// (docs/API.md §4.3a): the thread takes what the ring holds every READ_EVERY_MS and writes it at
+// once, in one transaction (behind at most one slice of removals, sqlite-log.ts EVICT_SLICE_MS).
+// Nothing waits on the server's event loop, so a loop that stalls after an answer holds nothing
+// back. A committed transaction is in the WAL, which a killed process does not lose.
 
 import { Worker } from 'node:worker_threads';
-import { type DailyRow, type HitsPage, LogBusy, type LogEntry, type LogHealth, type RequestLog, type Visitor } from '../log/types.ts';
+import {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_RETENTION_DAYS,
+  type DailyRow,
+  type HitsPage,
+  LogBusy,
+  type LogHealth,
+  type RequestLog,
+  type Visitor,
+} from '../log/types.ts';
+import { type LogRing, logRing, ringWriter } from './log-ring.ts';
 import type { SqliteLogOptions } from './sqlite-log.ts';
 import { workerSource } from './worker-source.ts';
 
 export type LogWorkerRequest =
-  | { op: 'record'; entries: LogEntry[] }
+  | { op: 'drain' }
   | { op: 'daily'; id: number; since: string }
   | { op: 'hits'; id: number; cursor: number; limit: number }
   | { op: 'visitor'; id: number; hash: string }
@@ -17,11 +33,15 @@ export type LogWorkerRequest =
 
 export type LogWorkerReply = { op: 'health'; health: LogHealth; lines: string[] } | { op: 'answer'; id: number; result: unknown } | { op: 'closed' };
 
+/** What the thread is started with. */
+export type LogWorkerData = Omit<SqliteLogOptions, 'log' | 'now' | 'flushEveryMs'> & { ring: LogRing; readEveryMs: number };
+
 const BOOTSTRAP = workerSource(new URL('./log-worker.ts', import.meta.url));
 
-/** Entries are handed to the thread at the latest this long after they are queued (ms). */
-const HAND_OVER_MS = 20;
-const QUEUE_LIMIT = 10_000;
+/** The thread takes what the ring holds this often (ms). */
+const READ_EVERY_MS = 5;
+/** Entries waiting in the ring; past it the next ones are dropped and counted (about 16,000 requests of 250 bytes). */
+const RING_BYTES = 4 * 1024 * 1024;
 /** A read the thread does not answer within this fails with LogBusy. */
 const READ_TIMEOUT_MS = 2_000;
 /**
@@ -30,25 +50,50 @@ const READ_TIMEOUT_MS = 2_000;
  */
 const START_TIMEOUT_MS = 10_000;
 
-export function threadedLog(options: Omit<SqliteLogOptions, 'now'>): RequestLog {
+/** The log's options; `flushEveryMs` is how often the thread takes what the ring holds (default READ_EVERY_MS). */
+export type ThreadedLogOptions = Omit<SqliteLogOptions, 'now' | 'queueLimit'>;
+
+export interface ThreadedLog extends RequestLog {
+  /**
+   * Resolves once the thread has opened the file (or found that it cannot): from then on,
+   * answered requests reach the file within the bound above. A thread still not up after
+   * START_TIMEOUT_MS is said in one line and waited for no longer (rows wait in the ring).
+   */
+  ready(): Promise<void>;
+}
+
+export function threadedLog(options: ThreadedLogOptions): ThreadedLog {
   const say = options.log ?? (() => {});
-  const retentionDays = options.retentionDays ?? 30;
-  let health: LogHealth = { state: 'ok', reason: null, written: 0, dropped: 0, retention_days: retentionDays };
+  let health: LogHealth = {
+    state: 'ok',
+    reason: null,
+    written: 0,
+    dropped: 0,
+    evicted: 0,
+    retention_days: options.retentionDays ?? DEFAULT_RETENTION_DAYS,
+    max_bytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
+  };
   let dropped = 0;
-  let queue: LogEntry[] = [];
-  let timer: ReturnType<typeof setTimeout> | null = null;
   let nextId = 1;
   let dead: string | null = null;
   const waiting = new Map<number, { resolve(value: unknown): void; timer: ReturnType<typeof setTimeout> }>();
   let closed: (() => void) | null = null;
   let started = false;
+  let markReady: () => void = () => {};
+  const isReady = new Promise<void>((resolve) => {
+    markReady = resolve;
+  });
 
-  const { log: _log, ...workerOptions } = options;
-  const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { ...workerOptions, flushEveryMs: workerOptions.flushEveryMs ?? 50 } });
+  const ring = logRing(RING_BYTES);
+  const writer = ringWriter(ring);
+  const { log: _log, flushEveryMs, ...fileOptions } = options;
+  const workerData: LogWorkerData = { ...fileOptions, ring, readEveryMs: flushEveryMs ?? READ_EVERY_MS };
+  const worker = new Worker(BOOTSTRAP, { eval: true, workerData });
   worker.unref();
   worker.on('message', (message: LogWorkerReply) => {
     if (message.op === 'health') {
       started = true;
+      markReady();
       health = message.health;
       for (const line of message.lines) say(line);
     } else if (message.op === 'answer') {
@@ -65,22 +110,11 @@ export function threadedLog(options: Omit<SqliteLogOptions, 'now'>): RequestLog 
     say(`log: the request log's thread stopped (${why}); requests are answered but not recorded`);
     for (const pending of waiting.values()) pending.resolve(null);
     waiting.clear();
+    markReady();
     closed?.();
   };
   worker.on('error', (error) => stop(error.message));
   worker.on('exit', (code) => stop(`exit code ${code}`));
-
-  function handOver(): void {
-    if (timer !== null) {
-      clearTimeout(timer);
-      timer = null;
-    }
-    if (queue.length === 0 || dead !== null) return;
-    const entries = queue;
-    queue = [];
-    const message: LogWorkerRequest = { op: 'record', entries };
-    worker.postMessage(message);
-  }
 
   function ask<T>(request: (id: number) => LogWorkerRequest, empty: T): Promise<T> {
     if (dead !== null) return Promise.resolve(empty);
@@ -101,31 +135,30 @@ export function threadedLog(options: Omit<SqliteLogOptions, 'now'>): RequestLog 
   return {
     record(entry) {
       if (dead !== null || health.state !== 'ok') return;
-      if (queue.length >= QUEUE_LIMIT) {
-        dropped++;
-        return;
-      }
-      queue.push(entry);
-      if (timer === null) {
-        timer = setTimeout(handOver, HAND_OVER_MS);
-        timer.unref();
-      }
+      if (!writer.write(entry)) dropped++;
+    },
+    async ready() {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), START_TIMEOUT_MS);
+      });
+      if ((await Promise.race([isReady, late])) === 'late')
+        say(`log: the request log's thread is not up after ${START_TIMEOUT_MS / 1000} s; serving, its rows wait in memory until it is`);
+      clearTimeout(timer);
     },
     daily: (since) => ask<DailyRow[]>((id) => ({ op: 'daily', id, since }), []),
     hits: (cursor, limit) => ask<HitsPage>((id) => ({ op: 'hits', id, cursor, limit }), { hits: [], next_cursor: null }),
-    async visitor(hash) {
-      // Handed over first: the thread takes messages in order, so it counts them too (its own
-      // queue included), and a caller seen a moment ago was seen.
-      handOver();
-      return ask<Visitor | null>((id) => ({ op: 'visitor', id, hash }), null);
-    },
+    // The thread takes what the ring holds before it answers any message: a caller seen a
+    // moment ago was seen.
+    visitor: (hash) => ask<Visitor | null>((id) => ({ op: 'visitor', id, hash }), null),
     health(): LogHealth {
       if (dead !== null) return { ...health, state: 'unavailable', reason: `the log's thread stopped: ${dead}`, dropped: health.dropped + dropped };
       return { ...health, dropped: health.dropped + dropped };
     },
-    flush: handOver,
+    flush() {
+      if (dead === null) worker.postMessage({ op: 'drain' } satisfies LogWorkerRequest);
+    },
     async close() {
-      handOver();
       if (dead !== null) return;
       const done = new Promise<void>((resolve) => {
         closed = resolve;

@@ -2,7 +2,7 @@ import { type Model, url } from '../model/model.ts';
 import type { SiteSettings } from '../records/types.ts';
 import { href, routes } from '../routes.ts';
 import { API_PREFIX } from '../http/paths.ts';
-import { DEFAULT_RETENTION_DAYS, USER_AGENT_LIMIT } from '../log/types.ts';
+import { DEFAULT_MAX_BYTES, DEFAULT_RETENTION_DAYS, USER_AGENT_LIMIT } from '../log/types.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
 import { REFERENCE_PATH } from './reference.ts';
@@ -108,7 +108,7 @@ function privacy(site: SiteSettings) {
       address:
         "Hashed with a random salt that lives only in the server process's memory and is replaced at every UTC midnight and every restart; it is never written down, so a stored hash cannot be reversed by hashing every address, nor linked to the same address on another day.",
       retention_days_default: DEFAULT_RETENTION_DAYS,
-      retention: `Rows older than the retention period (${DEFAULT_RETENTION_DAYS} days unless the operator of the server sets --log-retention-days) are deleted every hour.`,
+      retention: `Rows older than the retention period (${DEFAULT_RETENTION_DAYS} days unless the operator of the server sets --log-retention-days) are deleted every hour, and earlier, oldest first, when the log reaches its size cap (${DEFAULT_MAX_BYTES / (1024 * 1024)} MiB unless the operator sets --log-max-mb).`,
       who_can_read: {
         public: `${url(site, href('stats'))}: daily counts only (by route, status, crawler, category and verdict), no hash and no User-Agent`,
         export_key_holders: `${url(site, href('hits'))}: the rows themselves, for whoever runs the server (EXPORT_KEY)`,

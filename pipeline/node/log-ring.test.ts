@@ -1,0 +1,55 @@
+import { strict as assert } from 'node:assert';
+import { test } from 'node:test';
+import { logEntry as entry } from '../../test/support/log-entry.ts';
+import type { LogEntry } from '../log/types.ts';
+import { logRing, ringReader, ringWriter } from './log-ring.ts';
+
+const drained = (reader: ReturnType<typeof ringReader>) => {
+  const out: LogEntry[] = [];
+  reader.drain((e) => out.push(e));
+  return out;
+};
+
+test('an entry comes out as it went in: numbers, nulls, and text in any script', () => {
+  const ring = logRing(64 * 1024);
+  const writer = ringWriter(ring);
+  const reader = ringReader(ring);
+  const full = entry({
+    at: 1_764_072_000_123,
+    duration_ms: 0.125,
+    bytes: 4_194_304,
+    status: 499,
+    crawler: 'gptbot',
+    category: 'ai-training',
+    verdict: 'not-genuine',
+    user_agent: 'Mozilla/5.0 (compatible; 百度蜘蛛 🕷️; +http://example.com/bot)',
+  });
+  const empty = entry({ crawler: null, category: null, verdict: null, address_hash: null, user_agent: null });
+  assert.ok(writer.write(full));
+  assert.ok(writer.write(empty));
+  assert.deepEqual(drained(reader), [full, empty]);
+  assert.deepEqual(drained(reader), []);
+});
+
+test('the ring wraps round for as long as it is read, and a full one refuses instead of overwriting', () => {
+  const ring = logRing(16 * 1024);
+  const writer = ringWriter(ring);
+  const reader = ringReader(ring);
+  const out: LogEntry[] = [];
+  let next = 0;
+  // Many laps, read unevenly: every entry comes out once, in order.
+  for (let round = 0; round < 500; round++) {
+    for (let i = 0; i < (round % 7) + 1; i++) assert.ok(writer.write(entry({ at: next++, user_agent: 'x'.repeat(round % 256) })));
+    reader.drain((e) => out.push(e));
+  }
+  assert.deepEqual(
+    out.map((e) => e.at),
+    Array.from({ length: next }, (_, i) => i),
+  );
+  // Unread, it fills, then refuses; once read, it takes entries again.
+  let written = 0;
+  while (writer.write(entry({ at: written, user_agent: 'y'.repeat(256) }))) written++;
+  assert.ok(written > 3 && written < 100, `${written} entries of about 330 bytes in 16 KiB`);
+  assert.equal(drained(reader).length, written);
+  assert.ok(writer.write(entry()));
+});
