@@ -10,6 +10,7 @@ import { connect } from 'node:net';
 import { build } from '../pipeline/publish/build.ts';
 import { type RunningServer, startServer } from '../pipeline/node/server.ts';
 import { raw } from './support/http.ts';
+import { hoursAgo, setMirrorTimes } from './support/mirror-times.ts';
 import { tempProject } from './support/project.ts';
 import { serveMini, type ServedMini } from './support/served.ts';
 
@@ -194,6 +195,9 @@ describe('clients that go away', () => {
   let server: RunningServer;
   before(async () => {
     project = await tempProject('mini');
+    // A list accepted an hour ago is evidence (docs/API.md §6.4): a GPTBot from 127.0.0.1 is then
+    // not-genuine only if the booking still had the address.
+    await setMirrorTimes(project.root, { '*': { accepted: hoursAgo(1) } });
     await build({ root: project.root, now: '2026-01-01T00:00:00Z' });
     server = await startServer({
       root: project.root,
