@@ -8,6 +8,12 @@ import { Agent, request } from 'node:http';
 import { startServerProcess } from './server-process.ts';
 
 export const FLOOD_CONNECTIONS = 64;
+/**
+ * The flood is another client than the classify calls: its connections come from their own
+ * loopback address, as a flood from the network would, and it holds one address's whole share
+ * of connections (64, docs/API.md §8) without pushing the classify client out.
+ */
+const FLOOD_ADDRESS = '127.0.0.2';
 /** Classify requests timed per phase, one at a time. */
 const CLASSIFY_REQUESTS = 400;
 const CLASSIFY_PATH = '/tools/classify-ua?ua=Mozilla%2F5.0%20(compatible%3B%20GPTBot%2F1.2%3B%20%2Bhttps%3A%2F%2Fopenai.com%2Fgptbot)';
@@ -31,7 +37,7 @@ export function mergeCallBody(): string {
 // body on standard input; prints how many answers of each status it read.
 const FLOOD_SCRIPT = `
 import { Agent, request } from 'node:http';
-const [origin, path, connections, seconds] = process.argv.slice(1);
+const [origin, path, connections, seconds, FLOOD_ADDRESS] = process.argv.slice(1);
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
 const body = Buffer.concat(chunks);
@@ -40,13 +46,15 @@ const until = Date.now() + Number(seconds) * 1000;
 const statuses = {};
 const headers = { 'content-type': 'text/plain', 'content-length': body.length };
 const one = () => new Promise((resolve) => {
-  const req = request(origin + path, { method: 'POST', agent, headers }, (res) => {
+  const req = request(origin + path, { method: 'POST', agent, headers, localAddress: FLOOD_ADDRESS }, (res) => {
     res.resume().on('end', () => {
       statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
       resolve();
     });
   });
   req.on('error', () => { statuses.socket = (statuses.socket ?? 0) + 1; resolve(); });
+  // A kept-alive socket the server closes between two calls errors outside any request.
+  req.on('socket', (socket) => { if (socket.listenerCount('error') === 0) socket.on('error', () => {}); });
   req.end(body);
 });
 await Promise.all(Array.from({ length: Number(connections) }, async () => { while (Date.now() < until) await one(); }));
@@ -59,9 +67,13 @@ interface Flood {
 }
 
 function startFlood(origin: string, seconds: number, body: string): Flood {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', FLOOD_SCRIPT, origin, MERGE_PATH, String(FLOOD_CONNECTIONS), String(seconds)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--input-type=module', '-e', FLOOD_SCRIPT, origin, MERGE_PATH, String(FLOOD_CONNECTIONS), String(seconds), FLOOD_ADDRESS],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   child.stdin.end(body);
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
