@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { parse } from 'yaml';
 import { startServer, type RunningServer } from '../pipeline/node/server.ts';
-import { ERROR_CODES } from '../pipeline/http/error-catalog.ts';
+import { ERROR_CODES } from '../pipeline/contract/error-catalog.ts';
 import { DEFAULT_RETENTION_DAYS, USER_AGENT_LIMIT } from '../pipeline/log/types.ts';
 import { routes } from '../pipeline/routes.ts';
 import { TOOLS } from '../pipeline/tools/registry/index.ts';
@@ -153,7 +153,7 @@ test('the reference lists every route once, every tool, and every error code the
   assert.deepEqual(
     [...written].filter((code) => !catalogued.has(code)),
     [],
-    'every code the service writes is in pipeline/http/error-catalog.ts',
+    'every code the service writes is in pipeline/contract/error-catalog.ts',
   );
   const html = await (await get('/reference')).text();
   const shown = html.replaceAll('<wbr>', '');

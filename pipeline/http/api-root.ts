@@ -1,15 +1,7 @@
 import type { SiteSettings } from '../records/types.ts';
+import { ACCESS } from '../contract/access.ts';
 import { routes } from '../routes.ts';
-import { API_PREFIX } from './paths.ts';
-
-/** What it takes to use the API: nothing. The root document and the reference both say so. */
-export const ACCESS = {
-  auth: 'none',
-  api_key: false,
-  account: false,
-  rate_limit: 'none imposed',
-  cors: 'Access-Control-Allow-Origin: *',
-} as const;
+import { API_PREFIX, href } from '../paths.ts';
 
 /** docs/API.md §9.4: the root document of /api/v1, generated from the route table. */
 export function apiRootDocument(site: SiteSettings, generatedAt: string): unknown {
@@ -30,9 +22,9 @@ export function apiRootDocument(site: SiteSettings, generatedAt: string): unknow
     access: { ...ACCESS, methods: ['GET', 'HEAD', 'OPTIONS'] },
     license: { id: site.license, data: 'All data is dedicated to the public domain under CC0-1.0.' },
     describes: {
-      home: `${site.base_url}/index.html`,
-      crawlers: `${site.base_url}/data/agents.json`,
-      ledger: `${site.base_url}/documents.json`,
+      home: `${site.base_url}${href('home')}`,
+      crawlers: `${site.base_url}${href('agents')}`,
+      ledger: `${site.base_url}${href('documents')}`,
       repository: site.repository,
     },
     endpoints: concrete.map((r) => ({ path: r.path, url: prefixed + r.path, unprefixed: site.base_url + r.path, returns: r.returns })),

@@ -3,6 +3,7 @@
 // the Web-standard handler wraps the result in a Response, the Node adapter writes it directly.
 import { parseEntityTags } from './conditional.ts';
 import { selectCoding, type Coding, type Selected } from './encoding.ts';
+import { DOCUMENT_CACHE_CONTROL } from '../contract/headers.ts';
 import { securityHeadersFor } from './security.ts';
 import type { StoredDocument } from './store.ts';
 
@@ -36,9 +37,6 @@ interface Variant {
  * ledger's, an encoded one adds a suffix (`"<etag>-br"`), so the ledger keeps naming the bytes
  * of the file while no cache can mix up the encoded and plain bytes.
  */
-/** How long a cache may keep a stored document before asking again (its ETag makes asking cheap). */
-export const DOCUMENT_CACHE_CONTROL = 'public, max-age=300, must-revalidate';
-
 export class PreparedDocument {
   private readonly variants = new Map<Selected, Variant>();
   private readonly tags = new Map<Selected, string>();

@@ -1,24 +1,13 @@
 import type { SiteSettings } from '../records/types.ts';
-import {
-  type Answer,
-  canonicalPath,
-  contentTypeOf,
-  findRoute,
-  href,
-  isDynamic as isDynamicRoute,
-  matchRoute,
-  type Method,
-  type Route,
-  toolRouteKey,
-  routeOf,
-} from '../routes.ts';
+import { contentTypeOf, href, toolHref, API_PREFIX } from '../paths.ts';
+import { type Answer, canonicalPath, findRoute, isDynamic as isDynamicRoute, matchRoute, type Method, type Route, routeOf } from '../routes.ts';
 import { prefersHtml, prefersJson } from './negotiate.ts';
 import { toolErrorReport, toolReport } from '../render/tool-reports.ts';
 import { apiRootDocument } from './api-root.ts';
 import { conditionalHeadersOf, PreparedDocument, type ConditionalHeaders, type DocumentAnswer } from './document-answer.ts';
 import { errorResponse } from './errors.ts';
 import { changesPage, parseChangesQuery, type PublishedLog } from '../changes/page.ts';
-import { API_PREFIX, resolvePath } from './paths.ts';
+import { resolvePath } from './request-path.ts';
 import { MCP_SERVERS, TOOLS, toolByName } from '../tools/registry/index.ts';
 import { callTool } from './tools-http.ts';
 import { toolDataFrom } from './tool-data.ts';
@@ -26,7 +15,8 @@ import { ANSWER_FORM, answerTooLarge } from '../tools/registry/limits.ts';
 import { inProcessRunner, type ToolRunner } from '../tools/registry/call.ts';
 import type { McpServerSpec } from './mcp.ts';
 import { handleA2a } from './a2a/endpoint.ts';
-import { CORS_HEADERS, withMissingHeaders, withSecurityHeaders } from './security.ts';
+import { CORS_HEADERS } from '../contract/headers.ts';
+import { withMissingHeaders, withSecurityHeaders } from './security.ts';
 import { quote } from '../util/quote.ts';
 import { jsonBytesDocument, jsonDocument, type DocumentStore, type StoredDocument } from './store.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
@@ -184,9 +174,9 @@ function linkHeader(base: string, path: string, canonical: string | null, cursor
   const sibling = siblingOf(path);
   const links = [
     // "What changed after the state this answer reflects": the feed from the current head.
-    `<${base}/changes.json?since=${cursor}>; rel="related"; type="application/json"`,
+    `<${base}${href('changes')}?since=${cursor}>; rel="related"; type="application/json"`,
     `<${base}${sibling.path}>; rel="alternate"; type="${sibling.type}"`,
-    `<${base}/openapi.json>; rel="service-desc"; type="application/openapi+json"`,
+    `<${base}${href('openapi')}>; rel="service-desc"; type="application/openapi+json"`,
     // RFC 9727 3: the catalogue of the publisher's APIs, named from every answer (HEAD included).
     `<${base}${href('api_catalog')}>; rel="api-catalog"; type="application/linkset+json"`,
   ];
@@ -258,7 +248,7 @@ export function createApp(options: HandlerOptions): App {
         request,
         errorResponse(
           404,
-          { code: 'not_found', message: `No document at this path (${resolved.reason}). Paths are listed at ${here.base_url}/api/v1.` },
+          { code: 'not_found', message: `No document at this path (${resolved.reason}). Paths are listed at ${here.base_url}${API_PREFIX}.` },
           { ...base, link: linkHeader(here.base_url, href('home'), null, cursor) },
         ),
       );
@@ -316,7 +306,7 @@ export function createApp(options: HandlerOptions): App {
       }
       case 'api-root': {
         const generatedAt = await store.generatedAt();
-        return documentResponse(await jsonDocument('/api/v1', apiRootDocument(here, generatedAt), generatedAt), request, headers);
+        return documentResponse(await jsonDocument(API_PREFIX, apiRootDocument(here, generatedAt), generatedAt), request, headers);
       }
       case 'changes': {
         const parsed = parseChangesQuery(url.searchParams);
@@ -381,7 +371,7 @@ export function createApp(options: HandlerOptions): App {
           const refused = result.response;
           if (refused.status === 400 && /json/.test(refused.headers.get('content-type') ?? '') && prefersHtml(request.headers.get('accept'))) {
             const detail = ((await refused.json()) as { error: { message: string; field?: string; accepted?: string } }).error;
-            const page = toolErrorReport(here, href(toolRouteKey(tool.name, 'form')), detail);
+            const page = toolErrorReport(here, toolHref(tool, 'form'), detail);
             return new Response(page, {
               status: 400,
               headers: { ...answerHeaders, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
@@ -392,12 +382,12 @@ export function createApp(options: HandlerOptions): App {
         // A browser that submitted a form gets the answer as a readable report; programs keep the JSON.
         if (result.answered && prefersHtml(request.headers.get('accept'))) {
           const output = JSON.parse(new TextDecoder().decode(result.document.bytes)) as unknown;
-          const page = toolReport(here, tool, href(toolRouteKey(tool.name, 'form')), output);
+          const page = toolReport(here, tool, toolHref(tool, 'form'), output);
           const bytes = new TextEncoder().encode(page);
           // The report lays the answer out in tables: the answer limit holds for the page as sent too.
           const tooLarge = answerTooLarge(bytes.length);
           if (tooLarge !== null) {
-            const refusal = toolErrorReport(here, href(toolRouteKey(tool.name, 'form')), { message: tooLarge, accepted: ANSWER_FORM });
+            const refusal = toolErrorReport(here, toolHref(tool, 'form'), { message: tooLarge, accepted: ANSWER_FORM });
             return new Response(refusal, {
               status: 400,
               headers: { ...answerHeaders, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },

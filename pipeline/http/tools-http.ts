@@ -1,6 +1,6 @@
 import type { ToolRun, ToolRunner } from '../tools/registry/call.ts';
 import { clientRecord, fromSearchParams } from '../tools/registry/input.ts';
-import { toolSpec } from './tool-spec.ts';
+import { toolSpec } from '../contract/tool-spec.ts';
 import type { Caller, ToolData, ToolDefinition } from '../tools/registry/types.ts';
 import { ANSWER_FORM, answerTooLarge } from '../tools/registry/limits.ts';
 import { errorResponse } from './errors.ts';
@@ -8,7 +8,7 @@ import { readBody } from './body.ts';
 import { toolBody } from './form-body.ts';
 import { jsonBytesDocument, jsonDocument, type StoredDocument } from './store.ts';
 import { unavailableAnswer } from './unavailable.ts';
-import { href, toolRouteKey } from '../routes.ts';
+import { toolHref } from '../paths.ts';
 import { relocate } from './origin.ts';
 
 /** The answer's bytes with the build's base URL replaced by the client's origin; the same bytes when there is none. */
@@ -41,7 +41,7 @@ const CONTROL_PARAMS = new Set(['spec']);
  */
 export async function callTool(call: ToolCall): Promise<{ document: StoredDocument; answered: boolean } | { response: Response }> {
   const { tool, request, url, data, caller, runner, generatedAt, headers, origin } = call;
-  const path = href(toolRouteKey(tool.name, 'endpoint'));
+  const path = toolHref(tool, 'endpoint');
   const params = fromSearchParams(url.searchParams);
   const specWanted = url.searchParams.get('spec');
   if (specWanted !== null && specWanted !== '1') {

@@ -1,5 +1,6 @@
 import type { SiteSettings } from '../records/types.ts';
 import { TOOLS, type ToolDefinition } from '../tools/registry/index.ts';
+import { href, TOOLS_FOLDER } from '../paths.ts';
 
 // The A2A agent card (/.well-known/agent-card.json) for POST /a2a, which speaks A2A 1.0
 // (SendMessage) and 0.3 (message/send) on one URL. One static card serves both generations,
@@ -52,7 +53,7 @@ function dataExample(tool: ToolDefinition, input: unknown): string {
 }
 
 export function agentCard(site: SiteSettings): unknown {
-  const endpoint = `${site.base_url}/a2a`;
+  const endpoint = `${site.base_url}${href('a2a')}`;
   return {
     name: site.name,
     description:
@@ -63,7 +64,7 @@ export function agentCard(site: SiteSettings): unknown {
     ],
     provider: { organization: site.name, url: site.base_url },
     version: AGENT_VERSION,
-    documentationUrl: `${site.base_url}/tools/`,
+    documentationUrl: `${site.base_url}${TOOLS_FOLDER}`,
     capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false },
     defaultInputModes: ['text/plain', 'application/json'],
     defaultOutputModes: ['text/plain', 'application/json'],

@@ -1,8 +1,8 @@
 import { stringify } from 'yaml';
 import { type Model, url } from '../model/model.ts';
 import type { SiteSettings } from '../records/types.ts';
-import { contentTypeOf, href, ROUTE_GROUPS, type Route, type RouteGroup, routes } from '../routes.ts';
-import { API_PREFIX } from '../http/paths.ts';
+import { contentTypeOf, href, type PathKey, API_PREFIX } from '../paths.ts';
+import { ROUTE_GROUPS, type Route, type RouteGroup, routes } from '../routes.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import { escapeHtml } from '../site/html.ts';
 import type { RenderedFile } from './output.ts';
@@ -226,7 +226,7 @@ type Body = RenderedFile['body'];
 export function renderDiscovery(model: Model, rendered: readonly RenderedFile[]): RenderedFile[] {
   const { site } = model;
   // Each document by route key; those that list addresses are given the routes that answer.
-  const documents: readonly [key: string, body: (answered: readonly Route[]) => Body][] = [
+  const documents: readonly [key: PathKey, body: (answered: readonly Route[]) => Body][] = [
     ['llms', (answered) => llmsText(site, answered)],
     ['llms_full', (answered) => llmsFullText(site, answered)],
     ['apis_json', () => (stamp: string) => canonicalJson(apisJson(site, stamp))],

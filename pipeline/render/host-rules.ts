@@ -1,6 +1,6 @@
-import { DOCUMENT_CACHE_CONTROL } from '../http/document-answer.ts';
-import { CORS_HEADERS, HTML_SECURITY_HEADERS } from '../http/security.ts';
-import { contentTypeOf, findRoute, href, isDynamic, type Route, routes } from '../routes.ts';
+import { CORS_HEADERS, DOCUMENT_CACHE_CONTROL, HTML_SECURITY_HEADERS } from '../contract/headers.ts';
+import { contentTypeOf, href } from '../paths.ts';
+import { findRoute, isDynamic, type Route, routes } from '../routes.ts';
 import type { RenderedFile } from './output.ts';
 
 // _headers and _redirects: what a static host that reads them (Netlify, Cloudflare Pages and

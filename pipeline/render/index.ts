@@ -15,7 +15,7 @@ import { renderClients } from './clients.ts';
 import { agentCard } from './agent-card.ts';
 import { renderOpenApi } from './openapi.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
-import { href } from '../routes.ts';
+import { href } from '../paths.ts';
 import { renderReference } from './reference.ts';
 import { renderSitePages } from './site-pages.ts';
 import { renderDiscovery } from './discovery.ts';
@@ -58,7 +58,7 @@ const RENDERERS: ReadonlyArray<(model: Model) => RenderedFile[]> = [
   renderTools,
   renderCoverage,
   renderOpenApi,
-  (model) => [{ path: '/.well-known/agent-card.json', kind: 'agent-card', body: canonicalJson(agentCard(model.site)) }],
+  (model) => [{ path: href('agent_card'), kind: 'agent-card', body: canonicalJson(agentCard(model.site)) }],
 ];
 
 /**
