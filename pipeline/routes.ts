@@ -37,6 +37,13 @@ export interface Route {
   canonical?: string;
   /** The route whose JSON form answers a request that prefers application/json (`Accept`). */
   jsonForm?: string;
+  /**
+   * For a path the build writes into dist/: the module under pipeline/ whose renderer writes it
+   * (`render/crawlers.ts`), so any URL leads to its code in one step. test/written-by.test.ts
+   * checks it against what the build renders. Computed answers are in the module that owns
+   * their `answer.by` (http/handler.ts lists them).
+   */
+  writtenBy?: string;
   /** Which part of the reference, llms.txt and the home page lists the path under. */
   group: RouteGroup;
   /** Query parameters of a dynamic path (tools describe theirs in the tool registry). */
@@ -47,7 +54,7 @@ export interface Route {
 
 /**
  * How a route is answered: `document`, the stored bytes of dist/ (a static host serves these
- * alone); the others by the server. http/handler.ts has one case per kind.
+ * alone); the others by the server. http/handler.ts maps each kind to its answerer.
  */
 export type Answer =
   | { by: 'document' }
@@ -81,9 +88,18 @@ const READ: readonly Method[] = ['GET', 'HEAD', 'OPTIONS'];
 
 type Ungrouped = Omit<Route, 'group'>;
 
-const stored = (key: string, path: string, returns: string, parameter?: PathParameter, schema?: string, more: Partial<Ungrouped> = {}): Ungrouped => ({
+const stored = (
+  key: string,
+  path: string,
+  writtenBy: string,
+  returns: string,
+  parameter?: PathParameter,
+  schema?: string,
+  more: Partial<Ungrouped> = {},
+): Ungrouped => ({
   key,
   path,
+  writtenBy,
   returns,
   parameter,
   schema,
@@ -95,8 +111,8 @@ const stored = (key: string, path: string, returns: string, parameter?: PathPara
 });
 
 /** A stored document at one of the published paths (paths.ts). */
-const doc = (key: PathKey, returns: string, parameter?: PathParameter, schema?: string, more: Partial<Ungrouped> = {}): Ungrouped =>
-  stored(key, PATHS[key], returns, parameter, schema, more);
+const doc = (key: PathKey, writtenBy: string, returns: string, parameter?: PathParameter, schema?: string, more: Partial<Ungrouped> = {}): Ungrouped =>
+  stored(key, PATHS[key], writtenBy, returns, parameter, schema, more);
 
 const inGroup = (group: RouteGroup, list: readonly Ungrouped[]): Route[] => list.map((route) => ({ ...route, group }));
 
@@ -109,66 +125,82 @@ const DIRECTORY: PathParameter = { name: 'source', values_from: `${PATHS.signatu
 
 /** Every public path and how it is answered. */
 const ROUTES: readonly Route[] = [
-  ...inGroup('docs', [doc('home', 'Home page: what the index is and how to use it', undefined, undefined, { aliases: ['/'] })]),
+  ...inGroup('docs', [doc('home', 'render/home.ts', 'Home page: what the index is and how to use it', undefined, undefined, { aliases: ['/'] })]),
   ...inGroup('data', [
-    doc('agents', 'Crawler list: every crawler record, categories, policies, endpoint map', undefined, 'agents'),
-    doc('agents_csv', 'Crawler table as CSV (RFC 4180, header row)'),
-    doc('ua_regex', 'Pre-escaped user-agent regex alternations: all, ai_only, by_category', undefined, 'ua-regex'),
-    doc('crawler', 'One crawler record', CRAWLER, 'crawler'),
-    doc('crawler_html', 'One crawler record as a page for people', CRAWLER),
-    doc('crawler_markdown', 'One crawler record as Markdown for models', CRAWLER),
-    doc('operator', 'An operator and its crawlers', OPERATOR, 'operator'),
-    doc('operator_html', 'An operator and its crawlers as a page', OPERATOR),
-    doc('category', 'A category and its crawlers', CATEGORY, 'category'),
-    doc('category_html', 'A category, its crawlers and the policies that name it, as a page', CATEGORY),
+    doc('agents', 'render/data.ts', 'Crawler list: every crawler record, categories, policies, endpoint map', undefined, 'agents'),
+    doc('agents_csv', 'render/data.ts', 'Crawler table as CSV (RFC 4180, header row)'),
+    doc('ua_regex', 'render/data.ts', 'Pre-escaped user-agent regex alternations: all, ai_only, by_category', undefined, 'ua-regex'),
+    doc('crawler', 'render/crawlers.ts', 'One crawler record', CRAWLER, 'crawler'),
+    doc('crawler_html', 'render/crawlers.ts', 'One crawler record as a page for people', CRAWLER),
+    doc('crawler_markdown', 'render/crawlers.ts', 'One crawler record as Markdown for models', CRAWLER),
+    doc('operator', 'render/groups.ts', 'An operator and its crawlers', OPERATOR, 'operator'),
+    doc('operator_html', 'render/site-pages.ts', 'An operator and its crawlers as a page', OPERATOR),
+    doc('category', 'render/groups.ts', 'A category and its crawlers', CATEGORY, 'category'),
+    doc('category_html', 'render/site-pages.ts', 'A category, its crawlers and the policies that name it, as a page', CATEGORY),
   ]),
   ...inGroup('policies', [
-    doc('policy', 'A robots.txt policy: rule, rationale, caveats, crawlers it names', POLICY, 'policy'),
-    doc('policy_html', 'A robots.txt policy as a page: what it names, what it leaves out and why, what it costs', POLICY),
-    doc('policies_html', 'The policies side by side: which categories each one names, how many crawlers, what it costs'),
-    doc('robots', 'A robots.txt fragment ready to append', POLICY),
-    doc('policy_nginx', 'The policy enforced by nginx: a map on the User-Agent to include in http { }, and the one line that answers 403', POLICY),
-    doc('policy_apache', 'The policy enforced by Apache: mod_rewrite lines for an .htaccess file or a server block', POLICY),
-    doc('policy_caddy', 'The policy enforced by Caddy: a header_regexp matcher and its 403, for a site block', POLICY),
-    doc('policy_haproxy', 'The policy enforced by HAProxy: ACL lines on the whole User-Agent and the deny rule, for a frontend', POLICY),
+    doc('policy', 'render/policies.ts', 'A robots.txt policy: rule, rationale, caveats, crawlers it names', POLICY, 'policy'),
+    doc('policy_html', 'render/site-pages.ts', 'A robots.txt policy as a page: what it names, what it leaves out and why, what it costs', POLICY),
+    doc('policies_html', 'render/site-pages.ts', 'The policies side by side: which categories each one names, how many crawlers, what it costs'),
+    doc('robots', 'render/policies.ts', 'A robots.txt fragment ready to append', POLICY),
+    doc(
+      'policy_nginx',
+      'render/server/configs.ts',
+      'The policy enforced by nginx: a map on the User-Agent to include in http { }, and the one line that answers 403',
+      POLICY,
+    ),
+    doc('policy_apache', 'render/server/configs.ts', 'The policy enforced by Apache: mod_rewrite lines for an .htaccess file or a server block', POLICY),
+    doc('policy_caddy', 'render/server/configs.ts', 'The policy enforced by Caddy: a header_regexp matcher and its 403, for a site block', POLICY),
+    doc(
+      'policy_haproxy',
+      'render/server/configs.ts',
+      'The policy enforced by HAProxy: ACL lines on the whole User-Agent and the deny rule, for a frontend',
+      POLICY,
+    ),
     doc(
       'policy_accuracy',
+      'render/server/accuracy.ts',
       'Measured accuracy of every server config: crawlers matched and missed, real browser headers matched, peer crawler headers matched',
       undefined,
       'policy-accuracy',
     ),
   ]),
   ...inGroup('ip-ranges', [
-    doc('ip_sources', 'Which operators publish IP prefix lists, where, and the state of our mirror of each', undefined, 'ip-sources'),
-    doc('ip_ranges_all', 'Every mirrored prefix, grouped by source, with stale sources named', undefined, 'ip-ranges-all'),
-    doc('ip_ranges_text', 'Every mirrored prefix, one CIDR per line, # comment lines between sources'),
-    doc('ip_ranges', 'One operator list: ipv4, ipv6, counts, provenance, state', SOURCE, 'ip-ranges'),
+    doc('ip_sources', 'render/ip-ranges.ts', 'Which operators publish IP prefix lists, where, and the state of our mirror of each', undefined, 'ip-sources'),
+    doc('ip_ranges_all', 'render/ip-ranges.ts', 'Every mirrored prefix, grouped by source, with stale sources named', undefined, 'ip-ranges-all'),
+    doc('ip_ranges_text', 'render/ip-ranges.ts', 'Every mirrored prefix, one CIDR per line, # comment lines between sources'),
+    doc('ip_ranges', 'render/ip-ranges.ts', 'One operator list: ipv4, ipv6, counts, provenance, state', SOURCE, 'ip-ranges'),
     doc(
       'ip_ranges_nginx',
+      'render/server/allow-lists.ts',
       'One operator list as an nginx geo block, with a map that flags a request claiming one of its crawlers from any other address',
       SOURCE,
     ),
-    doc('ip_ranges_haproxy', 'One operator list as an HAProxy ACL file (src -f), with the lines that refuse impostors', SOURCE),
+    doc('ip_ranges_haproxy', 'render/server/allow-lists.ts', 'One operator list as an HAProxy ACL file (src -f), with the lines that refuse impostors', SOURCE),
   ]),
   ...inGroup('signature-agents', [
     doc(
       'signature_agents',
+      'render/signature-agents.ts',
       'Every mirrored Web Bot Auth key directory: its signer, state, key thumbprints and validity, the crawlers that sign with it',
       undefined,
       'signature-agents',
     ),
     doc(
       'signature_agent',
+      'render/signature-agents.ts',
       "One key directory: its public keys (JWK, thumbprint, validity), the response as served with the directory's own signature, state",
       DIRECTORY,
       'signature-agent',
     ),
   ]),
   ...inGroup('freshness', [
-    doc('status', 'Upstream status: per-source state, last attempt, last success, last change, error', undefined, 'status'),
+    doc('status', 'render/ip-ranges.ts', 'Upstream status: per-source state, last attempt, last success, last change, error', undefined, 'status'),
     {
       key: 'changes',
       path: PATHS.changes,
+      // Its first page is stored too, for static hosts; the server pages the stored log itself.
+      writtenBy: 'render/changes.ts',
       schema: 'changes',
       query: [
         {
@@ -185,12 +217,18 @@ const ROUTES: readonly Route[] = [
       statuses: [200, 304, 400],
       answer: { by: 'changes' },
     },
-    doc('changes_log', 'Every retained change event (what /changes.json pages through)', undefined, 'changes-log'),
-    doc('feed_json', 'JSON Feed 1.1 of the newest changes', undefined, 'feed'),
-    doc('feed_rss', 'RSS 2.0 feed of the newest changes'),
+    doc('changes_log', 'render/changes.ts', 'Every retained change event (what /changes.json pages through)', undefined, 'changes-log'),
+    doc('feed_json', 'render/feeds.ts', 'JSON Feed 1.1 of the newest changes', undefined, 'feed'),
+    doc('feed_rss', 'render/feeds.ts', 'RSS 2.0 feed of the newest changes'),
   ]),
   ...inGroup('data', [
-    doc('clients', 'HTTP clients that are not crawlers (monitors, libraries, tools) that classify-ua names when no crawler matches', undefined, 'clients'),
+    doc(
+      'clients',
+      'render/clients.ts',
+      'HTTP clients that are not crawlers (monitors, libraries, tools) that classify-ua names when no crawler matches',
+      undefined,
+      'clients',
+    ),
   ]),
   ...inGroup('freshness', [
     {
@@ -234,13 +272,22 @@ const ROUTES: readonly Route[] = [
       answer: { by: 'health' },
     },
   ]),
-  ...inGroup('data', [doc('coverage', 'Counts per category, robots.txt stance and verification method; crawlers named per policy', undefined, 'coverage')]),
+  ...inGroup('data', [
+    doc('coverage', 'render/coverage.ts', 'Counts per category, robots.txt stance and verification method; crawlers named per policy', undefined, 'coverage'),
+  ]),
   ...inGroup('tools', [
-    doc('tools', 'Index of the keyless tools and MCP servers', undefined, 'tool-index'),
-    doc('tools_html', 'The tools as a page, with their forms (also at /tools/; JSON with Accept: application/json)', undefined, undefined, {
-      aliases: [TOOLS_FOLDER.slice(0, -1), TOOLS_FOLDER],
-      jsonForm: 'tools',
-    }),
+    doc('tools', 'render/tools.ts', 'Index of the keyless tools and MCP servers', undefined, 'tool-index'),
+    doc(
+      'tools_html',
+      'render/site-pages.ts',
+      'The tools as a page, with their forms (also at /tools/; JSON with Accept: application/json)',
+      undefined,
+      undefined,
+      {
+        aliases: [TOOLS_FOLDER.slice(0, -1), TOOLS_FOLDER],
+        jsonForm: 'tools',
+      },
+    ),
     ...TOOLS.flatMap((tool): Ungrouped[] =>
       tool.path === null
         ? []
@@ -254,8 +301,8 @@ const ROUTES: readonly Route[] = [
               statuses: tool.postBody ? [200, 304, 400, 405, 413, 503] : [200, 304, 400, 405, 503],
               answer: { by: 'tool', tool: tool.name },
             },
-            stored(toolRouteKey(tool.name, 'spec'), toolHref(tool, 'spec'), `Machine specification of ${tool.name}`, undefined, 'tool-spec'),
-            stored(toolRouteKey(tool.name, 'form'), toolHref(tool, 'form'), `A form page for ${tool.name}`),
+            stored(toolRouteKey(tool.name, 'spec'), toolHref(tool, 'spec'), 'render/tools.ts', `Machine specification of ${tool.name}`, undefined, 'tool-spec'),
+            stored(toolRouteKey(tool.name, 'form'), toolHref(tool, 'form'), 'render/tools.ts', `A form page for ${tool.name}`),
           ],
     ),
   ]),
@@ -282,7 +329,7 @@ const ROUTES: readonly Route[] = [
       statuses: [200, 405, 413],
       answer: { by: 'a2a' },
     },
-    doc('agent_card', 'A2A agent card (1.0, with the 0.3 fields) describing /a2a and its skills', undefined, 'agent-card', {
+    doc('agent_card', 'render/agent-card.ts', 'A2A agent card (1.0, with the 0.3 fields) describing /a2a and its skills', undefined, 'agent-card', {
       // The name A2A used before 0.3; older clients still ask for it.
       aliases: ['/.well-known/agent.json'],
       canonical: PATHS.agent_card,
@@ -291,9 +338,9 @@ const ROUTES: readonly Route[] = [
     }),
   ]),
   ...inGroup('docs', [
-    doc('openapi', 'OpenAPI 3.1 description of every path, generated from this table', undefined, 'openapi'),
-    doc('documents', 'Document ledger: path, bytes, ETag and Last-Modified of every document', undefined, 'documents'),
-    doc('documents_txt', 'Document ledger as tab-separated text'),
+    doc('openapi', 'render/openapi.ts', 'OpenAPI 3.1 description of every path, generated from this table', undefined, 'openapi'),
+    doc('documents', 'ledger/ledger.ts', 'Document ledger: path, bytes, ETag and Last-Modified of every document', undefined, 'documents'),
+    doc('documents_txt', 'ledger/ledger.ts', 'Document ledger as tab-separated text'),
     {
       key: 'api_root',
       path: PATHS.api_root,
@@ -305,41 +352,51 @@ const ROUTES: readonly Route[] = [
     },
     doc(
       'reference',
+      'render/reference.ts',
       'The API reference for people: every path, tool, MCP server and document, generated from this table (JSON with Accept: application/json)',
       undefined,
       undefined,
       { aliases: ['/reference', '/docs', '/documentation', '/api', '/api/docs', '/api.html'], canonical: '/reference', jsonForm: 'reference_json' },
     ),
-    doc('reference_json', 'The same reference as JSON (also at /api.json)', undefined, 'reference', {
+    doc('reference_json', 'render/reference.ts', 'The same reference as JSON (also at /api.json)', undefined, 'reference', {
       aliases: ['/api.json'],
       canonical: '/reference.json',
     }),
-    doc('reference_markdown', 'The same reference as Markdown'),
-    doc('openapi_yaml', 'The OpenAPI 3.1 description as YAML: the same object as /openapi.json'),
+    doc('reference_markdown', 'render/reference.ts', 'The same reference as Markdown'),
+    doc('openapi_yaml', 'render/openapi.ts', 'The OpenAPI 3.1 description as YAML: the same object as /openapi.json'),
     doc(
       'swagger',
+      'render/openapi.ts',
       'Swagger 2.0 conversion of the OpenAPI description; published only while the conversion keeps every path, parameter, status and schema keyword',
       undefined,
       'swagger',
     ),
-    doc('api_versions', 'The API versions: v1 is the only one; an incompatible change would be announced here first', undefined, 'api-versions'),
-    doc('llms', 'An llms.txt index (llmstxt.org): what the service is and the documents a model should read'),
-    doc('llms_full', 'The llms.txt index with the whole API reference inline'),
-    doc('apis_json', 'APIs.json (apisjson.org 0.19) description of the service', undefined, 'apis-json'),
-    doc('apis_yaml', 'The same APIs.json description as YAML', undefined, undefined, { aliases: ['/apis.yaml', '/.well-known/apis.yaml'] }),
-    doc('api_catalog', 'API catalog (RFC 9727): a linkset naming the API and its descriptions', undefined, 'api-catalog'),
-    doc('host_meta', 'Host metadata (RFC 6415) as XRD: links to the API, its description and documentation'),
-    doc('host_meta_json', 'The same host metadata as JRD', undefined, 'host-meta'),
-    doc('api_onboarding', 'How to start using the API: no key, no account; the first calls to make', undefined, 'api-onboarding'),
-    doc('sitemap', 'Sitemap (sitemaps.org 0.9) of every page and document'),
-    doc('not_found_html', 'The page a browser is shown for a path that does not exist (static hosts serve it for theirs)'),
-    doc('own_robots', "This service's own robots.txt: documents and pages for everyone, tool calls with input not to be crawled"),
-    doc('site_index', 'The home page as JSON: what the index holds and where each part is', undefined, 'site-index'),
-    doc('security_txt', 'Security contact (RFC 9116), renewed by every build before it expires'),
-    doc('security', 'Security policy: how to report a vulnerability, what the service stores and exposes', undefined, 'security'),
-    doc('terms', 'Terms of use: the data is CC0, there is no key, no rate limit and no warranty', undefined, 'terms'),
-    doc('privacy', 'What the request log keeps, for how long, and who can read it', undefined, 'privacy'),
-    doc('register', 'There is nothing to register: no key, no account, no sign-up', undefined, 'register'),
+    doc(
+      'api_versions',
+      'render/discovery.ts',
+      'The API versions: v1 is the only one; an incompatible change would be announced here first',
+      undefined,
+      'api-versions',
+    ),
+    doc('llms', 'render/discovery.ts', 'An llms.txt index (llmstxt.org): what the service is and the documents a model should read'),
+    doc('llms_full', 'render/discovery.ts', 'The llms.txt index with the whole API reference inline'),
+    doc('apis_json', 'render/discovery.ts', 'APIs.json (apisjson.org 0.19) description of the service', undefined, 'apis-json'),
+    doc('apis_yaml', 'render/discovery.ts', 'The same APIs.json description as YAML', undefined, undefined, {
+      aliases: ['/apis.yaml', '/.well-known/apis.yaml'],
+    }),
+    doc('api_catalog', 'render/discovery.ts', 'API catalog (RFC 9727): a linkset naming the API and its descriptions', undefined, 'api-catalog'),
+    doc('host_meta', 'render/discovery.ts', 'Host metadata (RFC 6415) as XRD: links to the API, its description and documentation'),
+    doc('host_meta_json', 'render/discovery.ts', 'The same host metadata as JRD', undefined, 'host-meta'),
+    doc('api_onboarding', 'render/service-terms.ts', 'How to start using the API: no key, no account; the first calls to make', undefined, 'api-onboarding'),
+    doc('sitemap', 'render/discovery.ts', 'Sitemap (sitemaps.org 0.9) of every page and document'),
+    doc('not_found_html', 'render/site-pages.ts', 'The page a browser is shown for a path that does not exist (static hosts serve it for theirs)'),
+    doc('own_robots', 'render/discovery.ts', "This service's own robots.txt: documents and pages for everyone, tool calls with input not to be crawled"),
+    doc('site_index', 'render/discovery.ts', 'The home page as JSON: what the index holds and where each part is', undefined, 'site-index'),
+    doc('security_txt', 'render/service-terms.ts', 'Security contact (RFC 9116), renewed by every build before it expires'),
+    doc('security', 'render/service-terms.ts', 'Security policy: how to report a vulnerability, what the service stores and exposes', undefined, 'security'),
+    doc('terms', 'render/service-terms.ts', 'Terms of use: the data is CC0, there is no key, no rate limit and no warranty', undefined, 'terms'),
+    doc('privacy', 'render/service-terms.ts', 'What the request log keeps, for how long, and who can read it', undefined, 'privacy'),
+    doc('register', 'render/service-terms.ts', 'There is nothing to register: no key, no account, no sign-up', undefined, 'register'),
   ]),
 ];
 
@@ -369,10 +426,5 @@ export function canonicalPath(path: string): string {
 
 /** The route a concrete path belongs to, if any. */
 export function findRoute(path: string): Route | undefined {
-  return routes().find((route) => matchRoute(route, path) !== undefined);
-}
-
-/** Matches a concrete path against a route's pattern; returns the parameter value or null. */
-export function matchRoute(route: Route, path: string): string | null | undefined {
-  return matchTemplate(route.path, path);
+  return ROUTES.find((route) => matchTemplate(route.path, path) !== undefined);
 }

@@ -1,10 +1,13 @@
 import type { SiteSettings } from '../records/types.ts';
+import type { Answerer } from './answer-context.ts';
+import { documentResponse } from './document-answer.ts';
+import { jsonDocument } from './store.ts';
 import { ACCESS } from '../contract/access.ts';
 import { routes } from '../routes.ts';
 import { API_PREFIX, href } from '../paths.ts';
 
 /** docs/API.md §9.4: the root document of /api/v1, generated from the route table. */
-export function apiRootDocument(site: SiteSettings, generatedAt: string): unknown {
+function apiRootDocument(site: SiteSettings, generatedAt: string): unknown {
   const prefixed = site.base_url + API_PREFIX;
   const concrete = routes().filter((r) => !r.parameter && r.key !== 'api_root');
   const templates = routes().filter((r) => r.parameter);
@@ -34,3 +37,9 @@ export function apiRootDocument(site: SiteSettings, generatedAt: string): unknow
     generated_at: generatedAt,
   };
 }
+
+/** GET /api/v1: computed per request, so it names the origin the client used. */
+export const answerApiRoot: Answerer<'api-root'> = async (_how, { request, headers, here }, { store }) => {
+  const generatedAt = await store.generatedAt();
+  return documentResponse(await jsonDocument(API_PREFIX, apiRootDocument(here, generatedAt), generatedAt), request, headers);
+};

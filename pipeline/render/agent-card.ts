@@ -1,6 +1,9 @@
 import type { SiteSettings } from '../records/types.ts';
 import { TOOLS, type ToolDefinition } from '../tools/registry/index.ts';
 import { href, TOOLS_FOLDER } from '../paths.ts';
+import type { Model } from '../model/model.ts';
+import { canonicalJson } from '../util/canonical-json.ts';
+import type { RenderedFile } from './output.ts';
 
 // The A2A agent card (/.well-known/agent-card.json) for POST /a2a, which speaks A2A 1.0
 // (SendMessage) and 0.3 (message/send) on one URL. One static card serves both generations,
@@ -83,4 +86,9 @@ export function agentCard(site: SiteSettings): unknown {
     preferredTransport: 'JSONRPC',
     supportsAuthenticatedExtendedCard: false,
   };
+}
+
+/** The stored card, for static hosts; the server answers the same path with its own origin (http/a2a/agent-card-answer.ts). */
+export function renderAgentCard(model: Model): RenderedFile[] {
+  return [{ path: href('agent_card'), kind: 'agent-card', body: canonicalJson(agentCard(model.site)) }];
 }

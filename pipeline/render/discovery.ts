@@ -9,7 +9,7 @@ import type { RenderedFile } from './output.ts';
 import { LEDGER_JSON, LEDGER_TXT } from '../ledger/ledger.ts';
 import { apiReference, REFERENCE_PATH, referenceMarkdown } from './reference.ts';
 
-// The documents by which programs find the API (SPEC 4.3): catalogues, host metadata, the
+// The documents by which programs find the API (docs/API.md §4.3): catalogues, host metadata, the
 // sitemap, llms.txt. Each is generated from the route table, so a path added there appears in
 // every one of them.
 
@@ -223,7 +223,7 @@ function ownRobotsTxt(site: SiteSettings): string {
 type Body = RenderedFile['body'];
 
 /** Every discovery document; the sitemap is given the files the other renderers made. */
-export function renderDiscovery(model: Model, rendered: readonly RenderedFile[]): RenderedFile[] {
+export function renderDiscovery(model: Model, { rendered }: { rendered: readonly RenderedFile[] }): RenderedFile[] {
   const { site } = model;
   // Each document by route key; those that list addresses are given the routes that answer.
   const documents: readonly [key: PathKey, body: (answered: readonly Route[]) => Body][] = [

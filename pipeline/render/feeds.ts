@@ -3,6 +3,7 @@
 // either. /changes.json stays the complete, paged, machine-readable record.
 
 import type { ChangeEvent, EventLog, FamilyCounts, PrefixDelta } from '../changes/types.ts';
+import type { Model } from '../model/model.ts';
 import type { SiteSettings } from '../records/types.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
@@ -161,4 +162,19 @@ export function renderFeeds(site: SiteSettings, log: EventLog, generatedAt: stri
     { path: href('feed_json'), kind: 'feed', body: jsonFeed(site, items) },
     { path: href('feed_rss'), kind: 'feed', body: rssFeed(site, items, generatedAt) },
   ];
+}
+
+/** The feeds carry a build date, so they are rendered with the ledger's stamp like other dated files. */
+export function renderFeedFiles(model: Model): RenderedFile[] {
+  return [href('feed_json'), href('feed_rss')].map(
+    (path): RenderedFile => ({
+      path,
+      kind: 'feed',
+      body: (stamp) => {
+        const file = renderFeeds(model.site, model.log, stamp).find((f) => f.path === path);
+        if (!file || typeof file.body !== 'string') throw new Error(`feeds: ${path} not rendered`);
+        return file.body;
+      },
+    }),
+  );
 }

@@ -156,7 +156,7 @@ function onboarding(site: SiteSettings) {
   };
 }
 
-export function renderServiceTerms(model: Model, now: string): RenderedFile[] {
+export function renderServiceTerms(model: Model, { now }: { now: string }): RenderedFile[] {
   const { site } = model;
   return [
     // Rendered from its own last change (the stamp), so an ordinary rebuild leaves it as it is.

@@ -11,6 +11,9 @@ import { METHODS, requestedVersion, VERSIONS } from './methods.ts';
 import { V03 } from './v03.ts';
 import { V10 } from './v10.ts';
 import { A2A_ERROR, problem, type AgentReply, type Binding, type Problem } from './wire.ts';
+import type { Answerer } from '../answer-context.ts';
+import { withMissingHeaders } from '../security.ts';
+import { startToolCall, withBodyEtag, withRelocatedBody } from '../tool-call.ts';
 import { href } from '../../paths.ts';
 
 // POST /a2a: A2A's JSON-RPC binding in both generations on one URL, told apart by the method
@@ -180,3 +183,11 @@ export async function handleA2a(request: Request, context: CallContext, site: Si
       return failure(id, binding, answer.problem);
   }
 }
+
+/** POST /a2a: a message to the agent, answered by the tool it asks for (tools/intents.ts). */
+export const answerA2a: Answerer<'a2a'> = async (how, asked, service) => {
+  const start = await startToolCall(how, asked, service);
+  if (start instanceof Response) return start;
+  const answer = withMissingHeaders(await handleA2a(asked.request, start.context, asked.here), asked.headers);
+  return withBodyEtag(await withRelocatedBody(answer, start.data.baseUrl, asked.here.base_url));
+};
