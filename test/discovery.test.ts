@@ -11,7 +11,7 @@ import { routes } from '../pipeline/routes.ts';
 import { TOOLS } from '../pipeline/tools/registry/index.ts';
 import { REPO } from './support/project.ts';
 
-// SPEC 4.3 over a real socket, against the committed dist/: each discovery document answers
+// docs/API.md §4.3 over a real socket, against the committed dist/: each discovery document answers
 // with its media type, parses with a real parser, and every address it names answers 200.
 
 let server: RunningServer;
@@ -81,7 +81,7 @@ const SPEC_4_3: Record<string, RegExp> = {
   '/api/versions': /^application\/json$/,
 };
 
-test('every documentation and discovery path of SPEC 4.3 answers GET and HEAD with its media type, also under /api/v1', async () => {
+test('every documentation and discovery path of docs/API.md §4.3 answers GET and HEAD with its media type, also under /api/v1', async () => {
   for (const [path, type] of Object.entries(SPEC_4_3)) {
     for (const prefix of ['', '/api/v1']) {
       for (const method of ['GET', 'HEAD']) {
@@ -97,7 +97,7 @@ test('every documentation and discovery path of SPEC 4.3 answers GET and HEAD wi
 });
 
 test('the reference: its aliases name /reference as canonical; Accept: application/json gets its JSON form', async () => {
-  // Link headers name the origin the client used (issue 13): this server's own.
+  // Link headers name the origin the client used (docs/API.md §1.3): this server's own.
   const canonical = `<${server.url}/reference>; rel="canonical"`;
   assert.ok(!((await get('/reference')).headers.get('link') ?? '').includes('rel="canonical"'), '/reference is the canonical address');
   for (const alias of ['/docs', '/documentation', '/api', '/api/docs', '/api.html', '/reference.html', '/api/v1/reference']) {

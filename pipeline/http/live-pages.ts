@@ -1,4 +1,4 @@
-// Pages with the request log's counters written in (SPEC 2.2). A page is rebuilt at most once
+// Pages with the request log's counters written in (docs/API.md §2.5, §4.3a). A page is rebuilt at most once
 // per reading of the log (a minute), on the first request that asks for it; every other request
 // gets the prepared bytes, so the counters cost the document path one WeakMap lookup.
 

@@ -184,7 +184,7 @@ export function renderOpenApi(model: Model): RenderedFile[] {
     { path: href('openapi'), kind: 'openapi', body: (stamp) => canonicalJson(openApiDocument(model, stamp)) },
     { path: href('openapi_yaml'), kind: 'openapi', body: (stamp) => stringify(openApiDocument(model, stamp), { lineWidth: 0, aliasDuplicateObjects: false }) },
   ];
-  // Published only while faithful (SPEC 4.3); the losses are the build's to report, not a reason to fail it.
+  // Published only while faithful (docs/API.md §9.3); the losses are the build's to report, not a reason to fail it.
   const probe = toSwagger2(openApiDocument(model, '1970-01-01'));
   if (probe.document !== null)
     files.push({

@@ -12,7 +12,7 @@ import { page } from '../site/layout.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
 
-// The API reference (SPEC 4.3): one object generated from the route table, the tool registry
+// The API reference (docs/API.md §4.3): one object generated from the route table, the tool registry
 // and the error catalogue, published as JSON (/reference.json), as a page (/reference) and as
 // Markdown (/api.md, also inlined in /llms-full.txt). Nothing in it is written by hand twice.
 
