@@ -185,3 +185,10 @@ test('the route table is imported only by the handler (http/), the documentation
     [],
   );
 });
+
+test('the handler fits on one screen: it maps each answer.by kind to an answerer and holds none itself', () => {
+  const code = readFileSync(join(PIPELINE, 'http', 'handler.ts'), 'utf8');
+  const lines = code.split('\n').length;
+  assert.ok(lines <= 300, `http/handler.ts has ${lines} lines; an answer belongs in the module that owns it (docs/ARCHITECTURE.md §2)`);
+  assert.equal(/\bswitch\s*\(/.test(code), false, 'no switch over answer kinds: the table `answerers` maps them');
+});
