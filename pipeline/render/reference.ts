@@ -1,7 +1,7 @@
 import { type Model, url } from '../model/model.ts';
 import type { SiteSettings } from '../records/types.ts';
 import { href, toolHref, API_PREFIX } from '../paths.ts';
-import { ROUTE_GROUPS, type Route, type RouteGroup, routes } from '../routes.ts';
+import { ROUTE_GROUPS, type Route, type RouteGroup, routeOf, routes } from '../routes.ts';
 import { ERROR_CODES, STATUSES } from '../contract/error-catalog.ts';
 import { ACCESS } from '../contract/access.ts';
 import { httpDescription } from '../contract/tool-spec.ts';
@@ -16,8 +16,8 @@ import type { RenderedFile } from './output.ts';
 // and the error catalogue, published as JSON (/reference.json), as a page (/reference) and as
 // Markdown (/api.md, also inlined in /llms-full.txt). Nothing in it is written by hand twice.
 
-/** The paths a client reaches the reference by; each answers the page, the JSON with Accept: application/json. */
-export const REFERENCE_PATH = '/reference';
+/** The reference's published address (its route's canonical, /reference), which answers the page, and the JSON with Accept: application/json. */
+export const REFERENCE_PATH = routeOf('reference').canonical ?? href('reference');
 
 const CONVENTIONS: readonly string[] = [
   `Every path answers GET and HEAD without a key, an account or a sign-up; no request rate is imposed. The only closed path is ${href('hits')} (the raw request log), which needs the export key of the server it runs on.`,
