@@ -3,7 +3,7 @@
 // IPv4 addresses (mostly in no published range). Seeded, so every run sends the same list.
 import ipaddr from 'ipaddr.js';
 import { parsePrefix, type Prefix } from '../pipeline/net/prefix.ts';
-import { seededRandom, type Random } from '../pipeline/tools/robots/random.ts';
+import { seededRandom, type Random } from '../test/support/random.ts';
 
 function field(value: unknown, key: string): unknown {
   return typeof value === 'object' && value !== null ? new Map<string, unknown>(Object.entries(value)).get(key) : undefined;

@@ -1,4 +1,4 @@
-// Cold start: from spawning the server to its first 200, the figure issue 13 set (under 1 s).
+// Cold start: from spawning the server to its first 200; the README's target is under 1 s.
 // npm start's command (one node process; Node 22.18+ and 24 strip the types themselves and
 // keep compiled modules in the compile cache) beside the tsx command npm start ran before, on
 // the same dist/, in the same run, taking turns so that both meet the same machine.

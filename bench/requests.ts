@@ -60,8 +60,8 @@ function rulesWithinBudget(path: string): number {
 }
 
 /**
- * The heaviest tool calls a client can send within the published limits (issue 8 item 2's
- * inputs, sized to stay under the work budget and the 512,000-byte body limit so that they are
+ * The heaviest tool calls a client can send within the published limits (docs/API.md §8; the
+ * wildcard inputs of test/limits.test.ts, sized to stay under the work budget and the 512,000-byte body limit so that they are
  * run, not refused): as many wildcard rules as the budget allows against a 2,000-character
  * path, a file of unknown tokens for the "did you mean" search, and a file of unknown
  * directives for the linter.

@@ -145,7 +145,7 @@ async function measureServers(wrk: Executable, nginx: Executable | null): Promis
     );
     const verifyMany = await row(`/tools/verify-crawler, ${VERIFY_ADDRESSES} addresses + ua`, { kind: 'p99', maxMs: 100 }, VERIFY_CONNECTIONS, verify, null);
     const classifyMcp = await row('POST /mcp tools/call classify_user_agent', { kind: 'p99', maxMs: 50 }, CONNECTIONS, mcpClassify(), null);
-    // Issue 8 item 2: while the heaviest tool calls run back to back, documents stay fast.
+    // While the heaviest tool calls run back to back, documents stay fast.
     const heavy = heaviestToolCalls();
     const heavyAnswers = await Promise.all(
       heavy.map(async (request) => `${request.method} ${request.path.split('?')[0]}: ${describeAnswer(await probe(ours.origin, request))}`),

@@ -1,7 +1,7 @@
 import type { DocumentStore, StoredDocument } from '../pipeline/http/store.ts';
 import type { Ledger, LedgerEntry } from '../pipeline/ledger/ledger.ts';
 import { HOST_RULE_FILES } from '../pipeline/render/host-rules.ts';
-import { contentTypeOf, href } from '../pipeline/routes.ts';
+import { contentTypeOf, href } from '../pipeline/paths.ts';
 import { etagOfWeb } from '../pipeline/util/etag-rule.ts';
 
 // The DocumentStore of a Worker: dist/ uploaded as its static assets, read through the assets

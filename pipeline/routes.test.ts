@@ -1,19 +1,23 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
-import { canonicalPath, findRoute, href, routes, toolRouteKey } from './routes.ts';
+import { href, parameterOf, PATHS, type PathKey, toolHref } from './paths.ts';
+import { canonicalPath, findRoute, routeOf, routes, toolRouteKey } from './routes.ts';
 import { TOOLS } from './tools/registry/index.ts';
 
-test('every key is one route, and href() of each comes back to it', () => {
+test('every key is one route, every published path has its route, and href() of each comes back to it', () => {
   assert.equal(new Set(routes().map((r) => r.key)).size, routes().length);
-  for (const route of routes()) {
-    const path = href(route.key, route.parameter ? 'example-1' : undefined);
-    assert.equal(findRoute(path)?.key, route.key, path);
+  for (const key of Object.keys(PATHS) as PathKey[]) {
+    const route = routeOf(key);
+    assert.equal(route.path, PATHS[key], key);
+    assert.equal(route.parameter?.name ?? null, parameterOf(route.path), key);
+    const path = href(key, route.parameter ? 'example-1' : undefined);
+    assert.equal(findRoute(path)?.key, key, path);
     if (route.parameter) assert.ok(!path.includes('{'), path);
   }
 });
 
 test('href() names what is wrong with a bad call instead of writing a broken URL', () => {
-  assert.throws(() => href('no_such_route'), /no route has the key "no_such_route"/);
+  assert.throws(() => routeOf('no_such_route'), /no route has the key "no_such_route"/);
   assert.throws(() => href('crawler'), /crawler needs one path segment for \{slug\}/);
   assert.throws(() => href('crawler', 'a/b'), /needs one path segment/);
   assert.equal(href('crawler', 'gptbot'), '/crawler/gptbot.json');
@@ -22,9 +26,10 @@ test('href() names what is wrong with a bad call instead of writing a broken URL
 
 test('every tool with an HTTP path has its endpoint, specification and form routes', () => {
   for (const tool of TOOLS.filter((t) => t.path !== null)) {
-    assert.equal(href(toolRouteKey(tool.name, 'endpoint')), `/tools/${tool.path}`);
-    assert.equal(href(toolRouteKey(tool.name, 'spec')), `/tools/${tool.path}.json`);
-    assert.equal(href(toolRouteKey(tool.name, 'form')), `/tools/${tool.path}.html`);
+    assert.equal(routeOf(toolRouteKey(tool.name, 'endpoint')).path, toolHref(tool, 'endpoint'));
+    assert.equal(routeOf(toolRouteKey(tool.name, 'spec')).path, toolHref(tool, 'spec'));
+    assert.equal(routeOf(toolRouteKey(tool.name, 'form')).path, toolHref(tool, 'form'));
+    assert.equal(toolHref(tool, 'form'), `/tools/${tool.path}.html`);
     assert.equal(findRoute(`/tools/${tool.path}`)?.answer.by, 'tool');
   }
 });

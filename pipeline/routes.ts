@@ -1,9 +1,12 @@
+import { contentTypeOf, matchTemplate, PATHS, type PathKey, TOOLS_FOLDER, toolHref } from './paths.ts';
 import { MCP_SERVERS, TOOLS } from './tools/registry/index.ts';
 
-// The one table of public paths. The server dispatches on it (each route says how it is
-// answered), renderers and the model build every URL with href(), and the endpoint map in
-// /data/agents.json, the /api/v1 root, the home page's list, OpenAPI and the 405 Allow
-// header are generated from it. A path is written here once.
+// The route table: what each published path (paths.ts) is and how it is answered. The server
+// dispatches on it, and the endpoint map in /data/agents.json, the /api/v1 root, the home
+// page's list, OpenAPI, the static hosts' rules and the 405 Allow header are generated from it.
+// It lists the tools' routes, so it sits above the tool registry: only the handler, the
+// documentation renderers and the build import it; everything else writes URLs with href()
+// from paths.ts (test/layers.test.ts holds both to that).
 
 export type Method = 'GET' | 'HEAD' | 'OPTIONS' | 'POST';
 
@@ -34,6 +37,13 @@ export interface Route {
   canonical?: string;
   /** The route whose JSON form answers a request that prefers application/json (`Accept`). */
   jsonForm?: string;
+  /**
+   * For a path the build writes into dist/: the module under pipeline/ whose renderer writes it
+   * (`render/crawlers.ts`), so any URL leads to its code in one step. test/written-by.test.ts
+   * checks it against what the build renders. Computed answers are in the module that owns
+   * their `answer.by` (http/handler.ts lists them).
+   */
+  writtenBy?: string;
   /** Which part of the reference, llms.txt and the home page lists the path under. */
   group: RouteGroup;
   /** Query parameters of a dynamic path (tools describe theirs in the tool registry). */
@@ -44,7 +54,7 @@ export interface Route {
 
 /**
  * How a route is answered: `document`, the stored bytes of dist/ (a static host serves these
- * alone); the others by the server. http/handler.ts has one case per kind.
+ * alone); the others by the server. http/handler.ts maps each kind to its answerer.
  */
 export type Answer =
   | { by: 'document' }
@@ -76,51 +86,20 @@ export function isDynamic(route: Route): boolean {
 
 const READ: readonly Method[] = ['GET', 'HEAD', 'OPTIONS'];
 
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  '.json': 'application/json',
-  '.csv': 'text/csv; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.html': 'text/html; charset=utf-8',
-  '.md': 'text/markdown; charset=utf-8',
-  '.xml': 'application/xml',
-  '.yaml': 'application/yaml',
-  '.yml': 'application/yaml',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.js': 'text/javascript; charset=utf-8',
-  // Server config files: text to read before including. Both extensions are text/plain in the
-  // common MIME tables, so a static host types them right without a rule.
-  '.conf': 'text/plain; charset=utf-8',
-  '.list': 'text/plain; charset=utf-8',
-};
-
-// Documents whose media type is more specific than their extension's.
-const PATH_TYPES: Readonly<Record<string, string>> = {
-  '/feed.json': 'application/feed+json',
-  '/feed.xml': 'application/rss+xml',
-  '/sitemap.xml': 'application/xml',
-  '/.well-known/api-catalog': 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
-  '/.well-known/host-meta': 'application/xrd+xml; charset=utf-8',
-  '/.well-known/api-onboarding': 'application/json',
-  '/register': 'application/json',
-  '/api/versions': 'application/json',
-  // The static hosts' rules (render/host-rules.ts): plain text, which is what they are.
-  '/_headers': 'text/plain; charset=utf-8',
-  '/_redirects': 'text/plain; charset=utf-8',
-};
-
-export function contentTypeOf(path: string): string {
-  const exact = PATH_TYPES[path];
-  if (exact) return exact;
-  const extension = /\.[a-z]+$/.exec(path)?.[0] ?? '';
-  return CONTENT_TYPES[extension] ?? 'application/octet-stream';
-}
-
 type Ungrouped = Omit<Route, 'group'>;
 
-const doc = (key: string, path: string, returns: string, parameter?: PathParameter, schema?: string, more: Partial<Ungrouped> = {}): Ungrouped => ({
+const stored = (
+  key: string,
+  path: string,
+  writtenBy: string,
+  returns: string,
+  parameter?: PathParameter,
+  schema?: string,
+  more: Partial<Ungrouped> = {},
+): Ungrouped => ({
   key,
   path,
+  writtenBy,
   returns,
   parameter,
   schema,
@@ -131,106 +110,97 @@ const doc = (key: string, path: string, returns: string, parameter?: PathParamet
   ...more,
 });
 
+/** A stored document at one of the published paths (paths.ts). */
+const doc = (key: PathKey, writtenBy: string, returns: string, parameter?: PathParameter, schema?: string, more: Partial<Ungrouped> = {}): Ungrouped =>
+  stored(key, PATHS[key], writtenBy, returns, parameter, schema, more);
+
 const inGroup = (group: RouteGroup, list: readonly Ungrouped[]): Route[] => list.map((route) => ({ ...route, group }));
 
-const CRAWLER: PathParameter = { name: 'slug', values_from: '/data/agents.json: crawlers[].slug' };
-const OPERATOR: PathParameter = { name: 'slug', values_from: '/data/agents.json: crawlers[].operator_slug' };
-const CATEGORY: PathParameter = { name: 'slug', values_from: '/data/agents.json: categories[].id' };
-const POLICY: PathParameter = { name: 'policy', values_from: '/data/agents.json: policies[].id' };
-const SOURCE: PathParameter = { name: 'source', values_from: '/data/ip-sources.json: sources[].id' };
-const DIRECTORY: PathParameter = { name: 'source', values_from: '/signature-agents/index.json: agents[].id' };
+const CRAWLER: PathParameter = { name: 'slug', values_from: `${PATHS.agents}: crawlers[].slug` };
+const OPERATOR: PathParameter = { name: 'slug', values_from: `${PATHS.agents}: crawlers[].operator_slug` };
+const CATEGORY: PathParameter = { name: 'slug', values_from: `${PATHS.agents}: categories[].id` };
+const POLICY: PathParameter = { name: 'policy', values_from: `${PATHS.agents}: policies[].id` };
+const SOURCE: PathParameter = { name: 'source', values_from: `${PATHS.ip_sources}: sources[].id` };
+const DIRECTORY: PathParameter = { name: 'source', values_from: `${PATHS.signature_agents}: agents[].id` };
 
-/**
- * Built on first use, not at import: the table lists the tools' routes, and the tools'
- * modules import renderers that import this one, so the registry may not be loaded yet when
- * this module is.
- */
-export function routes(): readonly Route[] {
-  return (table ??= buildRoutes());
-}
-
-let table: readonly Route[] | null = null;
-
-const buildRoutes = (): readonly Route[] => [
-  ...inGroup('docs', [doc('home', '/index.html', 'Home page: what the index is and how to use it', undefined, undefined, { aliases: ['/'] })]),
+/** Every public path and how it is answered. */
+const ROUTES: readonly Route[] = [
+  ...inGroup('docs', [doc('home', 'render/home.ts', 'Home page: what the index is and how to use it', undefined, undefined, { aliases: ['/'] })]),
   ...inGroup('data', [
-    doc('agents', '/data/agents.json', 'Crawler list: every crawler record, categories, policies, endpoint map', undefined, 'agents'),
-    doc('agents_csv', '/data/agents.csv', 'Crawler table as CSV (RFC 4180, header row)'),
-    doc('ua_regex', '/data/ua-regex.json', 'Pre-escaped user-agent regex alternations: all, ai_only, by_category', undefined, 'ua-regex'),
-    doc('crawler', '/crawler/{slug}.json', 'One crawler record', CRAWLER, 'crawler'),
-    doc('crawler_html', '/crawler/{slug}.html', 'One crawler record as a page for people', CRAWLER),
-    doc('crawler_markdown', '/crawler/{slug}.md', 'One crawler record as Markdown for models', CRAWLER),
-    doc('operator', '/operator/{slug}.json', 'An operator and its crawlers', OPERATOR, 'operator'),
-    doc('operator_html', '/operator/{slug}.html', 'An operator and its crawlers as a page', OPERATOR),
-    doc('category', '/category/{slug}.json', 'A category and its crawlers', CATEGORY, 'category'),
-    doc('category_html', '/category/{slug}.html', 'A category, its crawlers and the policies that name it, as a page', CATEGORY),
+    doc('agents', 'render/data.ts', 'Crawler list: every crawler record, categories, policies, endpoint map', undefined, 'agents'),
+    doc('agents_csv', 'render/data.ts', 'Crawler table as CSV (RFC 4180, header row)'),
+    doc('ua_regex', 'render/data.ts', 'Pre-escaped user-agent regex alternations: all, ai_only, by_category', undefined, 'ua-regex'),
+    doc('crawler', 'render/crawlers.ts', 'One crawler record', CRAWLER, 'crawler'),
+    doc('crawler_html', 'render/crawlers.ts', 'One crawler record as a page for people', CRAWLER),
+    doc('crawler_markdown', 'render/crawlers.ts', 'One crawler record as Markdown for models', CRAWLER),
+    doc('operator', 'render/groups.ts', 'An operator and its crawlers', OPERATOR, 'operator'),
+    doc('operator_html', 'render/site-pages.ts', 'An operator and its crawlers as a page', OPERATOR),
+    doc('category', 'render/groups.ts', 'A category and its crawlers', CATEGORY, 'category'),
+    doc('category_html', 'render/site-pages.ts', 'A category, its crawlers and the policies that name it, as a page', CATEGORY),
   ]),
   ...inGroup('policies', [
-    doc('policy', '/policy/{policy}.json', 'A robots.txt policy: rule, rationale, caveats, crawlers it names', POLICY, 'policy'),
-    doc('policy_html', '/policy/{policy}.html', 'A robots.txt policy as a page: what it names, what it leaves out and why, what it costs', POLICY),
-    doc('policies_html', '/policies.html', 'The policies side by side: which categories each one names, how many crawlers, what it costs'),
-    doc('robots', '/robots/{policy}.txt', 'A robots.txt fragment ready to append', POLICY),
+    doc('policy', 'render/policies.ts', 'A robots.txt policy: rule, rationale, caveats, crawlers it names', POLICY, 'policy'),
+    doc('policy_html', 'render/site-pages.ts', 'A robots.txt policy as a page: what it names, what it leaves out and why, what it costs', POLICY),
+    doc('policies_html', 'render/site-pages.ts', 'The policies side by side: which categories each one names, how many crawlers, what it costs'),
+    doc('robots', 'render/policies.ts', 'A robots.txt fragment ready to append', POLICY),
     doc(
       'policy_nginx',
-      '/policy/{policy}.nginx.conf',
+      'render/server/configs.ts',
       'The policy enforced by nginx: a map on the User-Agent to include in http { }, and the one line that answers 403',
       POLICY,
     ),
-    doc('policy_apache', '/policy/{policy}.apache.conf', 'The policy enforced by Apache: mod_rewrite lines for an .htaccess file or a server block', POLICY),
-    doc('policy_caddy', '/policy/{policy}.caddy.conf', 'The policy enforced by Caddy: a header_regexp matcher and its 403, for a site block', POLICY),
+    doc('policy_apache', 'render/server/configs.ts', 'The policy enforced by Apache: mod_rewrite lines for an .htaccess file or a server block', POLICY),
+    doc('policy_caddy', 'render/server/configs.ts', 'The policy enforced by Caddy: a header_regexp matcher and its 403, for a site block', POLICY),
     doc(
       'policy_haproxy',
-      '/policy/{policy}.haproxy.conf',
+      'render/server/configs.ts',
       'The policy enforced by HAProxy: ACL lines on the whole User-Agent and the deny rule, for a frontend',
       POLICY,
     ),
     doc(
       'policy_accuracy',
-      '/data/policy-accuracy.json',
+      'render/server/accuracy.ts',
       'Measured accuracy of every server config: crawlers matched and missed, real browser headers matched, peer crawler headers matched',
       undefined,
       'policy-accuracy',
     ),
   ]),
   ...inGroup('ip-ranges', [
-    doc('ip_sources', '/data/ip-sources.json', 'Which operators publish IP prefix lists, where, and the state of our mirror of each', undefined, 'ip-sources'),
-    doc('ip_ranges_all', '/ip-ranges/all.json', 'Every mirrored prefix, grouped by source, with stale sources named', undefined, 'ip-ranges-all'),
-    doc('ip_ranges_text', '/ip-ranges/all.txt', 'Every mirrored prefix, one CIDR per line, # comment lines between sources'),
-    doc('ip_ranges', '/ip-ranges/{source}.json', 'One operator list: ipv4, ipv6, counts, provenance, state', SOURCE, 'ip-ranges'),
+    doc('ip_sources', 'render/ip-ranges.ts', 'Which operators publish IP prefix lists, where, and the state of our mirror of each', undefined, 'ip-sources'),
+    doc('ip_ranges_all', 'render/ip-ranges.ts', 'Every mirrored prefix, grouped by source, with stale sources named', undefined, 'ip-ranges-all'),
+    doc('ip_ranges_text', 'render/ip-ranges.ts', 'Every mirrored prefix, one CIDR per line, # comment lines between sources'),
+    doc('ip_ranges', 'render/ip-ranges.ts', 'One operator list: ipv4, ipv6, counts, provenance, state', SOURCE, 'ip-ranges'),
     doc(
       'ip_ranges_nginx',
-      '/ip-ranges/{source}.nginx.conf',
+      'render/server/allow-lists.ts',
       'One operator list as an nginx geo block, with a map that flags a request claiming one of its crawlers from any other address',
       SOURCE,
     ),
-    doc(
-      'ip_ranges_haproxy',
-      '/ip-ranges/{source}.haproxy.list',
-      'One operator list as an HAProxy ACL file (src -f), with the lines that refuse impostors',
-      SOURCE,
-    ),
+    doc('ip_ranges_haproxy', 'render/server/allow-lists.ts', 'One operator list as an HAProxy ACL file (src -f), with the lines that refuse impostors', SOURCE),
   ]),
   ...inGroup('signature-agents', [
     doc(
       'signature_agents',
-      '/signature-agents/index.json',
+      'render/signature-agents.ts',
       'Every mirrored Web Bot Auth key directory: its signer, state, key thumbprints and validity, the crawlers that sign with it',
       undefined,
       'signature-agents',
     ),
     doc(
       'signature_agent',
-      '/signature-agents/{source}.json',
+      'render/signature-agents.ts',
       "One key directory: its public keys (JWK, thumbprint, validity), the response as served with the directory's own signature, state",
       DIRECTORY,
       'signature-agent',
     ),
   ]),
   ...inGroup('freshness', [
-    doc('status', '/status.json', 'Upstream status: per-source state, last attempt, last success, last change, error', undefined, 'status'),
+    doc('status', 'render/ip-ranges.ts', 'Upstream status: per-source state, last attempt, last success, last change, error', undefined, 'status'),
     {
       key: 'changes',
-      path: '/changes.json',
+      path: PATHS.changes,
+      // Its first page is stored too, for static hosts; the server pages the stored log itself.
+      writtenBy: 'render/changes.ts',
       schema: 'changes',
       query: [
         {
@@ -247,14 +217,14 @@ const buildRoutes = (): readonly Route[] => [
       statuses: [200, 304, 400],
       answer: { by: 'changes' },
     },
-    doc('changes_log', '/changes/log.json', 'Every retained change event (what /changes.json pages through)', undefined, 'changes-log'),
-    doc('feed_json', '/feed.json', 'JSON Feed 1.1 of the newest changes', undefined, 'feed'),
-    doc('feed_rss', '/feed.xml', 'RSS 2.0 feed of the newest changes'),
+    doc('changes_log', 'render/changes.ts', 'Every retained change event (what /changes.json pages through)', undefined, 'changes-log'),
+    doc('feed_json', 'render/feeds.ts', 'JSON Feed 1.1 of the newest changes', undefined, 'feed'),
+    doc('feed_rss', 'render/feeds.ts', 'RSS 2.0 feed of the newest changes'),
   ]),
   ...inGroup('data', [
     doc(
       'clients',
-      '/data/clients.json',
+      'render/clients.ts',
       'HTTP clients that are not crawlers (monitors, libraries, tools) that classify-ua names when no crawler matches',
       undefined,
       'clients',
@@ -263,7 +233,7 @@ const buildRoutes = (): readonly Route[] => [
   ...inGroup('freshness', [
     {
       key: 'stats',
-      path: '/stats.json',
+      path: PATHS.stats,
       schema: 'stats',
       type: 'application/json',
       returns:
@@ -274,7 +244,7 @@ const buildRoutes = (): readonly Route[] => [
     },
     {
       key: 'hits',
-      path: '/hits.json',
+      path: PATHS.hits,
       schema: 'hits',
       query: [
         { name: 'key', description: 'The export key (EXPORT_KEY of the server); or send it as Authorization: Bearer <key>.', schema: { type: 'string' } },
@@ -293,7 +263,7 @@ const buildRoutes = (): readonly Route[] => [
     },
     {
       key: 'healthz',
-      path: '/healthz',
+      path: PATHS.healthz,
       schema: 'health',
       type: 'application/json',
       returns: 'Liveness: 200 while the server runs with a build of dist/ loaded (a container HEALTHCHECK asks for it); never cached. Not on a static host',
@@ -303,18 +273,18 @@ const buildRoutes = (): readonly Route[] => [
     },
   ]),
   ...inGroup('data', [
-    doc('coverage', '/data/coverage.json', 'Counts per category, robots.txt stance and verification method; crawlers named per policy', undefined, 'coverage'),
+    doc('coverage', 'render/coverage.ts', 'Counts per category, robots.txt stance and verification method; crawlers named per policy', undefined, 'coverage'),
   ]),
   ...inGroup('tools', [
-    doc('tools', '/tools/index.json', 'Index of the keyless tools and MCP servers', undefined, 'tool-index'),
+    doc('tools', 'render/tools.ts', 'Index of the keyless tools and MCP servers', undefined, 'tool-index'),
     doc(
       'tools_html',
-      '/tools/index.html',
+      'render/site-pages.ts',
       'The tools as a page, with their forms (also at /tools/; JSON with Accept: application/json)',
       undefined,
       undefined,
       {
-        aliases: ['/tools', '/tools/'],
+        aliases: [TOOLS_FOLDER.slice(0, -1), TOOLS_FOLDER],
         jsonForm: 'tools',
       },
     ),
@@ -324,15 +294,15 @@ const buildRoutes = (): readonly Route[] => [
         : [
             {
               key: toolRouteKey(tool.name, 'endpoint'),
-              path: `/tools/${tool.path}`,
+              path: toolHref(tool, 'endpoint'),
               type: 'application/json',
               returns: `${tool.title} (tool ${tool.name}); no parameters: its specification`,
               methods: tool.postBody ? ['GET', 'HEAD', 'POST', 'OPTIONS'] : READ,
               statuses: tool.postBody ? [200, 304, 400, 405, 413, 503] : [200, 304, 400, 405, 503],
               answer: { by: 'tool', tool: tool.name },
             },
-            doc(toolRouteKey(tool.name, 'spec'), `/tools/${tool.path}.json`, `Machine specification of ${tool.name}`, undefined, 'tool-spec'),
-            doc(toolRouteKey(tool.name, 'form'), `/tools/${tool.path}.html`, `A form page for ${tool.name}`),
+            stored(toolRouteKey(tool.name, 'spec'), toolHref(tool, 'spec'), 'render/tools.ts', `Machine specification of ${tool.name}`, undefined, 'tool-spec'),
+            stored(toolRouteKey(tool.name, 'form'), toolHref(tool, 'form'), 'render/tools.ts', `A form page for ${tool.name}`),
           ],
     ),
   ]),
@@ -352,28 +322,28 @@ const buildRoutes = (): readonly Route[] => [
     ),
     {
       key: 'a2a',
-      path: '/a2a',
+      path: PATHS.a2a,
       type: 'application/json',
       returns: 'Agent-to-agent endpoint (JSON-RPC 2.0): SendMessage (A2A 1.0) and message/send (A2A 0.3)',
       methods: ['POST'],
       statuses: [200, 405, 413],
       answer: { by: 'a2a' },
     },
-    doc('agent_card', '/.well-known/agent-card.json', 'A2A agent card (1.0, with the 0.3 fields) describing /a2a and its skills', undefined, 'agent-card', {
+    doc('agent_card', 'render/agent-card.ts', 'A2A agent card (1.0, with the 0.3 fields) describing /a2a and its skills', undefined, 'agent-card', {
       // The name A2A used before 0.3; older clients still ask for it.
       aliases: ['/.well-known/agent.json'],
-      canonical: '/.well-known/agent-card.json',
+      canonical: PATHS.agent_card,
       // Stored for static hosts; the server names its own origin in it, so a client stays there.
       answer: { by: 'agent-card' },
     }),
   ]),
   ...inGroup('docs', [
-    doc('openapi', '/openapi.json', 'OpenAPI 3.1 description of every path, generated from this table', undefined, 'openapi'),
-    doc('documents', '/documents.json', 'Document ledger: path, bytes, ETag and Last-Modified of every document', undefined, 'documents'),
-    doc('documents_txt', '/documents.txt', 'Document ledger as tab-separated text'),
+    doc('openapi', 'render/openapi.ts', 'OpenAPI 3.1 description of every path, generated from this table', undefined, 'openapi'),
+    doc('documents', 'ledger/ledger.ts', 'Document ledger: path, bytes, ETag and Last-Modified of every document', undefined, 'documents'),
+    doc('documents_txt', 'ledger/ledger.ts', 'Document ledger as tab-separated text'),
     {
       key: 'api_root',
-      path: '/api/v1',
+      path: PATHS.api_root,
       type: 'application/json',
       returns: 'Root document of the v1 API: access, license, endpoints',
       methods: READ,
@@ -382,82 +352,64 @@ const buildRoutes = (): readonly Route[] => [
     },
     doc(
       'reference',
-      '/reference.html',
+      'render/reference.ts',
       'The API reference for people: every path, tool, MCP server and document, generated from this table (JSON with Accept: application/json)',
       undefined,
       undefined,
       { aliases: ['/reference', '/docs', '/documentation', '/api', '/api/docs', '/api.html'], canonical: '/reference', jsonForm: 'reference_json' },
     ),
-    doc('reference_json', '/reference.json', 'The same reference as JSON (also at /api.json)', undefined, 'reference', {
+    doc('reference_json', 'render/reference.ts', 'The same reference as JSON (also at /api.json)', undefined, 'reference', {
       aliases: ['/api.json'],
       canonical: '/reference.json',
     }),
-    doc('reference_markdown', '/api.md', 'The same reference as Markdown'),
-    doc('openapi_yaml', '/openapi.yaml', 'The OpenAPI 3.1 description as YAML: the same object as /openapi.json'),
+    doc('reference_markdown', 'render/reference.ts', 'The same reference as Markdown'),
+    doc('openapi_yaml', 'render/openapi.ts', 'The OpenAPI 3.1 description as YAML: the same object as /openapi.json'),
     doc(
       'swagger',
-      '/swagger.json',
+      'render/openapi.ts',
       'Swagger 2.0 conversion of the OpenAPI description; published only while the conversion keeps every path, parameter, status and schema keyword',
       undefined,
       'swagger',
     ),
     doc(
       'api_versions',
-      '/api/versions',
+      'render/discovery.ts',
       'The API versions: v1 is the only one; an incompatible change would be announced here first',
       undefined,
       'api-versions',
     ),
-    doc('llms', '/llms.txt', 'An llms.txt index (llmstxt.org): what the service is and the documents a model should read'),
-    doc('llms_full', '/llms-full.txt', 'The llms.txt index with the whole API reference inline'),
-    doc('apis_json', '/apis.json', 'APIs.json (apisjson.org 0.19) description of the service', undefined, 'apis-json'),
-    doc('apis_yaml', '/apis.yml', 'The same APIs.json description as YAML', undefined, undefined, { aliases: ['/apis.yaml', '/.well-known/apis.yaml'] }),
-    doc('api_catalog', '/.well-known/api-catalog', 'API catalog (RFC 9727): a linkset naming the API and its descriptions', undefined, 'api-catalog'),
-    doc('host_meta', '/.well-known/host-meta', 'Host metadata (RFC 6415) as XRD: links to the API, its description and documentation'),
-    doc('host_meta_json', '/.well-known/host-meta.json', 'The same host metadata as JRD', undefined, 'host-meta'),
-    doc(
-      'api_onboarding',
-      '/.well-known/api-onboarding',
-      'How to start using the API: no key, no account; the first calls to make',
-      undefined,
-      'api-onboarding',
-    ),
-    doc('sitemap', '/sitemap.xml', 'Sitemap (sitemaps.org 0.9) of every page and document'),
-    doc('not_found_html', '/404.html', 'The page a browser is shown for a path that does not exist (static hosts serve it for theirs)'),
-    doc('own_robots', '/robots.txt', "This service's own robots.txt: documents and pages for everyone, tool calls with input not to be crawled"),
-    doc('site_index', '/index.json', 'The home page as JSON: what the index holds and where each part is', undefined, 'site-index'),
-    doc('security_txt', '/.well-known/security.txt', 'Security contact (RFC 9116), renewed by every build before it expires'),
-    doc('security', '/security.json', 'Security policy: how to report a vulnerability, what the service stores and exposes', undefined, 'security'),
-    doc('terms', '/terms.json', 'Terms of use: the data is CC0, there is no key, no rate limit and no warranty', undefined, 'terms'),
-    doc('privacy', '/privacy.json', 'What the request log keeps, for how long, and who can read it', undefined, 'privacy'),
-    doc('register', '/register', 'There is nothing to register: no key, no account, no sign-up', undefined, 'register'),
+    doc('llms', 'render/discovery.ts', 'An llms.txt index (llmstxt.org): what the service is and the documents a model should read'),
+    doc('llms_full', 'render/discovery.ts', 'The llms.txt index with the whole API reference inline'),
+    doc('apis_json', 'render/discovery.ts', 'APIs.json (apisjson.org 0.19) description of the service', undefined, 'apis-json'),
+    doc('apis_yaml', 'render/discovery.ts', 'The same APIs.json description as YAML', undefined, undefined, {
+      aliases: ['/apis.yaml', '/.well-known/apis.yaml'],
+    }),
+    doc('api_catalog', 'render/discovery.ts', 'API catalog (RFC 9727): a linkset naming the API and its descriptions', undefined, 'api-catalog'),
+    doc('host_meta', 'render/discovery.ts', 'Host metadata (RFC 6415) as XRD: links to the API, its description and documentation'),
+    doc('host_meta_json', 'render/discovery.ts', 'The same host metadata as JRD', undefined, 'host-meta'),
+    doc('api_onboarding', 'render/service-terms.ts', 'How to start using the API: no key, no account; the first calls to make', undefined, 'api-onboarding'),
+    doc('sitemap', 'render/discovery.ts', 'Sitemap (sitemaps.org 0.9) of every page and document'),
+    doc('not_found_html', 'render/site-pages.ts', 'The page a browser is shown for a path that does not exist (static hosts serve it for theirs)'),
+    doc('own_robots', 'render/discovery.ts', "This service's own robots.txt: documents and pages for everyone, tool calls with input not to be crawled"),
+    doc('site_index', 'render/discovery.ts', 'The home page as JSON: what the index holds and where each part is', undefined, 'site-index'),
+    doc('security_txt', 'render/service-terms.ts', 'Security contact (RFC 9116), renewed by every build before it expires'),
+    doc('security', 'render/service-terms.ts', 'Security policy: how to report a vulnerability, what the service stores and exposes', undefined, 'security'),
+    doc('terms', 'render/service-terms.ts', 'Terms of use: the data is CC0, there is no key, no rate limit and no warranty', undefined, 'terms'),
+    doc('privacy', 'render/service-terms.ts', 'What the request log keeps, for how long, and who can read it', undefined, 'privacy'),
+    doc('register', 'render/service-terms.ts', 'There is nothing to register: no key, no account, no sign-up', undefined, 'register'),
   ]),
 ];
 
-let indexes: { byKey: Map<string, Route>; byAlias: Map<string, Route> } | null = null;
-function lookups() {
-  return (indexes ??= {
-    byKey: new Map(routes().map((route) => [route.key, route])),
-    byAlias: new Map(routes().flatMap((route) => (route.aliases ?? []).map((alias) => [alias, route] as const))),
-  });
+export function routes(): readonly Route[] {
+  return ROUTES;
 }
 
-/**
- * The path of a route, relative to the base URL, with its parameter filled in: every URL the
- * renderers, the model and the tools' specifications write comes from here. An unknown key or a
- * missing parameter is a programming error and throws.
- */
-export function href(key: string, value?: string): string {
-  const route = routeOf(key);
-  if (route.parameter === undefined) return route.path;
-  if (value === undefined || value === '' || value.includes('/'))
-    throw new Error(`href: ${key} needs one path segment for {${route.parameter.name}}, got ${JSON.stringify(value)}`);
-  return route.path.replace(`{${route.parameter.name}}`, value);
-}
+const BY_KEY = new Map(ROUTES.map((route) => [route.key, route]));
+const BY_ALIAS = new Map(ROUTES.flatMap((route) => (route.aliases ?? []).map((alias) => [alias, route] as const)));
 
 /** The route with this key; an unknown key is a programming error and throws. */
 export function routeOf(key: string): Route {
-  const route = lookups().byKey.get(key);
+  const route = BY_KEY.get(key);
   if (route === undefined) throw new Error(`no route has the key "${key}"`);
   return route;
 }
@@ -469,19 +421,10 @@ export function toolRouteKey(tool: string, form: 'endpoint' | 'spec' | 'form'): 
 
 /** The stored path an alias stands for (`/` → `/index.html`), or the path itself. */
 export function canonicalPath(path: string): string {
-  return lookups().byAlias.get(path)?.path ?? path;
+  return BY_ALIAS.get(path)?.path ?? path;
 }
 
 /** The route a concrete path belongs to, if any. */
 export function findRoute(path: string): Route | undefined {
-  return routes().find((route) => matchRoute(route, path) !== undefined);
-}
-
-/** Matches a concrete path against a route's pattern; returns the parameter value or null. */
-export function matchRoute(route: Route, path: string): string | null | undefined {
-  if (!route.parameter) return route.path === path ? null : undefined;
-  const [before, after] = route.path.split(`{${route.parameter.name}}`) as [string, string];
-  if (!path.startsWith(before) || !path.endsWith(after) || path.length <= before.length + after.length) return undefined;
-  const value = path.slice(before.length, path.length - after.length);
-  return value.includes('/') ? undefined : value;
+  return ROUTES.find((route) => matchTemplate(route.path, path) !== undefined);
 }

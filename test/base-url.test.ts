@@ -7,7 +7,7 @@ import { MCP_SERVERS, TOOLS } from '../pipeline/tools/registry/index.ts';
 import { JSON_RPC_HEADERS, raw, type RawResponse } from './support/http.ts';
 import { tempProject } from './support/project.ts';
 
-// A self-hosted server keeps its clients on itself (issue 13, part 1): every dynamic answer
+// A self-hosted server keeps its clients on itself (docs/API.md §1.3): every dynamic answer
 // and every Link header names the origin the client used, never the one the tree was built
 // for. The stored documents keep the build's base URL: their bytes are what the ledger names.
 
@@ -98,7 +98,7 @@ function named(response: RawResponse, ask: Asked): string {
   return `${response.headers['link'] ?? ''}\n${response.headers['location'] ?? ''}\n${ask.bodyIsDynamic ? response.text : ''}`;
 }
 
-describe('a self-hosted server names its own origin (issue 13, part 1)', () => {
+describe('a self-hosted server names its own origin (docs/API.md §1.3)', () => {
   test('no dynamic answer and no Link header names the origin the tree was built for', async () => {
     const asked = everyAnswer();
     assert.ok(asked.length > 60, `${asked.length} answers asked`);

@@ -102,7 +102,7 @@ test('the ai-access form takes a 27 KB robots.txt (it was a 431 as a GET) and an
   await page.close();
 });
 
-test("a tool form on a self-hosted server shows its curl command and MCP addresses with that server's address (issue 13)", { skip }, async () => {
+test("a tool form on a self-hosted server shows its curl command and MCP addresses with that server's address (docs/API.md §1.3)", { skip }, async () => {
   const page = await browser.newPage();
   await page.goto(`${server.url}/tools/ai-access.html`);
   const shown = await page.$$eval('code[data-built-for]', (codes) => codes.map((c) => c.textContent ?? ''));

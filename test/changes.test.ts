@@ -90,7 +90,7 @@ describe('change events from diffs against HEAD in a real git repository', () =>
 describe('GET /changes.json over a socket', () => {
   const validate = validatorFor('outputs/changes.schema.json');
 
-  test('no parameters: the static dist/changes.json naming this server (issue 13), with ETag, Last-Modified and X-Cursor', async () => {
+  test('no parameters: the static dist/changes.json naming this server (docs/API.md §1.3), with ETag, Last-Modified and X-Cursor', async () => {
     await server.refresh();
     const response = await raw(server.url, '/changes.json');
     assert.equal(response.status, 200);

@@ -5,13 +5,13 @@ import { after, before, test } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { parse } from 'yaml';
 import { startServer, type RunningServer } from '../pipeline/node/server.ts';
-import { ERROR_CODES } from '../pipeline/http/error-catalog.ts';
+import { ERROR_CODES } from '../pipeline/contract/error-catalog.ts';
 import { DEFAULT_RETENTION_DAYS, USER_AGENT_LIMIT } from '../pipeline/log/types.ts';
 import { routes } from '../pipeline/routes.ts';
 import { TOOLS } from '../pipeline/tools/registry/index.ts';
 import { REPO } from './support/project.ts';
 
-// SPEC 4.3 over a real socket, against the committed dist/: each discovery document answers
+// docs/API.md §4.3 over a real socket, against the committed dist/: each discovery document answers
 // with its media type, parses with a real parser, and every address it names answers 200.
 
 let server: RunningServer;
@@ -81,7 +81,7 @@ const SPEC_4_3: Record<string, RegExp> = {
   '/api/versions': /^application\/json$/,
 };
 
-test('every documentation and discovery path of SPEC 4.3 answers GET and HEAD with its media type, also under /api/v1', async () => {
+test('every documentation and discovery path of docs/API.md §4.3 answers GET and HEAD with its media type, also under /api/v1', async () => {
   for (const [path, type] of Object.entries(SPEC_4_3)) {
     for (const prefix of ['', '/api/v1']) {
       for (const method of ['GET', 'HEAD']) {
@@ -97,7 +97,7 @@ test('every documentation and discovery path of SPEC 4.3 answers GET and HEAD wi
 });
 
 test('the reference: its aliases name /reference as canonical; Accept: application/json gets its JSON form', async () => {
-  // Link headers name the origin the client used (issue 13): this server's own.
+  // Link headers name the origin the client used (docs/API.md §1.3): this server's own.
   const canonical = `<${server.url}/reference>; rel="canonical"`;
   assert.ok(!((await get('/reference')).headers.get('link') ?? '').includes('rel="canonical"'), '/reference is the canonical address');
   for (const alias of ['/docs', '/documentation', '/api', '/api/docs', '/api.html', '/reference.html', '/api/v1/reference']) {
@@ -153,7 +153,7 @@ test('the reference lists every route once, every tool, and every error code the
   assert.deepEqual(
     [...written].filter((code) => !catalogued.has(code)),
     [],
-    'every code the service writes is in pipeline/http/error-catalog.ts',
+    'every code the service writes is in pipeline/contract/error-catalog.ts',
   );
   const html = await (await get('/reference')).text();
   const shown = html.replaceAll('<wbr>', '');

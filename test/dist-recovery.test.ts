@@ -8,7 +8,7 @@ import { isCompleteTree, recoverDist } from '../pipeline/publish/recover-dist.ts
 import { leftoverPath } from '../pipeline/publish/write-dist.ts';
 import { changedPaths, readTree, tempProject } from './support/project.ts';
 
-// Issue 8 item 10: a build killed anywhere in writeDist's swap leaves folders that the next
+// docs/ARCHITECTURE.md §1 (build, steps 6 and 10): a build killed anywhere in writeDist's swap leaves folders that the next
 // build (and the server, at start) turn back into one whole dist/, keeping last_modified.
 // Each kill point is made by hand from real trees: writeDist writes `.dist-next-<pid>`,
 // renames dist/ to `.dist-old-<pid>`, renames the next tree to dist/, removes the old one.

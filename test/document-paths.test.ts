@@ -14,7 +14,7 @@ import { readSite, startServer, type RunningServer } from '../pipeline/node/serv
 import { raw } from './support/http.ts';
 import { tempProject } from './support/project.ts';
 
-// Issue 8, "Fast": the Node adapter answers stored documents without building a Request. The
+// The Node adapter answers stored documents without building a Request. The
 // Web-standard fetch() stays the one definition of behaviour, so both must give the same
 // status, headers and bytes for every document and every conditional/encoding combination.
 

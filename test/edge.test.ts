@@ -9,7 +9,7 @@ import { raw } from './support/http.ts';
 import { REPO } from './support/project.ts';
 import { parseHeaders, parseRedirects } from './support/static-host.ts';
 
-// Issue 13, part 5: the Worker of edge/worker.ts, run in workerd by Miniflare from wrangler.toml
+// docs/PRINCIPLES.md §5: the Worker of edge/worker.ts, run in workerd by Miniflare from wrangler.toml
 // over the committed dist/ as its assets, against the same HTTP conformance suite as the Node
 // server (test/http-conformance.test.ts). npm test runs it; npm run test:edge runs it alone.
 httpConformance('Cloudflare Worker (workerd, Miniflare)', () => startEdge(), { withheld: HOST_RULE_FILES });

@@ -6,7 +6,7 @@ import { raw } from './support/http.ts';
 import { tempProject } from './support/project.ts';
 import { closedWithin, exchange, headersOf, openSocket } from './support/socket.ts';
 
-// Issue 8, item 1 and 4: a hostile client. Every request line here once ended the process or
+// docs/API.md §8, §7.2: a hostile client. Every request line here once ended the process or
 // held a connection for minutes; each must now get an HTTP answer, and the server must go on.
 
 let project: Awaited<ReturnType<typeof tempProject>>;

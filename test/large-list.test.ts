@@ -11,7 +11,7 @@ import { initRepo } from './support/git.ts';
 import { tempProject } from './support/project.ts';
 import { publishedToolData } from './support/tool-data.ts';
 
-// Issue 8, item 7: a valid list far larger than any real one (500,000 prefixes; the largest
+// docs/API.md §2.3: a valid list far larger than any real one (500,000 prefixes; the largest
 // real list holds about a thousand) goes through the whole refresh, the build of every
 // document and a commit, over a real loopback upstream and a real git repository. Every
 // stage must handle it without spreading the list into a call's arguments.

@@ -25,7 +25,7 @@ import { serveMini, type ServedMini } from './support/served.ts';
 import { inPlace } from './support/tool-data.ts';
 import { fillToLimit as fill } from './support/robots-inputs.ts';
 
-// Issue 8 items 2 and 3: no single call may hold the event loop for long or answer with more
+// docs/API.md §8: no single call may hold the event loop for long or answer with more
 // than a bounded number of bytes. Timings never decide a test: the bounds are asserted as
 // counted work units, caps, statuses and messages, over a real socket.
 
@@ -42,7 +42,7 @@ before(async () => {
 });
 after(() => served.dispose());
 
-// The file of issue 8 item 2: wildcard rules whose literal piece nearly matches everywhere.
+// The costliest robots.txt the limits accept (docs/API.md §8): wildcard rules whose literal piece nearly matches everywhere.
 const WILDCARDS = fill((i) => `Disallow: /*ab${i}`, 'User-agent: *\n');
 const LONG_PATHS = Array.from({ length: 200 }, (_, i) => '/' + `ab${i}b`.repeat(500).slice(0, 1999));
 
@@ -233,7 +233,7 @@ describe('robots-lint: linear, with a bounded list of findings', () => {
 });
 
 describe('MCP and A2A: one request per POST', () => {
-  test('a JSON-RPC batch (issue 8 item 3: 100 verify_batch calls) → HTTP 400, -32600, one request per POST', async () => {
+  test('a JSON-RPC batch (100 verify_batch calls, docs/API.md §4.6) → HTTP 400, -32600, one request per POST', async () => {
     const ips = Array.from({ length: 500 }, (_, i) => `66.249.${i % 256}.${(i * 7) % 256}`);
     const batch = Array.from({ length: 100 }, (_, i) => call(i + 1, 'verify_batch', { ip: ips.slice(0, 100), ua: 'Googlebot' }));
     const answer = await rpc('/mcp/netcheck', batch);

@@ -7,7 +7,7 @@ import { buildLinearIndex, linearScan } from './support/linear-scan.ts';
 import { parsePrefix, type Prefix } from '../pipeline/net/prefix.ts';
 import type { PrefixSource } from '../pipeline/tools/verify/sources.ts';
 import { fixtureSources, mirrorSources, randomAddresses, referenceSources } from './support/verify-data.ts';
-import { seededRandom } from '../pipeline/tools/robots/random.ts';
+import { seededRandom } from './support/random.ts';
 
 function prefixesOf(sources: readonly PrefixSource[]): Prefix[] {
   return sources

@@ -12,7 +12,7 @@ import { judgeLock, listGitProcesses, lockAdvice, type GitProcess, type Reposito
 import { initRepo } from './support/git.ts';
 import { REPO, tempProject } from './support/project.ts';
 
-// Issue 8 item 11: a refresh killed during its commit leaves .git/index.lock. The next
+// A refresh killed during its commit leaves .git/index.lock. The next
 // refresh removes it when no git process is working in the repository, and otherwise stops
 // with what to check and what to run.
 

@@ -192,7 +192,7 @@ test('an upstream that never answered usably is failed, serves no prefixes and w
   assert.match(doc.warning ?? '', /last fetch failed/);
 });
 
-// Issue 8, item 8: a list that holds everything, or private space, would make verify-crawler
+// docs/API.md §2.3: a list that holds everything, or private space, would make verify-crawler
 // call any address genuine. It is refused like any other fault, and verify still says no.
 test('a list holding 0.0.0.0/0, 10.0.0.0/8 and 127.0.0.0/8 is refused; verify-crawler calls none of those addresses genuine', async () => {
   routes[`/${SOURCE}`] = file('twenty.json');
@@ -238,7 +238,7 @@ async function filesHolding(needle: string): Promise<string[]> {
   return found;
 }
 
-// Issue 8, item 12: an upstream's redirect to a service on our own network is not followed,
+// docs/PRINCIPLES.md §4: an upstream's redirect to a service on our own network is not followed,
 // so nothing that service says can be published.
 test('a 302 to another loopback port is refused; nothing of the target appears in dist/ or state/', async () => {
   const TOKEN = 'local-service-token-5f2c9e';

@@ -53,7 +53,7 @@ describe('documents', () => {
     assert.equal(response.headers['access-control-allow-origin'], '*');
     assert.equal(response.text, await readFile(join(project.root, 'dist', 'crawler', 'gptbot.json'), 'utf8'));
     const link = response.headers['link'] ?? '';
-    // Named on the origin the client used (issue 13), which is this server.
+    // Named on the origin the client used (docs/API.md §1.3), which is this server.
     assert.ok(link.startsWith(`<${server.url}/changes.json?since=`), link);
     assert.ok(link.includes(`<${server.url}/crawler/gptbot.html>; rel="alternate"; type="text/html; charset=utf-8"`), link);
     assert.ok(link.includes(`<${server.url}/openapi.json>; rel="service-desc"`), link);

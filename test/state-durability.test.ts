@@ -12,7 +12,7 @@ import { writeFileAtomic } from '../pipeline/util/atomic-file.ts';
 import { REPO, tempProject } from './support/project.ts';
 import { loopLogs } from './support/state-logs.ts';
 
-// Issue 8 item 9: state/ is written so that a kill never leaves a partial file, and a broken
+// docs/PRINCIPLES.md §4: state/ is written so that a kill never leaves a partial file, and a broken
 // state file stops the build with a message naming the file and what to do.
 
 const T0 = '2026-01-01T00:00:00Z';

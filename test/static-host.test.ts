@@ -2,14 +2,14 @@ import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { build } from '../pipeline/publish/build.ts';
-import { HEADERS_PATH, REDIRECTS_PATH } from '../pipeline/render/host-rules.ts';
 import { NEEDS_SERVER } from '../pipeline/render/tools.ts';
-import { contentTypeOf, findRoute, isDynamic, routes } from '../pipeline/routes.ts';
+import { contentTypeOf, HEADERS_PATH, REDIRECTS_PATH } from '../pipeline/paths.ts';
+import { findRoute, isDynamic, routes } from '../pipeline/routes.ts';
 import { linkAttributeCount, pageLinks } from './support/links.ts';
 import { REPO, readTree, tempProject } from './support/project.ts';
 import { headerRuleMatches, parseHeaders, parseRedirects, type StaticHost, startStaticHost } from './support/static-host.ts';
 
-// Issue 13, part 3: the committed dist/ on any static host. Every link of every page works on
+// docs/API.md §10: the committed dist/ on any static host. Every link of every page works on
 // the plainest host (no clean URLs, no rewrites, no _headers); a link the server alone can
 // answer (a tool's form) is on a page that says so. A host that reads _headers and _redirects
 // answers every document with the type the server gives it, open to any origin, and every

@@ -11,7 +11,7 @@ import { build } from '../pipeline/publish/build.ts';
 import { startServer, type RunningServer } from '../pipeline/node/server.ts';
 import { tempProject } from './support/project.ts';
 
-// Issue 8 item 2: tool calls run on worker threads with a per-call deadline, so no call holds
+// docs/API.md §8.1: tool calls run on worker threads with a per-call deadline, so no call holds
 // the event loop that answers documents. Order of answers and statuses are asserted, never times.
 
 const validateError = validatorFor('outputs/error.schema.json');

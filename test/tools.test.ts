@@ -8,7 +8,7 @@ import { build } from '../pipeline/publish/build.ts';
 import { startServer, type RunningServer } from '../pipeline/node/server.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
 import { TOOLS } from '../pipeline/tools/registry/index.ts';
-import { seededRandom } from '../pipeline/tools/robots/random.ts';
+import { seededRandom } from './support/random.ts';
 import { raw } from './support/http.ts';
 import { hoursAgo, setMirrorTimes } from './support/mirror-times.ts';
 import { REPO, tempProject } from './support/project.ts';
@@ -57,7 +57,7 @@ describe('every tool endpoint', () => {
       const explicit = json((await get(`/tools/${tool.path}?spec=1`)).text);
       assert.ok(spec(explicit), tool.name);
       assert.equal(explicit['name'], tool.name);
-      // The stored spec names the build's base URL; the live one the origin the client used (issue 13).
+      // The stored spec names the build's base URL; the live one the origin the client used (docs/API.md §1.3).
       assert.equal(
         (await get(`/tools/${tool.path}.json`)).text.replaceAll(BUILT_FOR, server.url),
         (await get(`/tools/${tool.path}?spec=1`)).text,

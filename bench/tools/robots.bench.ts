@@ -6,7 +6,7 @@
 import { evaluate, evaluateMany } from '../../pipeline/tools/robots/evaluate.ts';
 import { lintRobotsTxt } from '../../pipeline/tools/robots/lint.ts';
 import { parseRobotsTxt, PARSE_LIMIT_BYTES } from '../../pipeline/tools/robots/parse.ts';
-import { seededRandom } from '../../pipeline/tools/robots/random.ts';
+import { seededRandom } from '../../test/support/random.ts';
 import { time, type BenchFigure } from '../figure.ts';
 
 /** A deterministic file just under the limit: many groups, wildcards, anchors, a big `*` group. */

@@ -8,7 +8,7 @@ import { buildPrefixIndex, lookup } from '../../pipeline/tools/verify/prefix-ind
 import { buildLinearIndex, linearScan } from '../../test/support/linear-scan.ts';
 import { parsePrefix } from '../../pipeline/net/prefix.ts';
 import { mirrorSources, randomAddresses, referenceSources } from '../../test/support/verify-data.ts';
-import { seededRandom } from '../../pipeline/tools/robots/random.ts';
+import { seededRandom } from '../../test/support/random.ts';
 import { time, type BenchFigure } from '../figure.ts';
 
 export function benchVerify(batches = 20): BenchFigure[] {

@@ -9,7 +9,7 @@ import { toolDataFrom } from '../../pipeline/http/tool-data.ts';
 import { snapshotStore } from '../../pipeline/node/dist-snapshot.ts';
 import { time } from '../figure.ts';
 import { evaluationCost, parseRobotsTxt } from '../../pipeline/tools/robots/index.ts';
-import { seededRandom, type Random } from '../../pipeline/tools/robots/random.ts';
+import { seededRandom, type Random } from '../../test/support/random.ts';
 import { EVALUATION_BUDGET, InputRefused, MAX_PATH_BYTES } from '../../pipeline/tools/registry/limits.ts';
 import { toolByName } from '../../pipeline/tools/registry/index.ts';
 import { validateInput } from '../../pipeline/tools/registry/input.ts';
@@ -55,7 +55,7 @@ function fitBudget(robots: string, ua: string, paths: readonly string[]): string
 /** The cases, built deterministically. */
 export function worstCases(): WorstCase[] {
   const rnd = seededRandom(8);
-  // Issue 8 item 2: wildcard rules whose literal part almost matches every position of long paths.
+  // The costliest robots.txt the limits accept (docs/API.md §8): wildcard rules whose literal part almost matches every position of long paths.
   const wildcardRules = fill((i) => `Disallow: /*ab${i}`, 'User-agent: *\n');
   const longPaths = (length: number) =>
     Array.from(

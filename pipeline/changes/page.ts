@@ -1,5 +1,5 @@
 import type { ChangeEvent } from './types.ts';
-import { href } from '../routes.ts';
+import { href } from '../paths.ts';
 import { quote } from '../util/quote.ts';
 
 // The change feed's paging rules (docs/API.md §4.4), pure so that the build renders the
@@ -158,7 +158,7 @@ export function changesPage(log: PublishedLog, query: ChangesQuery, baseUrl: str
       up_to_date: cursor === log.head,
       count: changes.length,
       has_more: hasMore,
-      next: hasMore ? `${baseUrl}/changes.json?since=${cursor}&limit=${limit}` : null,
+      next: hasMore ? `${baseUrl}${href('changes')}?since=${cursor}&limit=${limit}` : null,
       cursor_expired: expired,
       refetch: expired ? REFETCH.map((path) => baseUrl + path) : [],
       poll_interval_seconds: POLL_INTERVAL_SECONDS,

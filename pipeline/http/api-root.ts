@@ -1,18 +1,13 @@
 import type { SiteSettings } from '../records/types.ts';
+import type { Answerer } from './answer-context.ts';
+import { documentResponse } from './document-answer.ts';
+import { jsonDocument } from './store.ts';
+import { ACCESS } from '../contract/access.ts';
 import { routes } from '../routes.ts';
-import { API_PREFIX } from './paths.ts';
-
-/** What it takes to use the API: nothing. The root document and the reference both say so. */
-export const ACCESS = {
-  auth: 'none',
-  api_key: false,
-  account: false,
-  rate_limit: 'none imposed',
-  cors: 'Access-Control-Allow-Origin: *',
-} as const;
+import { API_PREFIX, href } from '../paths.ts';
 
 /** docs/API.md §9.4: the root document of /api/v1, generated from the route table. */
-export function apiRootDocument(site: SiteSettings, generatedAt: string): unknown {
+function apiRootDocument(site: SiteSettings, generatedAt: string): unknown {
   const prefixed = site.base_url + API_PREFIX;
   const concrete = routes().filter((r) => !r.parameter && r.key !== 'api_root');
   const templates = routes().filter((r) => r.parameter);
@@ -30,9 +25,9 @@ export function apiRootDocument(site: SiteSettings, generatedAt: string): unknow
     access: { ...ACCESS, methods: ['GET', 'HEAD', 'OPTIONS'] },
     license: { id: site.license, data: 'All data is dedicated to the public domain under CC0-1.0.' },
     describes: {
-      home: `${site.base_url}/index.html`,
-      crawlers: `${site.base_url}/data/agents.json`,
-      ledger: `${site.base_url}/documents.json`,
+      home: `${site.base_url}${href('home')}`,
+      crawlers: `${site.base_url}${href('agents')}`,
+      ledger: `${site.base_url}${href('documents')}`,
       repository: site.repository,
     },
     endpoints: concrete.map((r) => ({ path: r.path, url: prefixed + r.path, unprefixed: site.base_url + r.path, returns: r.returns })),
@@ -42,3 +37,9 @@ export function apiRootDocument(site: SiteSettings, generatedAt: string): unknow
     generated_at: generatedAt,
   };
 }
+
+/** GET /api/v1: computed per request, so it names the origin the client used. */
+export const answerApiRoot: Answerer<'api-root'> = async (_how, { request, headers, here }, { store }) => {
+  const generatedAt = await store.generatedAt();
+  return documentResponse(await jsonDocument(API_PREFIX, apiRootDocument(here, generatedAt), generatedAt), request, headers);
+};

@@ -1,6 +1,10 @@
 // One error shape for every surface (schemas/outputs/error.schema.json):
 // {"error": {"code", "message", "status", "field"?, "accepted"?, "allow"?, "documentation"?}}.
 
+import { API_PREFIX, matchTemplate } from '../paths.ts';
+import type { Route } from '../routes.ts';
+import { quote } from '../util/quote.ts';
+
 export interface ErrorDetail {
   code: string;
   message: string;
@@ -20,4 +24,22 @@ export function errorResponse(status: number, detail: ErrorDetail, headers: Head
     status,
     headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
   });
+}
+
+/** 404 for a path no stored document answers: for a template, the value it lacks and where the valid ones are listed. */
+export function notFound(baseUrl: string, path: string, route: Route | undefined, headers: Record<string, string>): Response {
+  if (route?.parameter) {
+    const value = matchTemplate(route.path, path) ?? '';
+    return errorResponse(
+      404,
+      {
+        code: 'not_found',
+        message: `No ${route.parameter.name} ${quote(value)} at ${route.path}. Valid values are listed in ${route.parameter.values_from}.`,
+        field: route.parameter.name,
+        accepted: route.parameter.values_from,
+      },
+      headers,
+    );
+  }
+  return errorResponse(404, { code: 'not_found', message: `No document at ${quote(path)}. Every path is listed at ${baseUrl}${API_PREFIX}.` }, headers);
 }

@@ -2,19 +2,23 @@
 // nothing but the build being served (which the server cannot run without), so it stays cheap
 // under load, and it is never cached: a stale "ok" would hide a dead server.
 
-export interface Health {
+import type { Answerer } from './answer-context.ts';
+
+interface Health {
   status: 'ok';
   /** When the build being served last changed (its ledger's generated_at). */
   generated_at: string;
 }
 
-export function healthDocument(generatedAt: string): Health {
+function healthDocument(generatedAt: string): Health {
   return { status: 'ok', generated_at: generatedAt };
 }
 
-export function healthResponse(health: Health, headers: Readonly<Record<string, string>>): Response {
+function healthResponse(health: Health, headers: Readonly<Record<string, string>>): Response {
   return new Response(`${JSON.stringify(health, null, 2)}\n`, {
     status: 200,
     headers: { ...headers, 'content-type': 'application/json', 'cache-control': 'no-store' },
   });
 }
+
+export const answerHealth: Answerer<'health'> = async (_how, { headers }, { store }) => healthResponse(healthDocument(await store.generatedAt()), headers);

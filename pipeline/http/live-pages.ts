@@ -1,9 +1,9 @@
-// Pages with the request log's counters written in (SPEC 2.2). A page is rebuilt at most once
+// Pages with the request log's counters written in (docs/API.md §2.5, §4.3a). A page is rebuilt at most once
 // per reading of the log (a minute), on the first request that asks for it; every other request
 // gets the prepared bytes, so the counters cost the document path one WeakMap lookup.
 
 import { liveText } from '../log/live.ts';
-import { matchRoute, routeOf } from '../routes.ts';
+import { matchTemplate, PATHS } from '../paths.ts';
 import { escapeHtml } from '../site/html.ts';
 import { LIVE_MARKER } from '../site/live.ts';
 import { etagOfWeb } from '../util/etag-rule.ts';
@@ -23,7 +23,7 @@ async function gzip(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuf
 
 /** The crawler a page is about: /crawler/{slug}.html. */
 function crawlerSlugOf(path: string): string | null {
-  return matchRoute(routeOf('crawler_html'), path) ?? null;
+  return matchTemplate(PATHS.crawler_html, path) ?? null;
 }
 
 export function livePages(views: LogViews, crawlerName: (slug: string) => Promise<string | null>) {

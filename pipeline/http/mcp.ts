@@ -9,21 +9,21 @@ import {
   PingRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import { toolByName, type MCP_SERVERS, type ToolDefinition } from '../tools/registry/index.ts';
+import { toolByName, type ToolDefinition } from '../tools/registry/index.ts';
 import type { CallContext } from '../tools/registry/call.ts';
 import { inputSchema } from '../tools/registry/input.ts';
 import { ANSWER_FORM } from '../tools/registry/limits.ts';
 import { readBody } from './body.ts';
 import { relocationOf, sentTooLarge } from './answer-size.ts';
+import type { Answerer } from './answer-context.ts';
 import { withMissingHeaders } from './security.ts';
+import { mcpServer, type McpServerSpec, startToolCall, withBodyEtag, withRelocatedBody } from './tool-call.ts';
 import { echoId, envelopeProblem, MAX_RPC_BODY_BYTES, parseJsonBody, payloadTooLarge, RPC, rpcErrorResponse, type RpcId } from './jsonrpc.ts';
 
 // The MCP servers of docs/API.md §4.6: stateless Streamable HTTP with JSON answers, so every POST
 // is complete in itself and any instance (or edge runtime) can answer it. The low-level
 // `Server` is used rather than McpServer so that the registry's JSON Schemas are sent as
 // they are instead of being rebuilt from zod.
-
-export type McpServerSpec = (typeof MCP_SERVERS)[number];
 
 const SERVER_VERSION = '1.0.0';
 
@@ -205,3 +205,11 @@ export async function handleMcp(request: Request, server: McpServerSpec, context
     await mcp.close();
   }
 }
+
+/** POST to an MCP server's path: loaded on the first such request (handler.ts), since the SDK and its schema library are a fifth of a cold start. */
+export const answerMcp: Answerer<'mcp'> = async (how, asked, service) => {
+  const start = await startToolCall(how, asked, service);
+  if (start instanceof Response) return start;
+  const answer = withMissingHeaders(await handleMcp(asked.request, mcpServer(how.server), start.context), asked.headers);
+  return withBodyEtag(await withRelocatedBody(answer, start.data.baseUrl, asked.here.base_url));
+};

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import { logEntry, LOG_TIME } from '../../test/support/log-entry.ts';
-import { memoryLog } from '../log/memory-log.ts';
+import { memoryLog } from '../../test/support/memory-log.ts';
 import { LogBusy, type RequestLog } from '../log/types.ts';
 import { hitsResponse, logViews, type Visits } from './request-log.ts';
 

@@ -9,7 +9,7 @@ import { etagOfWeb } from '../util/etag-rule.ts';
 import { errorResponse } from './errors.ts';
 import { sameSecret } from './secret.ts';
 import { jsonDocument, type StoredDocument } from './store.ts';
-import { href } from '../routes.ts';
+import { href } from '../paths.ts';
 
 const STATS_MAX_AGE_MS = 60_000;
 const BUSY_MAX_AGE_MS = 5_000;

@@ -1,5 +1,6 @@
 import { canonicalPath, findRoute } from '../routes.ts';
-import { API_PREFIX, resolvePath } from './paths.ts';
+import { resolvePath } from './request-path.ts';
+import { API_PREFIX } from '../paths.ts';
 
 /** The route a request target belongs to, as its template (`/crawler/{slug}.json`): what the log keeps instead of the raw path and query. */
 export function routeTemplateOf(pathAndQuery: string): string {

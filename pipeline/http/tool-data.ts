@@ -2,7 +2,7 @@ import { buildToolData, TOOL_DOCUMENTS, type ToolDocuments } from '../tools/regi
 import type { PublishedPolicy, ToolData } from '../tools/registry/types.ts';
 import { POLICY_IDS } from '../records/types.ts';
 import type { DocumentStore } from './store.ts';
-import { href } from '../routes.ts';
+import { href } from '../paths.ts';
 import { DIALECTS } from '../render/server/dialects.ts';
 
 /** The published documents the tools read, named by their ETags: what a tool thread is sent. */

@@ -1,6 +1,6 @@
 import type { ToolRun, ToolRunner } from '../tools/registry/call.ts';
 import { clientRecord, fromSearchParams } from '../tools/registry/input.ts';
-import { toolSpec } from './tool-spec.ts';
+import { toolSpec } from '../contract/tool-spec.ts';
 import type { Caller, ToolData, ToolDefinition } from '../tools/registry/types.ts';
 import { ANSWER_FORM, answerTooLarge } from '../tools/registry/limits.ts';
 import { errorResponse } from './errors.ts';
@@ -8,8 +8,15 @@ import { readBody } from './body.ts';
 import { toolBody } from './form-body.ts';
 import { jsonBytesDocument, jsonDocument, type StoredDocument } from './store.ts';
 import { unavailableAnswer } from './unavailable.ts';
-import { href, toolRouteKey } from '../routes.ts';
+import { toolHref } from '../paths.ts';
 import { relocate } from './origin.ts';
+import { toolErrorReport, toolReport } from '../render/tool-reports.ts';
+import { etagOfWeb } from '../util/etag-rule.ts';
+import type { Answerer } from './answer-context.ts';
+import { documentResponse } from './document-answer.ts';
+import { prefersHtml } from './negotiate.ts';
+import { startToolCall } from './tool-call.ts';
+import { toolByName } from '../tools/registry/index.ts';
 
 /** The answer's bytes with the build's base URL replaced by the client's origin; the same bytes when there is none. */
 function relocatedBytes(bytes: Uint8Array<ArrayBuffer>, from: string, to: string): Uint8Array<ArrayBuffer> {
@@ -41,7 +48,7 @@ const CONTROL_PARAMS = new Set(['spec']);
  */
 export async function callTool(call: ToolCall): Promise<{ document: StoredDocument; answered: boolean } | { response: Response }> {
   const { tool, request, url, data, caller, runner, generatedAt, headers, origin } = call;
-  const path = href(toolRouteKey(tool.name, 'endpoint'));
+  const path = toolHref(tool, 'endpoint');
   const params = fromSearchParams(url.searchParams);
   const specWanted = url.searchParams.get('spec');
   if (specWanted !== null && specWanted !== '1') {
@@ -145,3 +152,48 @@ export async function callTool(call: ToolCall): Promise<{ document: StoredDocume
       throw new Error(`${tool.name} failed: ${run.detail}`);
   }
 }
+
+/**
+ * A tool's endpoint (docs/API.md §4.5). A browser that submitted the tool's form reads the
+ * answer, or the refusal, as a page with the way back to the form; programs keep the JSON.
+ */
+export const answerTool: Answerer<'tool'> = async (how, asked, service) => {
+  const { request, url, headers, here } = asked;
+  const start = await startToolCall(how, asked, service);
+  if (start instanceof Response) return start;
+  const tool = toolByName(how.tool)!;
+  // An answer about the caller is theirs alone: no shared cache keeps it, and it has no date
+  // another caller's If-Modified-Since could match; its ETag covers bytes that name the caller (docs/API.md §5.2).
+  const forCaller = tool.answersForCaller === true;
+  const answerHeaders = { ...headers, 'cache-control': forCaller ? 'private, no-cache' : 'no-cache', vary: 'Accept, Accept-Encoding' };
+  const dated = { dated: !forCaller };
+  const { context } = start;
+  const result = await callTool({ tool, request, url, ...context, generatedAt: await service.store.generatedAt(), headers, origin: here.base_url });
+  const wantsPage = prefersHtml(request.headers.get('accept'));
+  const form = toolHref(tool, 'form');
+  const pageRefusal = (detail: { message: string; field?: string; accepted?: string }) =>
+    new Response(toolErrorReport(here, form, detail), {
+      status: 400,
+      headers: { ...answerHeaders, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+    });
+  if ('response' in result) {
+    const refused = result.response;
+    if (refused.status === 400 && /json/.test(refused.headers.get('content-type') ?? '') && wantsPage)
+      return pageRefusal(((await refused.json()) as { error: { message: string; field?: string; accepted?: string } }).error);
+    return refused;
+  }
+  if (!result.answered || !wantsPage) return documentResponse(result.document, request, answerHeaders, dated);
+  const output = JSON.parse(new TextDecoder().decode(result.document.bytes)) as unknown;
+  const bytes = new TextEncoder().encode(toolReport(here, tool, form, output));
+  // The report lays the answer out in tables: the answer limit holds for the page as sent too.
+  const tooLarge = answerTooLarge(bytes.length);
+  if (tooLarge !== null) return pageRefusal({ message: tooLarge, accepted: ANSWER_FORM });
+  const report = {
+    path: result.document.path,
+    bytes,
+    type: 'text/html; charset=utf-8',
+    etag: await etagOfWeb(bytes),
+    lastModified: result.document.lastModified,
+  };
+  return documentResponse(report, request, answerHeaders, dated);
+};

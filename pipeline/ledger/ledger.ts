@@ -1,4 +1,4 @@
-import { contentTypeOf } from '../routes.ts';
+import { contentTypeOf, href } from '../paths.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from '../render/output.ts';
 import { compareText } from '../util/compare.ts';
@@ -30,8 +30,8 @@ export interface StampedFile {
   entry: LedgerEntry;
 }
 
-export const LEDGER_JSON = '/documents.json';
-export const LEDGER_TXT = '/documents.txt';
+export const LEDGER_JSON = href('documents');
+export const LEDGER_TXT = href('documents_txt');
 
 const encoder = new TextEncoder();
 

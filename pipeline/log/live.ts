@@ -1,4 +1,4 @@
-// The live counters written into every page (SPEC 2.2), computed from the same daily rows as
+// The live counters written into every page (docs/API.md §2.5, §4.3a), computed from the same daily rows as
 // /stats.json. Pure: the server caches the result with the statistics and substitutes it.
 
 import type { DailyRow } from './types.ts';

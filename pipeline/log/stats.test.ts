@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import { logEntry as entry, LOG_TIME } from '../../test/support/log-entry.ts';
-import { memoryLog } from './memory-log.ts';
+import { memoryLog } from '../../test/support/memory-log.ts';
 import { LISTED_CRAWLERS, statsDocument } from './stats.ts';
 
 const T = LOG_TIME;

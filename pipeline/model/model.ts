@@ -23,7 +23,7 @@ import { EVIDENCE_LABELS, STANCE_LABELS, VERIFICATION_LABELS } from './labels.ts
 import { neverFetched, type MirrorEntry } from '../upstream/accept.ts';
 import { neverFetchedDirectory, type DirectoryEntry, type MirroredKey } from '../upstream/directory.ts';
 import type { EventLog } from '../changes/types.ts';
-import { href } from '../routes.ts';
+import { href } from '../paths.ts';
 
 /** A crawler as every output shows it: the 23 fields of docs/API.md §2.1, then our documented extras. */
 export interface CrawlerView {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { knownBody, type App } from '../http/handler.ts';
 import { errorBody } from '../http/errors.ts';
-import { SECURITY_HEADERS } from '../http/security.ts';
+import { SECURITY_HEADERS } from '../contract/headers.ts';
 import { quote } from '../util/quote.ts';
 import { hostProblem, parseTarget } from '../http/target.ts';
 

@@ -5,7 +5,7 @@ import { etagOf } from '../util/sha256.ts';
 import type { Ledger } from '../ledger/ledger.ts';
 import { LEDGER_JSON, LEDGER_TXT } from '../ledger/ledger.ts';
 import type { DocumentStore, StoredDocument } from '../http/store.ts';
-import { contentTypeOf } from '../routes.ts';
+import { contentTypeOf } from '../paths.ts';
 import { Encoder } from './compress.ts';
 import { errnoOf, messageOf } from '../util/errno.ts';
 

@@ -23,7 +23,7 @@ import { dailySaltedHasher } from '../log/salt.ts';
 import { logEntry } from '../log/entry.ts';
 import type { Visits } from '../http/request-log.ts';
 import { routeTemplateOf } from '../http/route-template.ts';
-import { href } from '../routes.ts';
+import { href } from '../paths.ts';
 
 /**
  * How long a client may take, and how many connections it may hold. A slow client is cut off

@@ -36,7 +36,7 @@ export function evidenceLevel(citations: readonly SupportingCitation[]): Evidenc
   return 'observed';
 }
 
-/** The operator's own page that names the crawler, as SPEC's operator_docs; null when there is none. */
+/** The operator's own page that names the crawler, as the record's operator_docs (docs/API.md §2.1); null when there is none. */
 export function operatorDocs(citations: readonly SupportingCitation[]): string | null {
   return citations.find((c) => c.kind === 'operator')?.url ?? null;
 }

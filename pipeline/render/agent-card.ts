@@ -1,5 +1,9 @@
 import type { SiteSettings } from '../records/types.ts';
 import { TOOLS, type ToolDefinition } from '../tools/registry/index.ts';
+import { href, TOOLS_FOLDER } from '../paths.ts';
+import type { Model } from '../model/model.ts';
+import { canonicalJson } from '../util/canonical-json.ts';
+import type { RenderedFile } from './output.ts';
 
 // The A2A agent card (/.well-known/agent-card.json) for POST /a2a, which speaks A2A 1.0
 // (SendMessage) and 0.3 (message/send) on one URL. One static card serves both generations,
@@ -52,7 +56,7 @@ function dataExample(tool: ToolDefinition, input: unknown): string {
 }
 
 export function agentCard(site: SiteSettings): unknown {
-  const endpoint = `${site.base_url}/a2a`;
+  const endpoint = `${site.base_url}${href('a2a')}`;
   return {
     name: site.name,
     description:
@@ -63,7 +67,7 @@ export function agentCard(site: SiteSettings): unknown {
     ],
     provider: { organization: site.name, url: site.base_url },
     version: AGENT_VERSION,
-    documentationUrl: `${site.base_url}/tools/`,
+    documentationUrl: `${site.base_url}${TOOLS_FOLDER}`,
     capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false },
     defaultInputModes: ['text/plain', 'application/json'],
     defaultOutputModes: ['text/plain', 'application/json'],
@@ -82,4 +86,9 @@ export function agentCard(site: SiteSettings): unknown {
     preferredTransport: 'JSONRPC',
     supportsAuthenticatedExtendedCard: false,
   };
+}
+
+/** The stored card, for static hosts; the server answers the same path with its own origin (http/a2a/agent-card-answer.ts). */
+export function renderAgentCard(model: Model): RenderedFile[] {
+  return [{ path: href('agent_card'), kind: 'agent-card', body: canonicalJson(agentCard(model.site)) }];
 }

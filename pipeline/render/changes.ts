@@ -3,7 +3,7 @@ import type { Model } from '../model/model.ts';
 import { staleSources } from './ip-ranges.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
-import { href } from '../routes.ts';
+import { href } from '../paths.ts';
 
 function publishedLog(model: Model, generatedAt: string): PublishedLog {
   const { log } = model;

@@ -2,7 +2,7 @@ import type { Model } from '../model/model.ts';
 import { CLIENT_KIND_LABELS } from '../model/labels.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
-import { href } from '../routes.ts';
+import { href } from '../paths.ts';
 
 /** The non-crawler clients as the classifier reads them: what an unmatched header most likely is. */
 export function renderClients(model: Model): RenderedFile[] {

@@ -2,7 +2,7 @@ import type { Model } from '../model/model.ts';
 import { EVIDENCE_LEVELS, STANCES, VERIFICATION_METHODS } from '../records/types.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
-import { href } from '../routes.ts';
+import { href } from '../paths.ts';
 
 /** Counts that show at a glance what the index covers; the home page shows the same numbers. */
 export function coverage(model: Model) {

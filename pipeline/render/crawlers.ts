@@ -4,7 +4,8 @@ import { html, type Markup, prose } from '../site/html.ts';
 import { page } from '../site/layout.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
-import { href, toolRouteKey } from '../routes.ts';
+import { href, toolHref } from '../paths.ts';
+import { verifySignatureTool } from '../tools/definitions/verify-signature.ts';
 
 function crawlerHtml(model: Model, crawler: CrawlerView): string {
   const { site } = model;
@@ -139,7 +140,7 @@ function verificationHtml(model: Model, crawler: CrawlerView, entry: Entry): Mar
       return html`${entry.label}: ${entry.asns.map((n, i) => html`${i > 0 ? ', ' : ''}AS${n}`)}${entry.sources.length > 0 ? html` (our copy of its prefixes: ${mirrors(entry.sources)})` : ''}. An address there is ${crawler.operator}'s, not proof of this crawler.`;
     case 'web-bot-auth': {
       const mirrored = model.directories.find((d) => d.url === entry.directory);
-      return html`${entry.label}: ${entry.signature_agent === null ? '' : html`requests carry <code>Signature-Agent: "${entry.signature_agent}"</code>; `}keys in <a href="${entry.directory ?? ''}">the signature directory</a>${mirrored === undefined ? '' : html` (our mirror: <a href="${mirrored.endpoint}">${mirrored.id}</a>, ${mirrored.keys.length} key${mirrored.keys.length === 1 ? '' : 's'}, ${mirrored.mirror.state})`}. Check a request with <a href="${url(model.site, href(toolRouteKey('verify_signature', 'form')))}">verify-signature</a>.`;
+      return html`${entry.label}: ${entry.signature_agent === null ? '' : html`requests carry <code>Signature-Agent: "${entry.signature_agent}"</code>; `}keys in <a href="${entry.directory ?? ''}">the signature directory</a>${mirrored === undefined ? '' : html` (our mirror: <a href="${mirrored.endpoint}">${mirrored.id}</a>, ${mirrored.keys.length} key${mirrored.keys.length === 1 ? '' : 's'}, ${mirrored.mirror.state})`}. Check a request with <a href="${url(model.site, toolHref(verifySignatureTool, 'form'))}">verify-signature</a>.`;
     }
     case 'none':
       return html`${entry.label}. A request claiming to be ${crawler.name} cannot be confirmed.`;

@@ -1,7 +1,8 @@
 import { tokenPattern } from '../tools/classify/token.ts';
 import type { Model, CrawlerView } from '../model/model.ts';
 import { url } from '../model/model.ts';
-import { href, routes } from '../routes.ts';
+import { href } from '../paths.ts';
+import { routes } from '../routes.ts';
 import { csvTable } from './csv.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';

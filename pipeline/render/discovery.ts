@@ -1,15 +1,15 @@
 import { stringify } from 'yaml';
 import { type Model, url } from '../model/model.ts';
 import type { SiteSettings } from '../records/types.ts';
-import { contentTypeOf, href, ROUTE_GROUPS, type Route, type RouteGroup, routes } from '../routes.ts';
-import { API_PREFIX } from '../http/paths.ts';
+import { contentTypeOf, href, type PathKey, API_PREFIX } from '../paths.ts';
+import { ROUTE_GROUPS, type Route, type RouteGroup, routes } from '../routes.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import { escapeHtml } from '../site/html.ts';
 import type { RenderedFile } from './output.ts';
 import { LEDGER_JSON, LEDGER_TXT } from '../ledger/ledger.ts';
 import { apiReference, REFERENCE_PATH, referenceMarkdown } from './reference.ts';
 
-// The documents by which programs find the API (SPEC 4.3): catalogues, host metadata, the
+// The documents by which programs find the API (docs/API.md §4.3): catalogues, host metadata, the
 // sitemap, llms.txt. Each is generated from the route table, so a path added there appears in
 // every one of them.
 
@@ -223,10 +223,10 @@ function ownRobotsTxt(site: SiteSettings): string {
 type Body = RenderedFile['body'];
 
 /** Every discovery document; the sitemap is given the files the other renderers made. */
-export function renderDiscovery(model: Model, rendered: readonly RenderedFile[]): RenderedFile[] {
+export function renderDiscovery(model: Model, { rendered }: { rendered: readonly RenderedFile[] }): RenderedFile[] {
   const { site } = model;
   // Each document by route key; those that list addresses are given the routes that answer.
-  const documents: readonly [key: string, body: (answered: readonly Route[]) => Body][] = [
+  const documents: readonly [key: PathKey, body: (answered: readonly Route[]) => Body][] = [
     ['llms', (answered) => llmsText(site, answered)],
     ['llms_full', (answered) => llmsFullText(site, answered)],
     ['apis_json', () => (stamp: string) => canonicalJson(apisJson(site, stamp))],

@@ -3,10 +3,11 @@
 // either. /changes.json stays the complete, paged, machine-readable record.
 
 import type { ChangeEvent, EventLog, FamilyCounts, PrefixDelta } from '../changes/types.ts';
+import type { Model } from '../model/model.ts';
 import type { SiteSettings } from '../records/types.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
-import { href } from '../routes.ts';
+import { href } from '../paths.ts';
 
 /** Readers show the top of a feed; older events stay reachable through /changes.json. */
 export const FEED_ITEM_LIMIT = 100;
@@ -65,7 +66,7 @@ function subjectPage(site: SiteSettings, subject: ChangeEvent['subject']): strin
  * published, and a real address, so readers that treat the id as a link still land well.
  */
 function itemId(site: SiteSettings, cursor: number): string {
-  return `${site.base_url}/changes.json?since=${cursor - 1}`;
+  return `${site.base_url}${href('changes')}?since=${cursor - 1}`;
 }
 
 function prefixLines(label: string, sample: PrefixDelta | undefined, counts: FamilyCounts | undefined): string[] {
@@ -113,12 +114,12 @@ function jsonFeed(site: SiteSettings, items: readonly FeedItem[]): string {
   return canonicalJson({
     version: JSON_FEED_VERSION,
     title: feedTitle(site),
-    home_page_url: `${site.base_url}/index.html`,
-    feed_url: `${site.base_url}/feed.json`,
+    home_page_url: `${site.base_url}${href('home')}`,
+    feed_url: `${site.base_url}${href('feed_json')}`,
     description: DESCRIPTION,
-    user_comment: `At most ${FEED_ITEM_LIMIT} items. Each item id is the /changes.json page that starts at that event; poll /changes.json?since=<cursor> for everything, no more often than every six hours.`,
+    user_comment: `At most ${FEED_ITEM_LIMIT} items. Each item id is the ${href('changes')} page that starts at that event; poll ${href('changes')}?since=<cursor> for everything, no more often than every six hours.`,
     language: 'en',
-    authors: [{ name: feedText(site.name), url: `${site.base_url}/index.html` }],
+    authors: [{ name: feedText(site.name), url: `${site.base_url}${href('home')}` }],
     items,
   });
 }
@@ -129,12 +130,12 @@ function rssFeed(site: SiteSettings, items: readonly FeedItem[], generatedAt: st
     '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">',
     '  <channel>',
     `    <title>${escapeXml(feedTitle(site))}</title>`,
-    `    <link>${escapeXml(`${site.base_url}/index.html`)}</link>`,
+    `    <link>${escapeXml(`${site.base_url}${href('home')}`)}</link>`,
     `    <description>${escapeXml(DESCRIPTION)}</description>`,
     '    <language>en</language>',
     `    <lastBuildDate>${rfc822(generatedAt)}</lastBuildDate>`,
     '    <docs>https://www.rssboard.org/rss-specification</docs>',
-    `    <atom:link href="${escapeXml(`${site.base_url}/feed.xml`)}" rel="self" type="application/rss+xml"/>`,
+    `    <atom:link href="${escapeXml(`${site.base_url}${href('feed_rss')}`)}" rel="self" type="application/rss+xml"/>`,
   ];
   for (const item of items) {
     lines.push(
@@ -162,4 +163,19 @@ export function renderFeeds(site: SiteSettings, log: EventLog, generatedAt: stri
     { path: href('feed_json'), kind: 'feed', body: jsonFeed(site, items) },
     { path: href('feed_rss'), kind: 'feed', body: rssFeed(site, items, generatedAt) },
   ];
+}
+
+/** The feeds carry a build date, so they are rendered with the ledger's stamp like other dated files. */
+export function renderFeedFiles(model: Model): RenderedFile[] {
+  return [href('feed_json'), href('feed_rss')].map(
+    (path): RenderedFile => ({
+      path,
+      kind: 'feed',
+      body: (stamp) => {
+        const file = renderFeeds(model.site, model.log, stamp).find((f) => f.path === path);
+        if (!file || typeof file.body !== 'string') throw new Error(`feeds: ${path} not rendered`);
+        return file.body;
+      },
+    }),
+  );
 }

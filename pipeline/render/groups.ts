@@ -4,7 +4,7 @@ import { compareText } from '../util/compare.ts';
 import { categoryCounts } from './data.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
-import { href } from '../routes.ts';
+import { href } from '../paths.ts';
 
 /** Operators and categories: each a record plus the full records of its crawlers. */
 export function renderGroups(model: Model): RenderedFile[] {

@@ -1,6 +1,7 @@
 import type { Model } from '../model/model.ts';
 import { url } from '../model/model.ts';
-import { href, routes } from '../routes.ts';
+import { href, STYLE_SHEET, FAVICON_PATH, SITE_SCRIPT } from '../paths.ts';
+import { routes } from '../routes.ts';
 import { html } from '../site/html.ts';
 import { FAVICON, page, STYLE } from '../site/layout.ts';
 import { FILTER_SCRIPT } from '../site/filter-script.ts';
@@ -115,8 +116,8 @@ ${Object.entries(report.by_verification).map(
 export function renderHome(model: Model): RenderedFile[] {
   return [
     { path: href('home'), kind: 'page', body: homeHtml(model) },
-    { path: '/site.css', kind: 'asset', body: STYLE.trimStart() },
-    { path: '/favicon.svg', kind: 'asset', body: FAVICON },
-    { path: '/site.js', kind: 'asset', body: FILTER_SCRIPT },
+    { path: STYLE_SHEET, kind: 'asset', body: STYLE.trimStart() },
+    { path: FAVICON_PATH, kind: 'asset', body: FAVICON },
+    { path: SITE_SCRIPT, kind: 'asset', body: FILTER_SCRIPT },
   ];
 }

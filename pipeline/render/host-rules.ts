@@ -1,14 +1,13 @@
-import { DOCUMENT_CACHE_CONTROL } from '../http/document-answer.ts';
-import { CORS_HEADERS, HTML_SECURITY_HEADERS } from '../http/security.ts';
-import { contentTypeOf, findRoute, href, isDynamic, type Route, routes } from '../routes.ts';
+import { CORS_HEADERS, DOCUMENT_CACHE_CONTROL, HTML_SECURITY_HEADERS } from '../contract/headers.ts';
+import { contentTypeOf, HEADERS_PATH, href, REDIRECTS_PATH } from '../paths.ts';
+import { findRoute, isDynamic, type Route, routes } from '../routes.ts';
+import type { Model } from '../model/model.ts';
 import type { RenderedFile } from './output.ts';
 
 // _headers and _redirects: what a static host that reads them (Netlify, Cloudflare Pages and
 // the hosts that copied their format) needs to answer dist/ as the server does. Both come from
 // the route table and the rendered files, so a new route or document brings its rules with it.
 
-export const HEADERS_PATH = '/_headers';
-export const REDIRECTS_PATH = '/_redirects';
 /** Read by the hosts as their configuration and not served by them (Cloudflare does not upload them as assets). */
 export const HOST_RULE_FILES: readonly string[] = [HEADERS_PATH, REDIRECTS_PATH];
 
@@ -59,7 +58,7 @@ function redirectsFile(): string {
 }
 
 /** The two files, given every other file of dist/ (the ledger is written after and added by name). */
-export function renderHostRules(rendered: readonly RenderedFile[]): RenderedFile[] {
+export function renderHostRules(_model: Model, { rendered }: { rendered: readonly RenderedFile[] }): RenderedFile[] {
   const paths = [...rendered.map((file) => file.path), href('documents'), href('documents_txt')];
   return [
     { path: HEADERS_PATH, kind: 'host-headers', body: headersFile(paths) },

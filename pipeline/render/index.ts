@@ -1,73 +1,81 @@
 import type { Model } from '../model/model.ts';
+import { renderAgentCard } from './agent-card.ts';
 import { renderChanges } from './changes.ts';
+import { renderClients } from './clients.ts';
+import { renderCoverage } from './coverage.ts';
 import { renderCrawlers } from './crawlers.ts';
 import { renderData } from './data.ts';
+import { renderDiscovery } from './discovery.ts';
+import { renderFeedFiles } from './feeds.ts';
 import { renderGroups } from './groups.ts';
 import { renderHome } from './home.ts';
+import { renderHostRules } from './host-rules.ts';
 import { renderIpRanges } from './ip-ranges.ts';
-import { renderSignatureAgents } from './signature-agents.ts';
+import { renderOpenApi } from './openapi.ts';
 import type { RenderedFile } from './output.ts';
 import { renderPolicies } from './policies.ts';
-import { renderFeeds } from './feeds.ts';
-import { renderTools } from './tools.ts';
-import { renderCoverage } from './coverage.ts';
-import { renderClients } from './clients.ts';
-import { agentCard } from './agent-card.ts';
-import { renderOpenApi } from './openapi.ts';
-import { canonicalJson } from '../util/canonical-json.ts';
-import { href } from '../routes.ts';
 import { renderReference } from './reference.ts';
-import { renderSitePages } from './site-pages.ts';
-import { renderDiscovery } from './discovery.ts';
-import { renderServiceTerms } from './service-terms.ts';
-import { renderHostRules } from './host-rules.ts';
-import { renderServerConfigs } from './server/configs.ts';
-import { renderAllowLists } from './server/allow-lists.ts';
 import { renderPolicyAccuracy } from './server/accuracy.ts';
+import { renderAllowLists } from './server/allow-lists.ts';
+import { renderServerConfigs } from './server/configs.ts';
+import { renderServiceTerms } from './service-terms.ts';
+import { renderSignatureAgents } from './signature-agents.ts';
+import { renderSitePages } from './site-pages.ts';
+import { renderTools } from './tools.ts';
 
-/** The feeds carry a build date, so they are rendered with the ledger's stamp like other dated files. */
-function renderFeedFiles(model: Model): RenderedFile[] {
-  return [href('feed_json'), href('feed_rss')].map(
-    (path): RenderedFile => ({
-      path,
-      kind: 'feed',
-      body: (stamp) => {
-        const file = renderFeeds(model.site, model.log, stamp).find((f) => f.path === path);
-        if (!file || typeof file.body !== 'string') throw new Error(`feeds: ${path} not rendered`);
-        return file.body;
-      },
-    }),
-  );
+/** What a renderer may read besides the model: the build's time, and the files the renderers before it made. */
+interface BuildSoFar {
+  /** The build's time: only security.txt reads it, to renew its Expires when it falls due (render/service-terms.ts). */
+  now: string;
+  rendered: readonly RenderedFile[];
 }
 
-/** Every file of dist/ except the ledger, which describes these. */
-const RENDERERS: ReadonlyArray<(model: Model) => RenderedFile[]> = [
-  renderHome,
-  renderData,
-  renderClients,
-  renderCrawlers,
-  renderGroups,
-  renderPolicies,
-  renderServerConfigs,
-  renderPolicyAccuracy,
-  renderIpRanges,
-  renderSignatureAgents,
-  renderAllowLists,
-  renderChanges,
-  renderFeedFiles,
-  renderTools,
-  renderCoverage,
-  renderOpenApi,
-  (model) => [{ path: '/.well-known/agent-card.json', kind: 'agent-card', body: canonicalJson(agentCard(model.site)) }],
-];
+interface Renderer {
+  /** The module under pipeline/ that exports `render`: what a route's `writtenBy` names (test/written-by.test.ts). */
+  module: string;
+  render: (model: Model, build: BuildSoFar) => RenderedFile[];
+}
 
 /**
- * `now` is the build's time: only security.txt reads it, to renew its Expires when it falls
- * due (render/service-terms.ts). The sitemap lists the pages the other renderers made; the
- * static hosts' rules cover every document.
+ * Every file of dist/ except the ledger, which describes these, in the order they are made:
+ * the sitemap (discovery) lists the pages the others made, and the static hosts' rules cover
+ * every document, so those two come last.
  */
+const RENDERERS: readonly Renderer[] = [
+  { module: 'render/home.ts', render: renderHome },
+  { module: 'render/data.ts', render: renderData },
+  { module: 'render/clients.ts', render: renderClients },
+  { module: 'render/crawlers.ts', render: renderCrawlers },
+  { module: 'render/groups.ts', render: renderGroups },
+  { module: 'render/policies.ts', render: renderPolicies },
+  { module: 'render/server/configs.ts', render: renderServerConfigs },
+  { module: 'render/server/accuracy.ts', render: renderPolicyAccuracy },
+  { module: 'render/ip-ranges.ts', render: renderIpRanges },
+  { module: 'render/signature-agents.ts', render: renderSignatureAgents },
+  { module: 'render/server/allow-lists.ts', render: renderAllowLists },
+  { module: 'render/changes.ts', render: renderChanges },
+  { module: 'render/feeds.ts', render: renderFeedFiles },
+  { module: 'render/tools.ts', render: renderTools },
+  { module: 'render/coverage.ts', render: renderCoverage },
+  { module: 'render/openapi.ts', render: renderOpenApi },
+  { module: 'render/agent-card.ts', render: renderAgentCard },
+  { module: 'render/reference.ts', render: renderReference },
+  { module: 'render/site-pages.ts', render: renderSitePages },
+  { module: 'render/service-terms.ts', render: renderServiceTerms },
+  { module: 'render/discovery.ts', render: renderDiscovery },
+  { module: 'render/host-rules.ts', render: renderHostRules },
+];
+
+/** Each renderer's module and render function, with the files it made. */
+export function renderByModule(model: Model, now: string): { module: string; render: Renderer['render']; files: RenderedFile[] }[] {
+  const rendered: RenderedFile[] = [];
+  return RENDERERS.map(({ module, render }) => {
+    const files = render(model, { now, rendered: [...rendered] });
+    rendered.push(...files);
+    return { module, render, files };
+  });
+}
+
 export function renderAll(model: Model, now: string): RenderedFile[] {
-  const files = [...RENDERERS.flatMap((render) => render(model)), ...renderReference(model), ...renderSitePages(model), ...renderServiceTerms(model, now)];
-  const documents = [...files, ...renderDiscovery(model, files)];
-  return [...documents, ...renderHostRules(documents)];
+  return renderByModule(model, now).flatMap(({ files }) => files);
 }

@@ -3,7 +3,7 @@ import { url } from '../model/model.ts';
 import type { StaleSource } from '../changes/page.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
-import { href } from '../routes.ts';
+import { href } from '../paths.ts';
 
 /** Why a source's prefixes may not be current, in words a WAF builder can act on. */
 function warning(source: SourceView): string | null {

@@ -1,12 +1,13 @@
 import type { Model } from '../model/model.ts';
-import { href, type Route, routes } from '../routes.ts';
+import { href, API_PREFIX } from '../paths.ts';
+import { type Route, routes } from '../routes.ts';
 import { toolByName } from '../tools/registry/index.ts';
 import { ATTRIBUTION_PARAM, inputSchema } from '../tools/registry/input.ts';
 import type { ToolDefinition } from '../tools/registry/types.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
-import { statusMeaning } from '../http/error-catalog.ts';
-import { httpDescription } from '../http/tool-spec.ts';
+import { statusMeaning } from '../contract/error-catalog.ts';
+import { httpDescription } from '../contract/tool-spec.ts';
 import { bundleSchemas } from './schema-bundle.ts';
 import { toSwagger2 } from './swagger.ts';
 import { stringify } from 'yaml';
@@ -161,7 +162,7 @@ function openApiDocument(model: Model, stamp: string) {
         'info.version is the date this description last changed; the shape is v1 and every path is also served under /api/v1/. Every response has a strong ETag and Last-Modified; If-None-Match and If-Modified-Since give 304. The exception is /tools/whoami, which describes its caller: a private answer with an ETag over its bytes and no Last-Modified. CORS is open.',
       license: { name: 'CC0-1.0', identifier: 'CC0-1.0' },
     },
-    servers: [{ url: model.site.base_url }, { url: `${model.site.base_url}/api/v1` }],
+    servers: [{ url: model.site.base_url }, { url: `${model.site.base_url}${API_PREFIX}` }],
     // Nothing needs a key; /hits.json checks its export key itself and says so in its description.
     security: [],
     paths: Object.fromEntries(
@@ -183,7 +184,7 @@ export function renderOpenApi(model: Model): RenderedFile[] {
     { path: href('openapi'), kind: 'openapi', body: (stamp) => canonicalJson(openApiDocument(model, stamp)) },
     { path: href('openapi_yaml'), kind: 'openapi', body: (stamp) => stringify(openApiDocument(model, stamp), { lineWidth: 0, aliasDuplicateObjects: false }) },
   ];
-  // Published only while faithful (SPEC 4.3); the losses are the build's to report, not a reason to fail it.
+  // Published only while faithful (docs/API.md §9.3); the losses are the build's to report, not a reason to fail it.
   const probe = toSwagger2(openApiDocument(model, '1970-01-01'));
   if (probe.document !== null)
     files.push({

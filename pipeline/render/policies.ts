@@ -2,7 +2,7 @@ import type { CrawlerView, Model, PolicyView } from '../model/model.ts';
 import { url } from '../model/model.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
-import { href } from '../routes.ts';
+import { href } from '../paths.ts';
 
 /** Naming a crawler that says robots.txt does not apply records a wish, not a block. */
 function effect(policy: PolicyView, crawler: CrawlerView): string | null {

@@ -1,10 +1,10 @@
 import { type Model, url } from '../model/model.ts';
 import type { SiteSettings } from '../records/types.ts';
-import { href, ROUTE_GROUPS, type Route, type RouteGroup, routes, toolRouteKey } from '../routes.ts';
-import { ERROR_CODES, STATUSES } from '../http/error-catalog.ts';
-import { API_PREFIX } from '../http/paths.ts';
-import { ACCESS } from '../http/api-root.ts';
-import { httpDescription } from '../http/tool-spec.ts';
+import { href, toolHref, API_PREFIX } from '../paths.ts';
+import { ROUTE_GROUPS, type Route, type RouteGroup, routeOf, routes } from '../routes.ts';
+import { ERROR_CODES, STATUSES } from '../contract/error-catalog.ts';
+import { ACCESS } from '../contract/access.ts';
+import { httpDescription } from '../contract/tool-spec.ts';
 import { MCP_SERVERS, TOOLS } from '../tools/registry/index.ts';
 import { ATTRIBUTION_PARAM } from '../tools/registry/input.ts';
 import { html, type Markup } from '../site/html.ts';
@@ -12,21 +12,21 @@ import { page } from '../site/layout.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
 
-// The API reference (SPEC 4.3): one object generated from the route table, the tool registry
+// The API reference (docs/API.md §4.3): one object generated from the route table, the tool registry
 // and the error catalogue, published as JSON (/reference.json), as a page (/reference) and as
 // Markdown (/api.md, also inlined in /llms-full.txt). Nothing in it is written by hand twice.
 
-/** The paths a client reaches the reference by; each answers the page, the JSON with Accept: application/json. */
-export const REFERENCE_PATH = '/reference';
+/** The reference's published address (its route's canonical, /reference), which answers the page, and the JSON with Accept: application/json. */
+export const REFERENCE_PATH = routeOf('reference').canonical ?? href('reference');
 
 const CONVENTIONS: readonly string[] = [
-  'Every path answers GET and HEAD without a key, an account or a sign-up; no request rate is imposed. The only closed path is /hits.json (the raw request log), which needs the export key of the server it runs on.',
+  `Every path answers GET and HEAD without a key, an account or a sign-up; no request rate is imposed. The only closed path is ${href('hits')} (the raw request log), which needs the export key of the server it runs on.`,
   `Every path is also served under ${API_PREFIX}/ with the same bytes and validators, and a Link: rel=canonical header naming the unprefixed address.`,
   'Every answer carries a strong ETag (the first 32 hex characters of the sha-256 of its bytes) and Last-Modified (when those bytes last changed); If-None-Match and If-Modified-Since give 304.',
   'CORS is open: Access-Control-Allow-Origin: * on every answer.',
   'JSON is UTF-8 with a fixed key order and two-space indentation; a missing value is null, never an absent key; times are ISO 8601 in UTC.',
   'Identifiers (slugs, category, policy and source ids, enum values) are stable once published; labels may be reworded.',
-  'Operator IP lists are fetched again and the tree rebuilt every six hours; poll /changes.json (with since) or the feeds no more often than that.',
+  `Operator IP lists are fetched again and the tree rebuilt every six hours; poll ${href('changes')} (with since) or the feeds no more often than that.`,
   'An error is JSON: {"error": {"code", "message", "status", "field"?, "accepted"?, "allow"?, "documentation"?}}, with the field at fault and its accepted form where there is one. MCP and A2A answer with JSON-RPC 2.0 error objects instead.',
 ];
 
@@ -48,7 +48,7 @@ function endpointEntry(site: SiteSettings, route: Route) {
 }
 
 function toolEntry(site: SiteSettings, tool: (typeof TOOLS)[number]) {
-  const at = (form: 'endpoint' | 'spec' | 'form') => (tool.path === null ? null : url(site, href(toolRouteKey(tool.name, form))));
+  const at = (form: 'endpoint' | 'spec' | 'form') => (tool.path === null ? null : url(site, toolHref(tool, form)));
   return {
     name: tool.name,
     title: tool.title,

@@ -1,7 +1,7 @@
 import { type Model, url } from '../model/model.ts';
 import type { SiteSettings } from '../records/types.ts';
-import { href, routes } from '../routes.ts';
-import { API_PREFIX } from '../http/paths.ts';
+import { href, API_PREFIX } from '../paths.ts';
+import { routes } from '../routes.ts';
 import { DEFAULT_MAX_BYTES, DEFAULT_RETENTION_DAYS, USER_AGENT_LIMIT } from '../log/types.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
@@ -55,7 +55,7 @@ function securityPolicy(site: SiteSettings) {
     security_txt: url(site, href('security_txt')),
     how: 'Report privately through the repository security advisory form; include the URL, the request and what you observed. Please do not open a public issue for a vulnerability.',
     in_scope: [
-      'The Node server (serve.ts) and everything it answers: documents, tools, MCP and A2A endpoints, /stats.json and /hits.json',
+      `The Node server (serve.ts) and everything it answers: documents, tools, MCP and A2A endpoints, ${href('stats')} and ${href('hits')}`,
       'The build and refresh pipeline, including how it fetches and parses operator IP lists',
       'Data that would let a spoofer pass verification: a wrong prefix, a wrong user-agent pattern',
     ],
@@ -80,8 +80,7 @@ function terms(site: SiteSettings) {
       text: 'All data and code are dedicated to the public domain under CC0 1.0 Universal: copy, change and republish them without asking or attributing (a link back is welcome).',
     },
     access: { api_key: false, account: false, registration: url(site, href('register')), rate_limit: 'none imposed' },
-    fair_use:
-      'The documents change every six hours at most: use ETag or Last-Modified, poll /changes.json no more often than that, and take /data/agents.json whole rather than crawling every record.',
+    fair_use: `The documents change every six hours at most: use ETag or Last-Modified, poll ${href('changes')} no more often than that, and take ${href('agents')} whole rather than crawling every record.`,
     warranty:
       'None. The index is assembled with care from the sources it cites, but may be incomplete, out of date or wrong; verify what matters against the operator pages it cites. Robots.txt asks; it does not enforce.',
     affiliation: 'An independent, non-commercial project, not affiliated with the operators it documents.',
@@ -157,7 +156,7 @@ function onboarding(site: SiteSettings) {
   };
 }
 
-export function renderServiceTerms(model: Model, now: string): RenderedFile[] {
+export function renderServiceTerms(model: Model, { now }: { now: string }): RenderedFile[] {
   const { site } = model;
   return [
     // Rendered from its own last change (the stamp), so an ordinary rebuild leaves it as it is.

@@ -6,7 +6,7 @@ import type { DirectoryView, Model } from '../model/model.ts';
 import { url } from '../model/model.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
-import { href } from '../routes.ts';
+import { href } from '../paths.ts';
 
 /** Why the keys may not be current, in words a verifier's operator can act on. */
 function warning(directory: DirectoryView): string | null {

@@ -1,6 +1,6 @@
 import type { CrawlerView, Model, PolicyView } from '../model/model.ts';
 import { url } from '../model/model.ts';
-import { href, toolRouteKey } from '../routes.ts';
+import { href, toolHref } from '../paths.ts';
 import { html, type Markup, prose } from '../site/html.ts';
 import { page } from '../site/layout.ts';
 import { MCP_SERVERS, TOOLS } from '../tools/registry/index.ts';
@@ -192,7 +192,7 @@ function toolsPage(model: Model): Page {
 <ul>
 ${TOOLS.filter((t) => t.path !== null).map(
   (t) =>
-    html`<li><a href="${link(href(toolRouteKey(t.name, 'form')))}"><strong>${t.title}</strong></a>: ${firstSentence(t.description)} <span class="muted"><a href="${link(href(toolRouteKey(t.name, 'spec')))}">specification</a></span></li>\n`,
+    html`<li><a href="${link(toolHref(t, 'form'))}"><strong>${t.title}</strong></a>: ${firstSentence(t.description)} <span class="muted"><a href="${link(toolHref(t, 'spec'))}">specification</a></span></li>\n`,
 )}</ul>
 <h2>On MCP only</h2>
 <ul>

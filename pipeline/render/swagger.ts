@@ -1,4 +1,4 @@
-// Swagger 2.0 from the OpenAPI 3.1 description, for tools that read nothing newer. SPEC 4.3:
+// Swagger 2.0 from the OpenAPI 3.1 description, for tools that read nothing newer. docs/API.md §9.3:
 // served only while the conversion stays faithful. Faithful here means nothing is dropped:
 // every operation, parameter, status and media type is carried; every schema keyword either
 // has a Swagger 2.0 form or is carried verbatim as an `x-oas31-<keyword>` extension (with a

@@ -2,11 +2,11 @@ import type { Model } from '../model/model.ts';
 import { html } from '../site/html.ts';
 import { page } from '../site/layout.ts';
 import { TOOLS } from '../tools/registry/index.ts';
-import { httpDescription, toolIndex, toolSpec } from '../http/tool-spec.ts';
+import { httpDescription, toolIndex, toolSpec } from '../contract/tool-spec.ts';
 import type { ToolDefinition } from '../tools/registry/types.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
-import { href, toolRouteKey } from '../routes.ts';
+import { href, toolHref, TOOLS_FOLDER } from '../paths.ts';
 import { ATTRIBUTION_PARAM } from '../tools/registry/input.ts';
 
 /**
@@ -46,20 +46,20 @@ ${control}
 ${NEEDS_SERVER}
 ${
   tool.postBody
-    ? html`<form data-needs-server method="post" enctype="multipart/form-data" action="${site.base_url}${href(toolRouteKey(tool.name, 'endpoint'))}">
+    ? html`<form data-needs-server method="post" enctype="multipart/form-data" action="${site.base_url}${toolHref(tool, 'endpoint')}">
 ${fields}<p><label for="f-upload"><strong>or upload the file</strong></label><br><input type="file" id="f-upload" name="${tool.postBody}_file" accept=".txt,text/plain"></p>
 `
-    : html`<form data-needs-server method="get" action="${site.base_url}${href(toolRouteKey(tool.name, 'endpoint'))}">
+    : html`<form data-needs-server method="get" action="${site.base_url}${toolHref(tool, 'endpoint')}">
 ${fields}`
 }${tool.params.length === 0 ? html`<input type="hidden" name="${ATTRIBUTION_PARAM.name}" value="form">` : ''}<p><button type="submit">Run</button></p>
 </form>
-${tool.postBody ? html`<p>Large files: <code data-built-for="${site.base_url}">curl --data-binary @${tool.postBody === 'robots_txt' ? 'robots.txt' : `${tool.postBody}.txt`} '${site.base_url}${href(toolRouteKey(tool.name, 'endpoint'))}'</code> sends the file as the raw body.</p>` : ''}
-<p>Specification: <a href="${site.base_url}${href(toolRouteKey(tool.name, 'spec'))}">${tool.path}.json</a>. Also on MCP: ${spec.mcp.map((u, i) => html`${i > 0 ? ', ' : ''}<code data-built-for="${site.base_url}">${u}</code>`)}. All tools: <a href="${site.base_url}/tools/">/tools/</a>.</p>`;
+${tool.postBody ? html`<p>Large files: <code data-built-for="${site.base_url}">curl --data-binary @${tool.postBody === 'robots_txt' ? 'robots.txt' : `${tool.postBody}.txt`} '${site.base_url}${toolHref(tool, 'endpoint')}'</code> sends the file as the raw body.</p>` : ''}
+<p>Specification: <a href="${site.base_url}${toolHref(tool, 'spec')}">${tool.path}.json</a>. Also on MCP: ${spec.mcp.map((u, i) => html`${i > 0 ? ', ' : ''}<code data-built-for="${site.base_url}">${u}</code>`)}. All tools: <a href="${site.base_url}${TOOLS_FOLDER}">${TOOLS_FOLDER}</a>.</p>`;
   return page({
-    path: href(toolRouteKey(tool.name, 'form')),
+    path: toolHref(tool, 'form'),
     title: tool.title,
     description: tool.description,
-    canonical: `${site.base_url}${href(toolRouteKey(tool.name, 'form'))}`,
+    canonical: `${site.base_url}${toolHref(tool, 'form')}`,
     body,
     siteName: site.name,
     baseUrl: site.base_url,
@@ -73,8 +73,8 @@ export function renderTools(model: Model): RenderedFile[] {
   return [
     { path: href('tools'), kind: 'tool-index', body: canonicalJson(toolIndex(base)) },
     ...withPath.flatMap((tool): RenderedFile[] => [
-      { path: href(toolRouteKey(tool.name, 'spec')), kind: 'tool-spec', body: canonicalJson(toolSpec(base, tool)) },
-      { path: href(toolRouteKey(tool.name, 'form')), kind: 'tool-form', body: toolForm(model, tool) },
+      { path: toolHref(tool, 'spec'), kind: 'tool-spec', body: canonicalJson(toolSpec(base, tool)) },
+      { path: toolHref(tool, 'form'), kind: 'tool-form', body: toolForm(model, tool) },
     ]),
   ];
 }

@@ -1,7 +1,7 @@
 import { html, Markup } from './html.ts';
 import { LIVE_MARKER } from './live.ts';
 import { escapeRegex } from '../render/regex.ts';
-import { href } from '../routes.ts';
+import { href, STYLE_SHEET, SITE_SCRIPT, FAVICON_PATH, TOOLS_FOLDER } from '../paths.ts';
 
 /** The one style sheet, served at /site.css so browsers fetch it once for every page. */
 export const STYLE = `
@@ -122,13 +122,13 @@ export function page(options: PageOptions): string {
 ${(options.alternates ?? []).map(
   (alt) => html`<link rel="alternate" type="${alt.type}" href="${alt.href}">
 `,
-)}<link rel="stylesheet" href="${siteFile('/site.css')}">
-<script src="${siteFile('/site.js')}" defer></script>
-<link rel="icon" href="${siteFile('/favicon.svg')}" type="image/svg+xml">
+)}<link rel="stylesheet" href="${siteFile(STYLE_SHEET)}">
+<script src="${siteFile(SITE_SCRIPT)}" defer></script>
+<link rel="icon" href="${siteFile(FAVICON_PATH)}" type="image/svg+xml">
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
-<header><nav aria-label="Site"><a href="${options.baseUrl}/index.html"><strong>${options.siteName}</strong></a><a href="${options.baseUrl}/policies.html">Policies</a><a href="${options.baseUrl}/tools/">Tools</a><a href="${options.baseUrl}/data/agents.json">Data</a><a href="${options.baseUrl}/documents.json">Ledger</a><a href="${options.baseUrl}${href('reference')}">API</a><a href="${options.repository}">Source</a></nav></header>
+<header><nav aria-label="Site"><a href="${options.baseUrl}${href('home')}"><strong>${options.siteName}</strong></a><a href="${options.baseUrl}${href('policies_html')}">Policies</a><a href="${options.baseUrl}${TOOLS_FOLDER}">Tools</a><a href="${options.baseUrl}${href('agents')}">Data</a><a href="${options.baseUrl}${href('documents')}">Ledger</a><a href="${options.baseUrl}${href('reference')}">API</a><a href="${options.repository}">Source</a></nav></header>
 <main id="main">
 ${options.body}
 </main>

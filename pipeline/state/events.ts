@@ -7,7 +7,7 @@ import { boundRangesEvents, recordBatch } from '../changes/log.ts';
 import { readBase } from './published-base.ts';
 import { writeFileAtomic } from '../util/atomic-file.ts';
 import { EMPTY_LOG, type EventLog } from '../changes/types.ts';
-import { href } from '../routes.ts';
+import { href } from '../paths.ts';
 import { readTextIfExists } from '../util/read-if-exists.ts';
 
 /** The facts of a model in the shape they are published, for diffing against HEAD's. */

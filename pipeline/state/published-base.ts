@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { simpleGit } from 'simple-git';
 import type { PublishedDirectory, PublishedState } from '../changes/diff.ts';
+import { href } from '../paths.ts';
 
 export interface Base {
   commit: string;
@@ -48,14 +49,14 @@ export async function readBase(root: string, distDir: string): Promise<Base | nu
       throw error;
     }
   };
-  const agents = await show<AgentsDocument>('/data/agents.json');
-  const ranges = await show<RangesDocument>('/ip-ranges/all.json');
-  const status = await show<StatusDocument>('/status.json');
+  const agents = await show<AgentsDocument>(href('agents'));
+  const ranges = await show<RangesDocument>(href('ip_ranges_all'));
+  const status = await show<StatusDocument>(href('status'));
   const states = new Map((status?.sources ?? []).map((s) => [s.id, s]));
-  const directories = await show<DirectoriesDocument>('/signature-agents/index.json');
+  const directories = await show<DirectoriesDocument>(href('signature_agents'));
   const directoryStates = new Map<string, PublishedDirectory>();
   for (const agent of directories?.agents ?? []) {
-    const one = await show<DirectoryDocument>(`/signature-agents/${agent.id}.json`);
+    const one = await show<DirectoryDocument>(href('signature_agent', agent.id));
     const expiresOf = new Map(agent.keys.map((k) => [k.thumbprint, k.expires]));
     directoryStates.set(agent.id, {
       state: agent.state,

@@ -38,7 +38,7 @@ test('a data part names a tool, or is matched by its fields', () => {
   assert.ok(badInput.kind === 'invalid' && badInput.field === 'input');
 });
 
-test('questions in plain words are read into the tool that answers them (issue 12, item 12)', () => {
+test('questions in plain words are read into the tool that answers them (docs/API.md §4.7)', () => {
   const routed = (text: string) => {
     const intent = ofText(text);
     return intent.kind === 'tool' ? { tool: intent.tool.name, raw: intent.raw, note: intent.note } : { kind: intent.kind };

@@ -22,7 +22,7 @@ import {
   pathQuestion,
   policyQuestion,
 } from './questions.ts';
-import { href } from '../routes.ts';
+import { href } from '../paths.ts';
 import { isRecord } from '../util/guards.ts';
 
 /** The parts of a user message the router reads. */

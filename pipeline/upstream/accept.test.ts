@@ -243,7 +243,7 @@ describe('acceptList', () => {
     assert.deepEqual(entry.findings, ['https://example.org/bot.json redirects to https://example.org/new.json; the source URL may need updating.']);
   });
 
-  test('a placeholder or private list is refused, naming each prefix and why (issue 8 item 8)', () => {
+  test('a placeholder or private list is refused, naming each prefix and why (docs/API.md §2.3)', () => {
     const previous = good();
     const entry = accept(previous, okOutcome(listOfPrefixes(['0.0.0.0/0', '10.0.0.0/8', '127.0.0.0/8', '66.249.64.0/27'])), T1);
     assertKept(entry, previous, T1);
@@ -311,7 +311,7 @@ describe('acceptList', () => {
     assert.match(entry.error ?? '', /^The list holds 8 prefixes that .*"10\.4\.0\.0\/16" is in private space 10\.0\.0\.0\/8 and 3 more\. No earlier copy/);
   });
 
-  test('upstream text is quoted cut and on one line, however long or broken (issue 8 item 12)', () => {
+  test('upstream text is quoted cut and on one line, however long or broken (docs/PRINCIPLES.md §6)', () => {
     const long = 'x'.repeat(200_000);
     const invalid = accept(undefined, okOutcome(listOfPrefixes([long])), T0);
     assert.ok((invalid.error ?? '').length < 1_100, `error is ${invalid.error?.length} characters`);

@@ -31,7 +31,7 @@ const BUILT_FOR = (parse(readFileSync(join(REPO, 'records', 'site.yaml'), 'utf8'
 /**
  * The bytes a path is answered with: the stored ones, or for a path the server answers itself
  * though dist/ stores it for static hosts (the change feed's first page, the agent card), the
- * same document naming the origin the client used (issue 13, part 1).
+ * same document naming the origin the client used (docs/API.md §1.3).
  */
 function servedBytes(path: string, origin: string): Buffer {
   const stored = dist.get(path)!;

@@ -8,7 +8,7 @@ import { fixtureCrawler } from './classify-data.ts';
 import ipaddr from 'ipaddr.js';
 import type { PrefixSource } from '../../pipeline/tools/verify/sources.ts';
 import type { Prefix } from '../../pipeline/net/prefix.ts';
-import type { Random } from '../../pipeline/tools/robots/random.ts';
+import type { Random } from './random.ts';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 export const MIRROR_DIR = `${repo}state/mirror`;

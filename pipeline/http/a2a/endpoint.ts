@@ -11,6 +11,10 @@ import { METHODS, requestedVersion, VERSIONS } from './methods.ts';
 import { V03 } from './v03.ts';
 import { V10 } from './v10.ts';
 import { A2A_ERROR, problem, type AgentReply, type Binding, type Problem } from './wire.ts';
+import type { Answerer } from '../answer-context.ts';
+import { withMissingHeaders } from '../security.ts';
+import { startToolCall, withBodyEtag, withRelocatedBody } from '../tool-call.ts';
+import { href } from '../../paths.ts';
 
 // POST /a2a: A2A's JSON-RPC binding in both generations on one URL, told apart by the method
 // (SendMessage is 1.0, message/send is 0.3), as the agent card's two interfaces say. Which
@@ -70,7 +74,7 @@ function helpText(site: SiteSettings, reason: string): string {
     '- an operator\'s name ("which crawlers does OpenAI run?"), for its crawlers and how to verify each (verification_methods); add "block" to either for the robots.txt group that keeps them out;',
     '- what you want to block and keep ("block AI training but keep AI search"), for the ready-made policy that does it (policy_markdown);',
     '- "who am I", to see how this service sees your request (whoami).',
-    `Any skill can also be called with a data part {"skill": "<id>", "input": {...}}; the skills are listed in ${site.base_url}/.well-known/agent-card.json.`,
+    `Any skill can also be called with a data part {"skill": "<id>", "input": {...}}; the skills are listed in ${site.base_url}${href('agent_card')}.`,
   ].join('\n');
 }
 
@@ -179,3 +183,11 @@ export async function handleA2a(request: Request, context: CallContext, site: Si
       return failure(id, binding, answer.problem);
   }
 }
+
+/** POST /a2a: a message to the agent, answered by the tool it asks for (tools/intents.ts). */
+export const answerA2a: Answerer<'a2a'> = async (how, asked, service) => {
+  const start = await startToolCall(how, asked, service);
+  if (start instanceof Response) return start;
+  const answer = withMissingHeaders(await handleA2a(asked.request, start.context, asked.here), asked.headers);
+  return withBodyEtag(await withRelocatedBody(answer, start.data.baseUrl, asked.here.base_url));
+};

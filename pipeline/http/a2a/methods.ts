@@ -1,3 +1,4 @@
+import { href } from '../../paths.ts';
 import { V03 } from './v03.ts';
 import { V10 } from './v10.ts';
 import { A2A_ERROR, problem, type Binding, type Problem } from './wire.ts';
@@ -28,7 +29,7 @@ const NO_PUSH = problem(
 const NO_EXTENDED_CARD = problem(
   A2A_ERROR.extendedCardNotConfigured,
   'EXTENDED_AGENT_CARD_NOT_CONFIGURED',
-  'There is no extended agent card: the public card at /.well-known/agent-card.json is the whole card, for everyone.',
+  `There is no extended agent card: the public card at ${href('agent_card')} is the whole card, for everyone.`,
 );
 
 const SEND: MethodAnswer = { kind: 'send' };

@@ -7,7 +7,7 @@
 
 import type { CrawlerView, Model, PolicyView } from '../../model/model.ts';
 import { url } from '../../model/model.ts';
-import { href } from '../../routes.ts';
+import { href } from '../../paths.ts';
 import { buildClassifier, crawlerNamedBy } from '../../tools/classify/classify.ts';
 import { canonicalJson } from '../../util/canonical-json.ts';
 import { PEERS_SOURCE } from '../../records/corpus.ts';

@@ -8,7 +8,7 @@
 
 import type { CrawlerView, Model, SourceView } from '../../model/model.ts';
 import { url } from '../../model/model.ts';
-import { href } from '../../routes.ts';
+import { href } from '../../paths.ts';
 import { tokenPattern } from '../../tools/classify/token.ts';
 import { compareText } from '../../util/compare.ts';
 import type { RenderedFile } from '../output.ts';

@@ -5,7 +5,7 @@
 import type { Model, PolicyView } from '../../model/model.ts';
 import { url } from '../../model/model.ts';
 import type { SiteSettings } from '../../records/types.ts';
-import { href } from '../../routes.ts';
+import { href } from '../../paths.ts';
 import type { RenderedFile } from '../output.ts';
 import { DIALECTS, type Dialect } from './dialects.ts';
 import { policyMatcher, type PolicyMatcher } from './matcher.ts';

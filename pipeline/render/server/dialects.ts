@@ -1,3 +1,4 @@
+import type { PathKey } from '../../paths.ts';
 // The four servers a policy is rendered for: one row each, saying how its config quotes a
 // pattern, how it is written, and how to read the patterns back out of the written text. The
 // accuracy table (accuracy.ts) measures what `extract` reads from the rendered file, so a
@@ -20,7 +21,7 @@ export interface Dialect {
   id: ServerId;
   label: string;
   /** Route key of /policy/{policy}.<server>.conf. */
-  route: string;
+  route: PathKey;
   /** How to install the file, as comment lines. */
   usage(matcher: PolicyMatcher): string[];
   /** The config lines after the header. */

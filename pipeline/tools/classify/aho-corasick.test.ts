@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildMatcher, findAll, type Occurrence } from './aho-corasick.ts';
-import { seededRandom } from '../robots/random.ts';
+import { seededRandom } from '../../../test/support/random.ts';
 
 /** The obvious implementation the automaton must agree with. */
 function naive(patterns: readonly string[], text: string): Occurrence[] {

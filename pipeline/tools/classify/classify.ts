@@ -25,26 +25,28 @@ import { buildClientMatcher, matchClient, type ClientEntry, type ClientMatcher }
 import { foldAscii } from '../../util/ascii.ts';
 import { isTokenAt } from './token.ts';
 import { compareText } from '../../util/compare.ts';
+import { crawlerFields } from '../../model/crawler-fields.ts';
 
 /** The fields of a crawler record that a classification answer carries. */
-interface ClassifiedCrawler {
-  slug: string;
-  name: string;
-  operator: string;
-  operator_slug: string;
-  category: CrawlerView['category'];
-  category_label: string;
-  robots_token: string | null;
-  respects_robots_txt: CrawlerView['respects_robots_txt'];
-  respects_robots_txt_label: string;
-  verification_method: CrawlerView['verification_method'];
-  verification_label: string;
-  cost_of_blocking: string;
-  json_url: string;
-  html_url: string;
-  status: CrawlerView['status'];
-  retired_since: string | null;
-}
+const CLASSIFIED_FIELDS = [
+  'slug',
+  'name',
+  'operator',
+  'operator_slug',
+  'category',
+  'category_label',
+  'robots_token',
+  'respects_robots_txt',
+  'respects_robots_txt_label',
+  'verification_method',
+  'verification_label',
+  'cost_of_blocking',
+  'json_url',
+  'html_url',
+  'status',
+  'retired_since',
+] as const;
+type ClassifiedCrawler = Pick<CrawlerView, (typeof CLASSIFIED_FIELDS)[number]>;
 
 interface Matched {
   matched: true;
@@ -186,22 +188,5 @@ const HOW_TO_TRUST: Record<CrawlerView['verification_method'], string> = {
 };
 
 function project(c: CrawlerView): ClassifiedCrawler {
-  return {
-    slug: c.slug,
-    name: c.name,
-    operator: c.operator,
-    operator_slug: c.operator_slug,
-    category: c.category,
-    category_label: c.category_label,
-    robots_token: c.robots_token,
-    respects_robots_txt: c.respects_robots_txt,
-    respects_robots_txt_label: c.respects_robots_txt_label,
-    verification_method: c.verification_method,
-    verification_label: c.verification_label,
-    cost_of_blocking: c.cost_of_blocking,
-    json_url: c.json_url,
-    html_url: c.html_url,
-    status: c.status,
-    retired_since: c.retired_since,
-  };
+  return crawlerFields(c, CLASSIFIED_FIELDS);
 }

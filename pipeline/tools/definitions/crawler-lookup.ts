@@ -4,6 +4,7 @@ import { VERIFICATION_METHODS, type VerificationMethod } from '../../records/typ
 import { classify, UA_LIMIT_BYTES, type Classification } from '../classify/index.ts';
 import type { ParamSpec, ToolData } from '../registry/types.ts';
 import { howToVerify } from '../verify/index.ts';
+import { crawlerFields } from '../../model/crawler-fields.ts';
 
 export const UA_PARAM = {
   name: 'ua',
@@ -66,9 +67,7 @@ export function verificationMethods(data: ToolData, query: string | null) {
   const selected = query === null ? data.crawlers : ofOperator.length > 0 ? ofOperator : findCrawlers(data, query);
   const sources = new Map(data.sources.map((s) => [s.id, s]));
   const entries = selected.map((c) => ({
-    slug: c.slug,
-    name: c.name,
-    operator: c.operator,
+    ...crawlerFields(c, ['slug', 'name', 'operator']),
     ...howToVerify(c),
     mirrors: c.ip_sources.map((id) => {
       const s = sources.get(id);

@@ -1,5 +1,5 @@
 import { POLICY_IDS } from '../../records/types.ts';
-import { href } from '../../routes.ts';
+import { href } from '../../paths.ts';
 import { textOf } from '../registry/input.ts';
 import { defineTool } from '../registry/types.ts';
 

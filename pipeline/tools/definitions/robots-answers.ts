@@ -25,6 +25,7 @@ import {
 import type { ParamSpec } from '../registry/types.ts';
 import { encodedRobotsProblem } from '../robots/encoded-file.ts';
 import { headerOf, PREFERENCES_SCHEMA, preferencesFor, usagePreferencesOf } from './preference-answers.ts';
+import { crawlerFields } from '../../model/crawler-fields.ts';
 
 export const ROBOTS_TXT = {
   name: 'robots_txt',
@@ -89,12 +90,7 @@ function parserDependence(token: string, verdict: PathVerdict) {
 function brief(crawler: CrawlerView, verdict: PathVerdict, parsed: ParsedRobots, path: string, header: ReturnType<typeof headerOf>) {
   const token = crawler.robots_token ?? '';
   return {
-    slug: crawler.slug,
-    name: crawler.name,
-    operator: crawler.operator,
-    category: crawler.category,
-    robots_token: crawler.robots_token,
-    respects_robots_txt: crawler.respects_robots_txt,
+    ...crawlerFields(crawler, ['slug', 'name', 'operator', 'category', 'robots_token', 'respects_robots_txt']),
     deciding_line: decidingLine(verdict),
     operator_says: honouredView(parsed, crawler, verdict, path),
     parser_dependent: crawler.robots_token === null ? null : parserDependence(crawler.robots_token, verdict),

@@ -1,6 +1,6 @@
 import { POLICY_IDS } from '../../records/types.ts';
 import { DIALECTS, type ServerId } from '../../render/server/dialects.ts';
-import { href } from '../../routes.ts';
+import { href } from '../../paths.ts';
 import { textOf } from '../registry/input.ts';
 import { defineTool } from '../registry/types.ts';
 
@@ -55,7 +55,7 @@ export const serverConfigTool = defineTool({
       },
       accuracy: {
         type: ['object', 'null'],
-        description: "This file's row of /data/policy-accuracy.json: named crawlers matched and missed, browsers and peer headers matched",
+        description: `This file's row of ${href('policy_accuracy')}: named crawlers matched and missed, browsers and peer headers matched`,
       },
     },
   },

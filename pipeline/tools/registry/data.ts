@@ -4,7 +4,7 @@ import { buildClassifier } from '../classify/index.ts';
 import type { ClientEntry } from '../classify/clients.ts';
 import { buildPrefixIndex } from '../verify/index.ts';
 import type { PublishedAccuracy, PublishedPolicy, SourceSummary, ToolData } from './types.ts';
-import { href } from '../../routes.ts';
+import { href } from '../../paths.ts';
 
 export interface ToolDocuments {
   agents: { crawlers: CrawlerView[]; categories: { id: string; label: string; ai: boolean }[]; endpoints: Record<string, { url: string }> };

@@ -7,8 +7,8 @@ import type { PathVerdict } from './evaluate.ts';
 import { lintParsed } from './lint.ts';
 import { parseRobotsTxt, PARSE_LIMIT_BYTES } from './parse.ts';
 import type { ParsedRobots } from './parse.ts';
-import { seededRandom } from './random.ts';
-import type { Random } from './random.ts';
+import { seededRandom } from '../../../test/support/random.ts';
+import type { Random } from '../../../test/support/random.ts';
 
 const SEVERITIES = new Set(['error', 'warning', 'info']);
 

@@ -5,7 +5,7 @@
 // declare nothing, or something else than it seems to, are warnings.
 
 import { evaluate, evaluationCost } from './evaluate.ts';
-import type { Finding } from './lint.ts';
+import type { Finding } from './finding.ts';
 import { managedOverrides } from './managed.ts';
 import type { Group, ParsedRobots, PreferenceLine } from './parse.ts';
 import { acceptedForm, statementOf, type Entry } from './preferences.ts';

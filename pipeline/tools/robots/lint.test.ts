@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { editDistance } from './distance.ts';
 import { lintRobotsTxt, suggestDirective, tokenFromHeader } from './lint.ts';
-import type { Finding } from './lint.ts';
+import type { Finding } from './finding.ts';
 import { PARSE_LIMIT_BYTES } from './parse.ts';
 
 function codes(input: string | Uint8Array): Array<[number | null, string]> {

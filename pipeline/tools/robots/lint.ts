@@ -3,21 +3,10 @@
 // what it reports is exactly what the evaluator ignores or reads differently.
 
 import { distancesWithin, profileOf } from './distance.ts';
+import type { Finding, Severity } from './finding.ts';
 import { lintPreferences } from './lint-preferences.ts';
 import { parseRobotsTxt } from './parse.ts';
 import type { Group, LineKind, ParsedLine, ParsedRobots, UserAgentLine } from './parse.ts';
-
-type Severity = 'error' | 'warning' | 'info';
-
-export interface Finding {
-  line: number | null;
-  /** The line as written (cut to LINE_TEXT_LIMIT characters), so a finding can be read without the file; null for the whole file. */
-  text: string | null;
-  severity: Severity;
-  code: string;
-  message: string;
-  fix: string;
-}
 
 type Draft = Omit<Finding, 'text'>;
 

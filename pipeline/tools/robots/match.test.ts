@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { compilePattern } from './match.ts';
 import { normalizePattern, normalizeRequestPath } from './percent-encoding.ts';
-import { seededRandom } from './random.ts';
+import { seededRandom } from '../../../test/support/random.ts';
 
 function matches(pattern: string, path: string): boolean {
   return compilePattern(normalizePattern(pattern))(normalizeRequestPath(path));

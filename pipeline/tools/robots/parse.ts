@@ -37,6 +37,7 @@
 //   the global group (Google's behaviour).
 
 import { normalizePattern } from './percent-encoding.ts';
+import { utf8Length } from '../../util/utf8-length.ts';
 
 /** RFC 9309 2.5: the parsing limit must be at least 500 kibibytes. */
 export const PARSE_LIMIT_BYTES = 500 * 1024;
@@ -171,23 +172,6 @@ export interface ParsedRobots {
 const encoder = new TextEncoder();
 const LF = 0x0a;
 const CR = 0x0d;
-
-function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n += 4;
-        i++;
-      } else n += 3;
-    } else n += 3; // BMP character, or a lone surrogate (encoded as U+FFFD)
-  }
-  return n;
-}
 
 // Returns at least `limit + 1` bytes when the input is longer than the limit, so the
 // caller can see whether the cut falls on a line break, without encoding a huge string.

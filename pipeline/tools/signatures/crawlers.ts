@@ -4,6 +4,7 @@
 // its directory's origin, since a Signature-Agent names the agent's origin (older drafts) or the
 // directory itself (current drafts), and the answer says which rule matched.
 import type { CrawlerView } from '../../model/model.ts';
+import { crawlerFields } from '../../model/crawler-fields.ts';
 
 export interface SignerCrawler {
   slug: string;
@@ -29,10 +30,7 @@ export function crawlersForAgent(crawlers: readonly CrawlerView[], agentUrl: str
         documented !== null && sameAgent(documented, agentUrl) ? 'signature-agent' : originOf(entry.directory) === origin ? 'directory-origin' : null;
       if (matchedBy !== null)
         found.push({
-          slug: crawler.slug,
-          name: crawler.name,
-          operator: crawler.operator,
-          status: crawler.status,
+          ...crawlerFields(crawler, ['slug', 'name', 'operator', 'status']),
           directory: entry.directory,
           matched_by: matchedBy,
         });

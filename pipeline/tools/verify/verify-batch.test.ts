@@ -459,7 +459,7 @@ describe("verifyBatch: real records and the operators' reference lists", () => {
   });
 });
 
-// Issue 8, item 13: a dual-stack log may write an IPv4 client as ::ffff:a.b.c.d or in the
+// docs/API.md §6.2: a dual-stack log may write an IPv4 client as ::ffff:a.b.c.d or in the
 // all-hex form ::ffff:xxxx:yyyy; both are the same address and get the same verdict. (The
 // issue's example ::ffff:4249:4201 is 66.73.66.1, not 66.249.66.1, which is ::ffff:42f9:4201.)
 const mirror = mirrorSources();

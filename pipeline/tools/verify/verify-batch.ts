@@ -11,6 +11,7 @@ import { listEvidence, listsLeanedOn, type ListEvidence } from './evidence.ts';
 import { howToVerify, otherMethods, type HowToVerify } from './how-to-verify.ts';
 import { lookup, type PrefixIndex } from './prefix-index.ts';
 import type { FoundAddress, InvalidAddress, PrefixMatch } from './sources.ts';
+import { crawlerFields } from '../../model/crawler-fields.ts';
 
 /** docs/API.md §8: ip values per call. */
 export const MAX_ADDRESSES_PER_CALL = 500;
@@ -28,19 +29,21 @@ export const VERDICTS: readonly ClaimVerdict[] = [
   'unknown-claim',
 ];
 
-interface ClaimedCrawler {
-  slug: string;
-  name: string;
-  operator: string;
-  operator_slug: string;
-  robots_token: string | null;
-  robots_only: boolean;
-  verification_method: CrawlerView['verification_method'];
-  verification_label: string;
-  verification: CrawlerView['verification'];
-  ip_sources: string[];
-  reverse_dns_hostnames: string[];
-}
+/** The fields of the claimed crawler's record a verification answer carries. */
+const CLAIMED_FIELDS = [
+  'slug',
+  'name',
+  'operator',
+  'operator_slug',
+  'robots_token',
+  'robots_only',
+  'verification_method',
+  'verification_label',
+  'verification',
+  'ip_sources',
+  'reverse_dns_hostnames',
+] as const;
+type ClaimedCrawler = Pick<CrawlerView, (typeof CLAIMED_FIELDS)[number]>;
 
 export type Claim =
   | {
@@ -362,17 +365,5 @@ function unique(items: readonly string[]): string[] {
 }
 
 function claimedCrawler(c: CrawlerView): ClaimedCrawler {
-  return {
-    slug: c.slug,
-    name: c.name,
-    operator: c.operator,
-    operator_slug: c.operator_slug,
-    robots_token: c.robots_token,
-    robots_only: c.robots_only,
-    verification_method: c.verification_method,
-    verification_label: c.verification_label,
-    verification: c.verification,
-    ip_sources: [...c.ip_sources],
-    reverse_dns_hostnames: [...c.reverse_dns_hostnames],
-  };
+  return crawlerFields(c, CLAIMED_FIELDS);
 }

@@ -1,8 +1,17 @@
-// A request log in memory: the stand-in for runtimes without SQLite (an edge worker keeps it per
-// isolate) and for tests. The same answers as the SQLite log, from the same daily rows.
+// A request log in memory, for tests of what reads the log: the same answers as the SQLite log
+// (pipeline/node/sqlite-log.ts), from the same daily rows.
 
-import { dayOf, dailyKey } from './daily.ts';
-import { DEFAULT_RETENTION_DAYS, type DailyRow, type HitsPage, type LogEntry, type LoggedHit, type LogHealth, type RequestLog, type Visitor } from './types.ts';
+import { dayOf, dailyKey } from '../../pipeline/log/daily.ts';
+import {
+  DEFAULT_RETENTION_DAYS,
+  type DailyRow,
+  type HitsPage,
+  type LogEntry,
+  type LoggedHit,
+  type LogHealth,
+  type RequestLog,
+  type Visitor,
+} from '../../pipeline/log/types.ts';
 
 export function memoryLog(options: { capacity?: number; retentionDays?: number } = {}): RequestLog {
   const capacity = options.capacity ?? 50_000;

@@ -1,6 +1,6 @@
 // Turns a request target into a path inside the published tree, or says why it cannot be one.
 
-export const API_PREFIX = '/api/v1';
+import { API_PREFIX } from '../paths.ts';
 
 export type PathResult = { ok: true; path: string; prefixed: boolean } | { ok: false; reason: string };
 

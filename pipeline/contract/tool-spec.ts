@@ -1,7 +1,8 @@
 import { ATTRIBUTION_PARAM, inputSchema } from '../tools/registry/input.ts';
 import { MCP_SERVERS, TOOLS } from '../tools/registry/index.ts';
 import type { ParamSpec, ToolDefinition, ToolInput } from '../tools/registry/types.ts';
-import { href, routeOf, toolRouteKey } from '../routes.ts';
+import { toolHref } from '../paths.ts';
+import { routeOf, toolRouteKey } from '../routes.ts';
 
 /** A parameter's description as the HTTP surfaces show it: with how to send it over HTTP. */
 export function httpDescription(param: ParamSpec): string {
@@ -13,7 +14,7 @@ function exampleUrl(baseUrl: string, tool: ToolDefinition, input: ToolInput): st
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(input)) for (const v of Array.isArray(value) ? value : [value ?? '']) params.append(name, v);
   const query = params.toString();
-  return `${baseUrl}${href(toolRouteKey(tool.name, 'endpoint'))}${query ? `?${query}` : tool.runsWithoutParams ? '' : `?${ATTRIBUTION_PARAM.name}=example`}`;
+  return `${baseUrl}${toolHref(tool, 'endpoint')}${query ? `?${query}` : tool.runsWithoutParams ? '' : `?${ATTRIBUTION_PARAM.name}=example`}`;
 }
 
 /** The machine specification of one tool: /tools/<path>.json and the no-parameter answer. */
@@ -27,7 +28,7 @@ export function toolSpec(baseUrl: string, tool: ToolDefinition) {
       tool.path === null
         ? null
         : {
-            url: `${baseUrl}${href(toolRouteKey(tool.name, 'endpoint'))}`,
+            url: `${baseUrl}${toolHref(tool, 'endpoint')}`,
             methods,
             post_body: tool.postBody ? `The raw request body is ${tool.postBody}; other parameters go in the query string.` : null,
             parameters: [
@@ -53,8 +54,8 @@ export function toolSpec(baseUrl: string, tool: ToolDefinition) {
             ],
             no_parameters: tool.runsWithoutParams ? 'answers for real; ?spec=1 returns this specification' : 'returns this specification',
             statuses: routeOf(toolRouteKey(tool.name, 'endpoint')).statuses,
-            form: `${baseUrl}${href(toolRouteKey(tool.name, 'form'))}`,
-            spec: `${baseUrl}${href(toolRouteKey(tool.name, 'spec'))}`,
+            form: `${baseUrl}${toolHref(tool, 'form')}`,
+            spec: `${baseUrl}${toolHref(tool, 'spec')}`,
           },
     mcp: MCP_SERVERS.filter((s) => s.tools.includes(tool.name)).map((s) => `${baseUrl}${s.path}`),
     input_schema: inputSchema(tool),
@@ -74,9 +75,9 @@ export function toolIndex(baseUrl: string) {
     tools: TOOLS.map((t) => ({
       name: t.name,
       title: t.title,
-      endpoint: t.path === null ? null : `${baseUrl}${href(toolRouteKey(t.name, 'endpoint'))}`,
-      spec: t.path === null ? null : `${baseUrl}${href(toolRouteKey(t.name, 'spec'))}`,
-      form: t.path === null ? null : `${baseUrl}${href(toolRouteKey(t.name, 'form'))}`,
+      endpoint: t.path === null ? null : `${baseUrl}${toolHref(t, 'endpoint')}`,
+      spec: t.path === null ? null : `${baseUrl}${toolHref(t, 'spec')}`,
+      form: t.path === null ? null : `${baseUrl}${toolHref(t, 'form')}`,
       mcp: MCP_SERVERS.filter((s) => s.tools.includes(t.name)).map((s) => `${baseUrl}${s.path}`),
     })),
     mcp_servers: MCP_SERVERS.map((s) => ({ url: `${baseUrl}${s.path}`, name: s.name, description: s.description, tools: s.tools })),

@@ -2,6 +2,8 @@
 // OpenAPI description and llms-full.txt list them from here. A code used in an answer but
 // missing here fails a test (test/reference.test.ts).
 
+import { href } from '../paths.ts';
+
 export interface StatusMeaning {
   status: number;
   meaning: string;
@@ -18,7 +20,7 @@ export const STATUSES: readonly StatusMeaning[] = [
   { status: 204, meaning: 'OPTIONS: the methods and CORS headers of the path; no body' },
   { status: 304, meaning: 'Not modified: the If-None-Match or If-Modified-Since you sent still matches; no body' },
   { status: 400, meaning: 'Invalid input; the body names the field and the accepted form' },
-  { status: 401, meaning: '/hits.json without its export key; the only 401 of the service' },
+  { status: 401, meaning: `${href('hits')} without its export key; the only 401 of the service` },
   { status: 404, meaning: 'No document at this path; for a parameterised path, where the valid values are listed' },
   { status: 405, meaning: 'A method the path does not accept; see the Allow header' },
   { status: 406, meaning: 'MCP only: Accept lacks application/json and text/event-stream' },
@@ -41,7 +43,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { status: 400, code: 'bad_request', when: 'the request is not valid HTTP/1.1, or has no Host header (HTTP/1.1) or more than one' },
   { status: 400, code: 'bad_request_target', when: 'the request target is not origin-form, absolute-form, or * with OPTIONS' },
   { status: 400, code: 'bad_method', when: 'the method is not an HTTP method the parser knows' },
-  { status: 401, code: 'export_key_required', when: '/hits.json without the export key, with a wrong one, or on a server with no EXPORT_KEY' },
+  { status: 401, code: 'export_key_required', when: `${href('hits')} without the export key, with a wrong one, or on a server with no EXPORT_KEY` },
   { status: 404, code: 'not_found', when: 'no document at the path' },
   { status: 405, code: 'method_not_allowed', when: 'the path does not accept the method; the Allow header lists those it does' },
   { status: 408, code: 'request_timeout', when: 'the request head or body did not arrive in time' },
@@ -56,7 +58,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
     code: 'not_ready',
     when: "the published tree lacks the documents the tools read, or building the tools' data for it took too long (Retry-After: 60)",
   },
-  { status: 503, code: 'log_busy', when: '/hits.json: the request log did not answer in time (Retry-After: 5)' },
+  { status: 503, code: 'log_busy', when: `${href('hits')}: the request log did not answer in time (Retry-After: 5)` },
 ];
 
 const meanings = new Map(STATUSES.map((s) => [s.status, s.meaning]));

@@ -1,0 +1,91 @@
+import { routeOf, type Route } from '../routes.ts';
+import { carriesLiveCounters } from '../site/live.ts';
+import { CORS_HEADERS } from '../contract/headers.ts';
+import type { Asked, Service } from './answer-context.ts';
+import { conditionalHeadersOf, type DocumentAnswer, type ConditionalHeaders, PreparedDocument, toResponse } from './document-answer.ts';
+import { notFound } from './errors.ts';
+import { linkHeader } from './links.ts';
+import { livePages } from './live-pages.ts';
+import { prefersJson } from './negotiate.ts';
+import type { StoredDocument } from './store.ts';
+import { toolDataFrom } from './tool-data.ts';
+
+// The stored documents of dist/, as every runtime answers them: by fetch() (`answer`) and, for
+// an adapter that writes bytes directly, without a Request (`peek`). Both go through one
+// PreparedDocument per document and header variant, so they cannot differ.
+
+/** Header variants kept per stored document before they are dropped and built again. */
+const MAX_PREPARED_FORMS = 32;
+
+/** Which variant of a stored document's headers an answer needs. */
+interface DocumentForm {
+  canonical: string | null;
+  /** Set for a negotiated route: the stored path that was chosen. */
+  negotiated: string | undefined;
+}
+
+/**
+ * Which stored document answers: the path's own, or for a page with a JSON form (the
+ * reference) that form when the client prefers JSON; and the header variant that goes with it.
+ */
+function negotiate(route: Route | undefined, path: string, canonical: string | null, accept: string | null): { served: string; form: DocumentForm } {
+  if (route?.jsonForm === undefined) return { served: path, form: { canonical, negotiated: undefined } };
+  const served = prefersJson(accept) ? routeOf(route.jsonForm).path : path;
+  return { served, form: { canonical, negotiated: served } };
+}
+
+export interface StoredAnswers {
+  /** GET or HEAD of a stored document, through fetch(). */
+  answer(asked: Asked): Promise<Response>;
+  /** The same answer from the snapshot in hand, or null when only fetch() can give it (not loaded, a page whose counters are due). */
+  peek(path: string, route: Route | undefined, canonical: string | null, request: ConditionalHeaders, cursor: number, origin: string): DocumentAnswer | null;
+}
+
+export function storedAnswers({ store, visits, views }: Service): StoredAnswers {
+  const livePage = livePages(views, async (slug) => (await toolDataFrom(store))?.bySlug.get(slug)?.name ?? null);
+  // Pages carry the log's counters unless the server runs without a log (--no-log).
+  const live = (document: StoredDocument) => carriesLiveCounters(document.type) && visits.log.health().state !== 'off';
+
+  // Headers of a stored document depend on its bytes, the address it was asked by (its Link
+  // rel=canonical), whether it was negotiated, and the feed's head; they are computed once per
+  // document object (one per snapshot), head and form (a handful per route), not per request.
+  const prepared = new WeakMap<StoredDocument, { cursor: number; forms: Map<string, PreparedDocument> }>();
+  function preparedFor(document: StoredDocument, path: string, form: DocumentForm, cursor: number, origin: string): PreparedDocument {
+    let entry = prepared.get(document);
+    if (entry?.cursor !== cursor) {
+      entry = { cursor, forms: new Map() };
+      prepared.set(document, entry);
+    }
+    const key = `${origin} ${form.canonical ?? ''} ${form.negotiated ?? ''}`;
+    let answer = entry.forms.get(key);
+    if (answer === undefined) {
+      // Host is the client's to choose: past a handful of origins per document, start over rather than grow.
+      if (entry.forms.size >= MAX_PREPARED_FORMS) entry.forms.clear();
+      const negotiation =
+        form.negotiated === undefined ? {} : { vary: 'Accept, Accept-Encoding', ...(form.negotiated === path ? {} : { 'content-location': form.negotiated }) };
+      answer = new PreparedDocument(document, { ...CORS_HEADERS, link: linkHeader(origin, path, form.canonical, cursor), ...negotiation });
+      entry.forms.set(key, answer);
+    }
+    return answer;
+  }
+
+  return {
+    async answer({ request, path, route, canonical, cursor, headers, here }) {
+      const choice = negotiate(route, path, canonical, request.headers.get('accept'));
+      const stored = await store.get(choice.served);
+      if (!stored) return notFound(here.base_url, path, route, headers);
+      const document = live(stored) ? await livePage.build(stored) : stored;
+      return toResponse(preparedFor(document, path, choice.form, cursor, here.base_url).answer(conditionalHeadersOf(request)));
+    },
+
+    peek(path, route, canonical, request, cursor, origin) {
+      const choice = negotiate(route, path, canonical, request.accept);
+      const stored = store.peek?.(choice.served);
+      if (!stored) return null;
+      // A page's counters are written once per reading of the log; until then, fetch() builds it.
+      const document = live(stored) ? livePage.peek(stored) : stored;
+      if (!document) return null;
+      return preparedFor(document, path, choice.form, cursor, origin).answer(request);
+    },
+  };
+}
