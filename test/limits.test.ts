@@ -381,6 +381,21 @@ describe(`the ${MAX_ANSWER_BYTES}-byte limit holds for the bytes sent, envelope 
   /** A valid origin a client can name with its Host header, far longer than the build's. */
   const LONG_ORIGIN = `http://${Array.from({ length: 4 }, () => 'a'.repeat(40)).join('.')}.example`;
   const caller = { userAgent: null, address: null };
+  /** verification_methods over HTTP, on `toolData`, with its addresses naming `origin`. */
+  const verificationMethodsOverHttp = (toolData: ToolData, origin: string) => {
+    const url = new URL('http://localhost/tools/verification-methods?s=all');
+    return callTool({
+      tool: toolByName('verification_methods')!,
+      request: new Request(url),
+      url,
+      data: toolData,
+      caller,
+      runner: inPlace(toolData).runner,
+      generatedAt: '2026-01-01T00:00:00Z',
+      headers: {},
+      origin,
+    });
+  };
   const bytesSent = (text: string, from: string, to: string) => Buffer.byteLength(relocate(text, from, to));
 
   test('MCP: an output of 2.6 MB, sent twice in the answer, is refused as a tool error instead of sent over the limit', async () => {
@@ -395,36 +410,13 @@ describe(`the ${MAX_ANSWER_BYTES}-byte limit holds for the bytes sent, envelope 
     assert.ok(Buffer.byteLength(text) <= MAX_ANSWER_BYTES, `${Buffer.byteLength(text)} bytes sent`);
     assert.match(toolErrorText({ body: JSON.parse(text) as Rpc['body'], text }), new RegExp(`over the limit of ${MAX_ANSWER_BYTES} bytes per call`));
     // The same output fits an HTTP answer, which sends it once: near the limit is still answered.
-    const url = new URL('http://localhost/tools/verification-methods?s=all');
-    const http = await callTool({
-      tool: toolByName('verification_methods')!,
-      request: new Request(url),
-      url,
-      data: inflated,
-      caller,
-      runner: inPlace(inflated).runner,
-      generatedAt: '2026-01-01T00:00:00Z',
-      headers: {},
-      origin: inflated.baseUrl,
-    });
+    const http = await verificationMethodsOverHttp(inflated, inflated.baseUrl);
     assert.ok('document' in http && http.document.bytes.length > 2_000_000, 'answered');
   });
 
   test('HTTP: an answer that fits before its addresses name a long origin, and not after, is 400 answer_too_large', async () => {
     const inflated = sized(1_145);
-    const url = new URL('http://localhost/tools/verification-methods?s=all');
-    const at = (origin: string) =>
-      callTool({
-        tool: toolByName('verification_methods')!,
-        request: new Request(url),
-        url,
-        data: inflated,
-        caller,
-        runner: inPlace(inflated).runner,
-        generatedAt: '2026-01-01T00:00:00Z',
-        headers: {},
-        origin,
-      });
+    const at = (origin: string) => verificationMethodsOverHttp(inflated, origin);
     const short = await at(inflated.baseUrl);
     assert.ok('document' in short && short.document.bytes.length <= MAX_ANSWER_BYTES, 'answered under its own origin');
     const long = await at(LONG_ORIGIN);
