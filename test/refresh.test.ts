@@ -319,25 +319,31 @@ test('a 302 to another loopback port is refused; nothing of the target appears i
   const local = await startUpstreamServer({
     [`/${SOURCE}`]: bytes(JSON.stringify({ creationTime: TOKEN, prefixes: [{ ipv4Prefix: '66.249.66.0/29' }], token: TOKEN }), { 'x-token': TOKEN }),
   });
+  // Both redirects at once, each from its own source (the fault matrix's first two).
+  const targets = [local.url(`/${SOURCE}`), local.url(`/${SOURCE}`).replace('http:', 'https:')];
   try {
-    for (const target of [local.url(`/${SOURCE}`), local.url(`/${SOURCE}`).replace('http:', 'https:')]) {
-      routes[`/${SOURCE}`] = file('twenty.json');
-      await refresh();
-      routes[`/${SOURCE}`] = redirect(target, 302);
-      const failed = await refresh();
-      const row = (await readJson<StatusDoc>('/status.json')).sources.find((s) => s.id === SOURCE);
-      assert.equal(row?.state, 'failed');
+    targets.forEach((target, i) => {
+      routes[`/${faultSource(i)}`] = redirect(target, 302);
+    });
+    const failed = await refresh();
+    const statusDoc = await readJson<StatusDoc>('/status.json');
+    targets.forEach((target, i) => {
+      const id = faultSource(i);
+      const row = statusDoc.sources.find((s) => s.id === id);
+      assert.equal(row?.state, 'failed', target);
       assert.match(
         row?.error ?? '',
         /^Fetch failed \(bad-redirect\): .* redirected to https?:\/\/127\.0\.0\.1:\d+\/perplexity-perplexitybot, which was not followed: /,
       );
-      assert.ok(failed.page.stale_sources.some((s) => s.id === SOURCE));
-      assert.equal(local.hits(`/${SOURCE}`), 0, 'the local service was never asked');
-      assert.deepEqual(await filesHolding(TOKEN), []);
-    }
+      assert.ok(failed.page.stale_sources.some((s) => s.id === id));
+    });
+    assert.equal(local.hits(`/${SOURCE}`), 0, 'the local service was never asked');
+    assert.deepEqual(await filesHolding(TOKEN), []);
   } finally {
     await local.close();
-    routes[`/${SOURCE}`] = file('twenty.json');
+    targets.forEach((_, i) => {
+      routes[`/${faultSource(i)}`] = goodRoute(i);
+    });
     await refresh();
   }
 });
@@ -352,13 +358,18 @@ test('a 200,000-character upstream string is never published whole; a line break
     ['an extra entry key', JSON.stringify({ creationTime: '2026-01-04T00:00:00Z', prefixes: twenty.map((p) => ({ ...p, [long]: 1 })) })],
     ['a Content-Type', ''],
   ];
-  for (const [what, body] of cases) {
-    routes[`/${SOURCE}`] = what === 'a Content-Type' ? bytes(fixture('twenty.json'), { 'content-type': `text/${'q'.repeat(7_000)}` }) : bytes(body);
-    await refresh();
-    const statusDoc = await readFile(join(project.root, 'dist', 'status.json'), 'utf8');
-    assert.ok(statusDoc.length < 40_000, `${what}: status.json is ${statusDoc.length} characters`);
-    assert.deepEqual(await filesHolding('q'.repeat(201)), [], `${what}: quoted at most 200 characters at a time`);
-  }
+  // All five at once, each from its own source (the fault matrix's first five), in one refresh.
+  cases.forEach(([what, body], i) => {
+    routes[`/${faultSource(i)}`] = what === 'a Content-Type' ? bytes(fixture('twenty.json'), { 'content-type': `text/${'q'.repeat(7_000)}` }) : bytes(body);
+  });
+  await refresh();
+  const statusDoc = await readFile(join(project.root, 'dist', 'status.json'), 'utf8');
+  assert.ok(statusDoc.length < 40_000, `status.json is ${statusDoc.length} characters`);
+  const holding = await filesHolding('q'.repeat(201));
+  assert.deepEqual(holding, [], `quoted at most 200 characters at a time (${cases.map(([what], i) => `${faultSource(i)}: ${what}`).join('; ')})`);
+  cases.forEach((_, i) => {
+    routes[`/${faultSource(i)}`] = goodRoute(i);
+  });
 
   routes[`/${SOURCE}`] = bytes('x\n8.8.8.8/32\n# a comment line\n');
   await refresh();
