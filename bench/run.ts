@@ -14,6 +14,7 @@ import { findExecutable, type Executable } from './executables.ts';
 import { classifyUnderFlood, FLOOD_CONNECTIONS } from './flood.ts';
 import { startNginx } from './nginx.ts';
 import { describeAnswer, probe } from './probe.ts';
+import { largeListRun } from '../test/support/large-list.ts';
 import { compressed, get, heaviestToolCalls, LARGE_DOCUMENT, mcpClassify, revalidate, SMALL_DOCUMENT, verifyCrawler } from './requests.ts';
 import { startServerProcess } from './server-process.ts';
 import { rowsTable, rssDrift, rssTable, type Row, type RssRound, type Side, type Target } from './table.ts';
@@ -216,6 +217,17 @@ print(
 print(`${'unloaded'.padEnd(12)} p50 ${flood.unloaded.p50.toFixed(1)} ms, p99 ${flood.unloaded.p99.toFixed(1)} ms`);
 print(`${'under flood'.padEnd(12)} p50 ${flood.flooded.p50.toFixed(1)} ms, p99 ${flood.flooded.p99.toFixed(1)} ms (the flood's answers: ${answers})`);
 print(`server RSS: ${flood.rssIdleMiB ?? 'n/a'} MiB before the flood, ${flood.rssPeakMiB ?? 'n/a'} MiB at its peak (sampled every 100 ms)`);
+
+// A valid list of 500,000 prefixes (about 500 times the largest real one) through refresh, build of
+// every document, commit and verify; test/large-list.test.ts proves the same stages on the smallest
+// list a spread cannot pass, and this run shows what the full size costs.
+const LARGE_LIST = 500_000;
+progress(`large list: ${LARGE_LIST} prefixes through refresh, build, commit and verify ...`);
+const largeStarted = performance.now();
+const large = await largeListRun(LARGE_LIST);
+print(
+  `\nlarge list: ${LARGE_LIST} prefixes (${(large.bodyBytes / 1e6).toFixed(1)} MB upstream) refreshed, built into every document, committed and verified in ${((performance.now() - largeStarted) / 1000).toFixed(1)} s`,
+);
 
 const COLD_RUNS = 5;
 print(`\ncold start on node ${process.version}: spawn to the first 200 of /healthz (median of ${COLD_RUNS}, taking turns; --no-log; target under 1 s)`);

@@ -1,6 +1,7 @@
 #!/bin/sh
-# npm test: the type check, the linters (npm run lint) and every test file at once. The tests wait on sockets, git and
-# child processes more than on the CPU, so four files run at a time even on two cores
+# npm test: the type check, the linters (npm run lint) and every test file at once, ending with
+# the 10 slowest files. The tests wait on sockets, git and child processes more than on the CPU,
+# so four files run at a time even on two cores
 # (TEST_CONCURRENCY overrides). Arguments narrow the files: `npm test -- pipeline` runs the
 # unit tests beside the code, `npm test -- test bench` the end-to-end ones.
 set -u
@@ -11,9 +12,18 @@ npx tsc --noEmit &
 typecheck=$!
 npm run --silent lint &
 lint=$!
+# Each test file's process writes its wall time to $times as it exits (test/support/file-clock.mjs).
+times=$(mktemp)
 # shellcheck disable=SC2086
-node --import tsx --test --test-concurrency="${TEST_CONCURRENCY:-4}" --test-reporter=spec $files
+TEST_FILE_TIMES=$times node --import tsx --import ./test/support/file-clock.mjs --test \
+  --test-concurrency="${TEST_CONCURRENCY:-4}" --test-reporter=spec $files
 tests=$?
+if [ -s "$times" ]; then
+  echo
+  echo "the 10 slowest test files (wall seconds, each in its own process):"
+  sort -t "$(printf '\t')" -k1,1 -rn "$times" | head -n 10 | awk -F '\t' '{ printf "%7.1f s  %s\n", $1, $2 }'
+fi
+rm -f "$times"
 wait "$typecheck"
 types=$?
 wait "$lint"

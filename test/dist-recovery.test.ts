@@ -1,8 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { cp, readFile, readdir, rename, rm, truncate, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, readdir, rename, rm, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { build } from '../pipeline/publish/build.ts';
 import { isCompleteTree, recoverDist } from '../pipeline/publish/recover-dist.ts';
 import { leftoverPath } from '../pipeline/publish/write-dist.ts';
@@ -35,21 +36,40 @@ function deadPid(): number {
   return child.pid;
 }
 
+/** The two trees, built once per file: every test gets its own copy of the project folder. */
+let template: Promise<Trees> | undefined;
+let disposeTemplate = async (): Promise<void> => {};
+after(() => disposeTemplate());
+
+function builtTrees(): Promise<Trees> {
+  template ??= (async () => {
+    const project = await tempProject();
+    disposeTemplate = project.dispose;
+    const dist = join(project.root, 'dist');
+    await build({ root: project.root, now: T0 });
+    const record = join(project.root, 'records', 'crawlers', 'mj12bot.yaml');
+    await writeFile(
+      record,
+      (await readFile(record, 'utf8')).replace(
+        /^cost_of_blocking: >-\n( {2}.*\n)+/m,
+        'cost_of_blocking: Majestic backlink data about your pages goes stale.\n',
+      ),
+    );
+    // What the killed build had written: the T1 tree, built from the T0 one as a build does.
+    const next = join(project.root, 'built-at-t1');
+    await cp(dist, next, { recursive: true });
+    await build({ root: project.root, distDir: next, now: T1 });
+    return { root: project.root, dist, previous: await readTree(dist), next, nextTree: await readTree(next), pid: deadPid() };
+  })();
+  return template;
+}
+
 async function interruptedBuild(t: { after(fn: () => Promise<void>): void }): Promise<Trees> {
-  const project = await tempProject();
-  t.after(() => project.dispose());
-  const dist = join(project.root, 'dist');
-  await build({ root: project.root, now: T0 });
-  const record = join(project.root, 'records', 'crawlers', 'mj12bot.yaml');
-  await writeFile(
-    record,
-    (await readFile(record, 'utf8')).replace(/^cost_of_blocking: >-\n( {2}.*\n)+/m, 'cost_of_blocking: Majestic backlink data about your pages goes stale.\n'),
-  );
-  // What the killed build had written: the T1 tree, built from the T0 one as a build does.
-  const next = join(project.root, 'built-at-t1');
-  await cp(dist, next, { recursive: true });
-  await build({ root: project.root, distDir: next, now: T1 });
-  return { root: project.root, dist, previous: await readTree(dist), next, nextTree: await readTree(next), pid: deadPid() };
+  const built = await builtTrees();
+  const root = await mkdtemp(join(tmpdir(), 'crawler-index-'));
+  t.after(() => rm(root, { recursive: true, force: true }));
+  await cp(built.root, root, { recursive: true });
+  return { ...built, root, dist: join(root, 'dist'), next: join(root, 'built-at-t1') };
 }
 
 async function leftovers(root: string): Promise<string[]> {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { simpleGit } from 'simple-git';
@@ -39,17 +39,13 @@ interface StatusDoc {
 }
 
 type Refreshed = { committed: string | null; page: ChangesPage };
-/** The last refresh, and whether the good list was what it fetched. */
-let last: { refreshed: Refreshed; good: boolean } | null = null;
 
 async function refresh(): Promise<Refreshed> {
   const now = tick();
   await refreshMirror({ root: project.root, upstreamBase: upstream.url(''), now, fetch: { timeoutMs: 400, attempts: 2, baseDelayMs: 5, maxBytes: 200_000 } });
   const result = await build({ root: project.root, now });
   const committed = await commitRefresh(project.root, result.model.log);
-  const refreshed = { committed, page: await readJson<ChangesPage>('/changes.json') };
-  last = { refreshed, good: routes[`/${SOURCE}`] === GOOD };
-  return refreshed;
+  return { committed, page: await readJson<ChangesPage>('/changes.json') };
 }
 
 /**
@@ -62,19 +58,29 @@ async function assertOnlyChecked(commit: string | null, what: string): Promise<v
   assert.deepEqual(paths, ['dist/documents.json', 'dist/documents.txt', 'dist/status.json', 'state/checked.json'], `${what}: nothing else changed`);
 }
 
-/** The mirror after a good fetch: the previous fault's recovery left it so, else one more refresh. */
-async function goodState(): Promise<Refreshed> {
-  if (last?.good) return last.refreshed;
-  routes[`/${SOURCE}`] = GOOD;
-  return refresh();
+/** A copy of SOURCE's row in records/sources.yaml under each fault's id. */
+async function addFaultSources(root: string): Promise<void> {
+  const path = join(root, 'records', 'sources.yaml');
+  const yaml = await readFile(path, 'utf8');
+  const row = yaml
+    .slice(yaml.indexOf(`- id: ${SOURCE}\n`))
+    .split(/\n(?=- )/)[0]!
+    .trimEnd();
+  const copies = FAULTS.slice(1).map((_, i) =>
+    row.replace(`- id: ${SOURCE}`, `- id: ${faultSource(i + 1)}`).replace(`/${'perplexitybot'}.json`, `/perplexitybot-fault-${i + 1}.json`),
+  );
+  await writeFile(path, `${yaml.trimEnd()}\n${copies.join('\n')}\n`);
 }
 
 before(async () => {
   project = await tempProject('mini');
+  await addFaultSources(project.root);
   upstream = await startUpstreamServer(routes);
   routes['/openai-gptbot'] = file('google-style.json');
   routes['/google-googlebot'] = status(404);
-  routes[`/${SOURCE}`] = GOOD;
+  FAULTS.forEach((_, i) => {
+    routes[`/${faultSource(i)}`] = goodRoute(i);
+  });
   await build({ root: project.root, now: tick() });
   await initRepo(project.root);
   await refresh();
@@ -84,66 +90,134 @@ after(async () => {
   await project.dispose();
 });
 
-const FAULTS: [string, Route, RegExp][] = [
-  ['HTTP 500', status(500), /http-status|500/],
-  ['timeout', hang(), /timeout/i],
-  ['connection reset', reset(), /network|reset|socket/i],
-  ['garbage', file('garbage.bin', 'application/json'), /Parse failed/],
-  ['truncated JSON', file('truncated.json'), /Parse failed/],
-  ['empty list', file('empty-list.json'), /empty|no prefix/i],
-  ['90% shrink', file('twenty-shrunk.json'), /shr[iu]nk|fewer|lost/i],
-  ['oversize body', large(400_000, true), /too-large|larger|size/i],
-  ['redirect loop', redirect(`/${SOURCE}`), /redirect/i],
-  ['invalid CIDR', file('invalid-cidr.json'), /invalid/i],
-  ['wrong content type', file('html-no-json.html', 'text/html'), /Parse failed/],
+// The fault matrix starts from one state: every fault has its own source, a copy of SOURCE's
+// row in sources.yaml with its own twenty prefixes, so one refresh brings every fault at once,
+// one more repeats them, and one recovers them all; each fault's test then reads its own
+// source's answers. SOURCE itself carries the first fault.
+interface Fault {
+  name: string;
+  route: (id: string, list: Prefixes) => Route;
+  reason: RegExp;
+}
+type Prefixes = { ipv4Prefix: string }[];
+const FAULTS: Fault[] = [
+  { name: 'HTTP 500', route: () => status(500), reason: /http-status|500/ },
+  { name: 'timeout', route: () => hang(), reason: /timeout/i },
+  { name: 'connection reset', route: () => reset(), reason: /network|reset|socket/i },
+  { name: 'garbage', route: () => file('garbage.bin', 'application/json'), reason: /Parse failed/ },
+  { name: 'truncated JSON', route: () => file('truncated.json'), reason: /Parse failed/ },
+  { name: 'empty list', route: () => file('empty-list.json'), reason: /empty|no prefix/i },
+  // twenty-shrunk.json keeps the first 2 of twenty.json's 20 prefixes; each source shrinks its own.
+  {
+    name: '90% shrink',
+    route: (_id, list) => bytes(JSON.stringify({ creationTime: '2026-01-02T00:00:00Z', prefixes: list.slice(0, 2) })),
+    reason: /shr[iu]nk|fewer|lost/i,
+  },
+  { name: 'oversize body', route: () => large(400_000, true), reason: /too-large|larger|size/i },
+  { name: 'redirect loop', route: (id) => redirect(`/${id}`), reason: /redirect/i },
+  { name: 'invalid CIDR', route: () => file('invalid-cidr.json'), reason: /invalid/i },
+  { name: 'wrong content type', route: () => file('html-no-json.html', 'text/html'), reason: /Parse failed/ },
 ];
+const TWENTY = (JSON.parse(fixture('twenty.json').toString('utf8')) as { prefixes: Prefixes }).prefixes;
+const twentyShrunk = (JSON.parse(fixture('twenty-shrunk.json').toString('utf8')) as { prefixes: Prefixes }).prefixes;
+assert.deepEqual(twentyShrunk, TWENTY.slice(0, 2), 'the 90% shrink keeps the first 2 of the 20');
+/** The fault's source: SOURCE for the first, else a copy of its row. */
+const faultSource = (index: number) => (index === 0 ? SOURCE : `${SOURCE}-fault-${index}`);
+/** Twenty prefixes of the fault's own (twenty.json's for SOURCE, 66.249.<66+index>.0/24 cut alike for the others). */
+const faultList = (index: number): Prefixes =>
+  index === 0 ? TWENTY : TWENTY.map((p) => ({ ipv4Prefix: p.ipv4Prefix.replace(/^66\.249\.66\./, `66.249.${66 + index}.`) }));
+const goodRoute = (index: number): Route => (index === 0 ? GOOD : bytes(JSON.stringify({ creationTime: '2026-01-01T00:00:00Z', prefixes: faultList(index) })));
 
-for (const [name, fault, reason] of FAULTS) {
-  test(`${name}: no prefix lost, status and stale_sources say why, one event per state flip`, async () => {
-    const good = await goodState();
-    const before = await readJson<SourceDoc>(`/ip-ranges/${SOURCE}.json`);
-    assert.equal(before.state, 'ok');
-    assert.equal(before.ipv4.length, 20);
+type EventRow = { cursor: number; kind: string; subject: { id: string } };
+const eventsAfter = async (cursor: number): Promise<string[]> =>
+  (await readJson<{ events: EventRow[] }>('/changes/log.json')).events.filter((e) => e.cursor > cursor).map((e) => `${e.kind} ${e.subject.id}`);
 
-    routes[`/${SOURCE}`] = fault;
+interface FaultRun {
+  good: Refreshed;
+  before: SourceDoc[];
+  failed: Refreshed;
+  during: SourceDoc[];
+  statusDoc: StatusDoc;
+  all: string;
+  failedEvents: string[];
+  again: Refreshed;
+  recovered: Refreshed;
+  back: string[];
+  after: SourceDoc[];
+}
+let faultRun: Promise<FaultRun> | undefined;
+
+/** Good, every fault, every fault again, good again: four refreshes for the whole matrix. */
+function runFaults(): Promise<FaultRun> {
+  faultRun ??= (async () => {
+    const sources = FAULTS.map((_, i) => faultSource(i));
+    const docs = () => Promise.all(sources.map((id) => readJson<SourceDoc>(`/ip-ranges/${id}.json`)));
+    FAULTS.forEach((_, i) => {
+      routes[`/${faultSource(i)}`] = goodRoute(i);
+    });
+    const good = await refresh();
+    const before = await docs();
+    FAULTS.forEach((fault, i) => {
+      routes[`/${faultSource(i)}`] = fault.route(faultSource(i), faultList(i));
+    });
     const failed = await refresh();
-    const during = await readJson<SourceDoc>(`/ip-ranges/${SOURCE}.json`);
+    const during = await docs();
+    const statusDoc = await readJson<StatusDoc>('/status.json');
+    const all = await readFile(join(project.root, 'dist', 'ip-ranges', 'all.txt'), 'utf8');
+    const failedEvents = await eventsAfter(good.page.head);
+    const again = await refresh();
+    FAULTS.forEach((_, i) => {
+      routes[`/${faultSource(i)}`] = goodRoute(i);
+    });
+    const recovered = await refresh();
+    const back = await eventsAfter(again.page.head);
+    return { good, before, failed, during, statusDoc, all, failedEvents, again, recovered, back, after: await docs() };
+  })();
+  return faultRun;
+}
+
+test('the fault matrix: every fault at once is one stopped-answering event per source, the same faults again none, the recovery one started-answering each', async () => {
+  const run = await runFaults();
+  const sources = FAULTS.map((_, i) => faultSource(i));
+  assert.deepEqual([...run.failedEvents].sort(), sources.map((id) => `source.stopped-answering ${id}`).sort());
+  assert.equal(run.failed.page.head - run.good.page.head, FAULTS.length);
+  assert.equal(run.again.page.head, run.failed.page.head, 'the same failures again are no new event');
+  await assertOnlyChecked(run.again.committed, 'the same failures again');
+  assert.deepEqual([...run.back].sort(), sources.map((id) => `source.started-answering ${id}`).sort());
+});
+
+FAULTS.forEach(({ name, reason }, index) => {
+  test(`${name}: no prefix lost, status and stale_sources say why, one event per state flip`, async () => {
+    const id = faultSource(index);
+    const run = await runFaults();
+    const before = run.before[index]!;
+    assert.equal(before.state, 'ok');
+    assert.deepEqual(
+      before.ipv4,
+      faultList(index).map((p) => p.ipv4Prefix),
+    );
+
+    const during = run.during[index]!;
     assert.deepEqual([during.ipv4, during.ipv6], [before.ipv4, before.ipv6], 'the last good prefixes are still served');
     assert.equal(during.state, 'failed');
     assert.match(during.warning ?? '', /last good prefixes/);
-    const statusDoc = await readJson<StatusDoc>('/status.json');
-    const row = statusDoc.sources.find((s) => s.id === SOURCE);
+    const row = run.statusDoc.sources.find((s) => s.id === id);
     assert.equal(row?.state, 'failed');
     assert.match(row?.error ?? '', reason);
-    const stale = failed.page.stale_sources.find((s) => s.id === SOURCE);
+    const stale = run.failed.page.stale_sources.find((s) => s.id === id);
     assert.ok(stale, 'named in stale_sources');
     assert.match(stale.error ?? '', reason);
-    const all = await readFile(join(project.root, 'dist', 'ip-ranges', 'all.txt'), 'utf8');
-    for (const prefix of before.ipv4) assert.ok(all.includes(`\n${prefix}\n`), `${prefix} still in all.txt`);
-    const newEvents = failed.page.head - good.page.head;
-    const kinds = (await readJson<{ events: { cursor: number; kind: string; subject: { id: string } }[] }>('/changes/log.json')).events
-      .filter((e) => e.cursor > good.page.head)
-      .map((e) => `${e.kind} ${e.subject.id}`);
-    assert.deepEqual(kinds, [`source.stopped-answering ${SOURCE}`]);
-    assert.equal(newEvents, 1);
+    for (const prefix of before.ipv4) assert.ok(run.all.includes(`\n${prefix}\n`), `${prefix} still in all.txt`);
+    assert.equal(run.failedEvents.filter((e) => e.endsWith(` ${id}`)).join(), `source.stopped-answering ${id}`);
 
-    const again = await refresh();
-    assert.equal(again.page.head, failed.page.head, 'the same failure again is no new event');
-    await assertOnlyChecked(again.committed, 'the same failure again');
-
-    routes[`/${SOURCE}`] = GOOD;
-    const recovered = await refresh();
-    const back = (await readJson<{ events: { cursor: number; kind: string; subject: { id: string } }[] }>('/changes/log.json')).events
-      .filter((e) => e.cursor > again.page.head)
-      .map((e) => `${e.kind} ${e.subject.id}`);
-    assert.deepEqual(back, [`source.started-answering ${SOURCE}`]);
-    assert.equal((await readJson<SourceDoc>(`/ip-ranges/${SOURCE}.json`)).state, 'ok');
+    assert.equal(run.back.filter((e) => e.endsWith(` ${id}`)).join(), `source.started-answering ${id}`);
+    assert.equal(run.after[index]!.state, 'ok');
     assert.equal(
-      recovered.page.stale_sources.some((s) => s.id === SOURCE),
+      run.recovered.page.stale_sources.some((s) => s.id === id),
       false,
     );
   });
-}
+});
 
 test('a changed list emits ranges.changed with exactly the prefixes added and removed', async () => {
   routes['/openai-gptbot'] = file('google-style.json');
@@ -245,25 +319,31 @@ test('a 302 to another loopback port is refused; nothing of the target appears i
   const local = await startUpstreamServer({
     [`/${SOURCE}`]: bytes(JSON.stringify({ creationTime: TOKEN, prefixes: [{ ipv4Prefix: '66.249.66.0/29' }], token: TOKEN }), { 'x-token': TOKEN }),
   });
+  // Both redirects at once, each from its own source (the fault matrix's first two).
+  const targets = [local.url(`/${SOURCE}`), local.url(`/${SOURCE}`).replace('http:', 'https:')];
   try {
-    for (const target of [local.url(`/${SOURCE}`), local.url(`/${SOURCE}`).replace('http:', 'https:')]) {
-      routes[`/${SOURCE}`] = file('twenty.json');
-      await refresh();
-      routes[`/${SOURCE}`] = redirect(target, 302);
-      const failed = await refresh();
-      const row = (await readJson<StatusDoc>('/status.json')).sources.find((s) => s.id === SOURCE);
-      assert.equal(row?.state, 'failed');
+    targets.forEach((target, i) => {
+      routes[`/${faultSource(i)}`] = redirect(target, 302);
+    });
+    const failed = await refresh();
+    const statusDoc = await readJson<StatusDoc>('/status.json');
+    targets.forEach((target, i) => {
+      const id = faultSource(i);
+      const row = statusDoc.sources.find((s) => s.id === id);
+      assert.equal(row?.state, 'failed', target);
       assert.match(
         row?.error ?? '',
         /^Fetch failed \(bad-redirect\): .* redirected to https?:\/\/127\.0\.0\.1:\d+\/perplexity-perplexitybot, which was not followed: /,
       );
-      assert.ok(failed.page.stale_sources.some((s) => s.id === SOURCE));
-      assert.equal(local.hits(`/${SOURCE}`), 0, 'the local service was never asked');
-      assert.deepEqual(await filesHolding(TOKEN), []);
-    }
+      assert.ok(failed.page.stale_sources.some((s) => s.id === id));
+    });
+    assert.equal(local.hits(`/${SOURCE}`), 0, 'the local service was never asked');
+    assert.deepEqual(await filesHolding(TOKEN), []);
   } finally {
     await local.close();
-    routes[`/${SOURCE}`] = file('twenty.json');
+    targets.forEach((_, i) => {
+      routes[`/${faultSource(i)}`] = goodRoute(i);
+    });
     await refresh();
   }
 });
@@ -278,13 +358,18 @@ test('a 200,000-character upstream string is never published whole; a line break
     ['an extra entry key', JSON.stringify({ creationTime: '2026-01-04T00:00:00Z', prefixes: twenty.map((p) => ({ ...p, [long]: 1 })) })],
     ['a Content-Type', ''],
   ];
-  for (const [what, body] of cases) {
-    routes[`/${SOURCE}`] = what === 'a Content-Type' ? bytes(fixture('twenty.json'), { 'content-type': `text/${'q'.repeat(7_000)}` }) : bytes(body);
-    await refresh();
-    const statusDoc = await readFile(join(project.root, 'dist', 'status.json'), 'utf8');
-    assert.ok(statusDoc.length < 40_000, `${what}: status.json is ${statusDoc.length} characters`);
-    assert.deepEqual(await filesHolding('q'.repeat(201)), [], `${what}: quoted at most 200 characters at a time`);
-  }
+  // All five at once, each from its own source (the fault matrix's first five), in one refresh.
+  cases.forEach(([what, body], i) => {
+    routes[`/${faultSource(i)}`] = what === 'a Content-Type' ? bytes(fixture('twenty.json'), { 'content-type': `text/${'q'.repeat(7_000)}` }) : bytes(body);
+  });
+  await refresh();
+  const statusDoc = await readFile(join(project.root, 'dist', 'status.json'), 'utf8');
+  assert.ok(statusDoc.length < 40_000, `status.json is ${statusDoc.length} characters`);
+  const holding = await filesHolding('q'.repeat(201));
+  assert.deepEqual(holding, [], `quoted at most 200 characters at a time (${cases.map(([what], i) => `${faultSource(i)}: ${what}`).join('; ')})`);
+  cases.forEach((_, i) => {
+    routes[`/${faultSource(i)}`] = goodRoute(i);
+  });
 
   routes[`/${SOURCE}`] = bytes('x\n8.8.8.8/32\n# a comment line\n');
   await refresh();

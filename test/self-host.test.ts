@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { judgeServeArguments } from '../pipeline/node/serve-args.ts';
 import { Database } from '../pipeline/node/sqlite-driver.ts';
 import { servingOrigin } from '../bench/server-process.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
@@ -189,8 +190,23 @@ describe('a setting in the wrong form: one line naming the accepted form, exit 2
     { given: '--base-url https://a.example/?q', args: ['--base-url', 'https://a.example/?q'], form: /expected an absolute http or https URL with no query/ },
     { given: 'TRUST_PROXY=yes', env: { TRUST_PROXY: 'yes' }, form: /^error: environment variable TRUST_PROXY "yes" is invalid\. expected 1 or true/ },
   ];
+  // The judging is pure (serve-args.ts), so the table runs in this process; two of its rows also
+  // run as `npm start` does, one from the environment and one from the command line, to prove
+  // serve.ts prints that line and exits with that code.
   for (const c of cases) {
-    test(c.given, { timeout: 90_000 }, async () => {
+    test(c.given, () => {
+      const judged = judgeServeArguments(['node', 'serve.ts', '--no-log', ...(c.args ?? [])], { HOST: '127.0.0.1', ...c.env }, REPO);
+      assert.equal(judged.kind, 'exit');
+      assert.ok(judged.kind === 'exit');
+      assert.equal(judged.code, 2, judged.stderr);
+      assert.equal(judged.stdout, '');
+      assertOneLine(judged.stderr, c.form);
+    });
+  }
+  for (const given of ['PORT=abc', '--port 65536']) {
+    const c = cases.find((row) => row.given === given);
+    assert.ok(c, given);
+    test(`${given}, as a real process`, { timeout: 90_000 }, async () => {
       const { code, stderr } = await serveOnce(c.args ?? [], c.env);
       assert.equal(code, 2, stderr);
       assertOneLine(stderr, c.form);

@@ -1,5 +1,7 @@
 // What `npm start` accepts, and the one line it prints when it cannot start. Pure: serve.ts
 // reads the environment and exits; these only judge values and word the answer.
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { DEFAULT_MAX_BYTES, DEFAULT_RETENTION_DAYS } from '../log/types.ts';
 
 /** The accepted form of a port, quoted by every refusal of one. */
 const PORT_FORM = 'a whole number from 1 to 65535, or 0 for any free port';
@@ -8,7 +10,7 @@ const DAYS_FORM = 'a whole number of days from 1 to 3650';
 const MEGABYTES_FORM = 'a whole number of MiB from 1 to 1048576';
 
 /** A value given on the command line or in the environment that has not the accepted form. */
-export class UsageError extends Error {
+class UsageError extends Error {
   override name = 'UsageError';
 }
 
@@ -19,7 +21,7 @@ function wholeNumber(value: string, max: number): number | null {
   return n <= max ? n : null;
 }
 
-export function parsePort(value: string): number {
+function parsePort(value: string): number {
   const n = wholeNumber(value, 65_535);
   if (n === null) throw new UsageError(`expected ${PORT_FORM}`);
   return n;
@@ -28,7 +30,7 @@ export function parsePort(value: string): number {
 const ORIGIN_FORM = 'an absolute http or https URL with no query, fragment or credentials, such as https://crawlers.example.org';
 
 /** BASE_URL / --base-url: the origin every address the server writes names; kept without a trailing slash. */
-export function parseBaseUrl(value: string): string {
+function parseBaseUrl(value: string): string {
   let url: URL;
   try {
     url = new URL(value);
@@ -41,20 +43,20 @@ export function parseBaseUrl(value: string): string {
 }
 
 /** An on/off setting from the environment (TRUST_PROXY): 1 or true, 0 or false. */
-export function parseSwitch(value: string): boolean {
+function parseSwitch(value: string): boolean {
   if (/^(1|true)$/i.test(value)) return true;
   if (/^(0|false)$/i.test(value)) return false;
   throw new UsageError('expected 1 or true to turn it on, 0 or false (or nothing) to leave it off');
 }
 
-export function parseDays(value: string): number {
+function parseDays(value: string): number {
   const n = wholeNumber(value, 3_650);
   if (n === null || n < 1) throw new UsageError(`expected ${DAYS_FORM}`);
   return n;
 }
 
 /** --log-max-mb / LOG_MAX_MB: the request log's size cap, in MiB. */
-export function parseMegabytes(value: string): number {
+function parseMegabytes(value: string): number {
   const n = wholeNumber(value, 1_048_576);
   if (n === null || n < 1) throw new UsageError(`expected ${MEGABYTES_FORM}`);
   return n;
@@ -64,7 +66,7 @@ export function parseMegabytes(value: string): number {
  * A setting from the environment, judged like its command-line option; unset or empty means
  * the default (`PORT= npm start` is how a shell unsets it for one command).
  */
-export function fromEnvironment<T>(env: Readonly<Record<string, string | undefined>>, name: string, parse: (value: string) => T, fallback: T): T {
+function fromEnvironment<T>(env: Readonly<Record<string, string | undefined>>, name: string, parse: (value: string) => T, fallback: T): T {
   const value = env[name];
   if (value === undefined || value === '') return fallback;
   try {
@@ -90,5 +92,110 @@ export function listenFailure(code: string | undefined, host: string, port: numb
       return `cannot listen on ${where}: the host name ${host} does not resolve; give an address with HOST or --host (default 0.0.0.0)`;
     default:
       return `cannot listen on ${where}: ${message}`;
+  }
+}
+
+const MIB = 1024 * 1024;
+/** Exit codes: 2 for a value given in the wrong form (0 for --help). */
+const USAGE = 2;
+
+/** Commander prints an option's refusal as one line naming the option and the accepted form. */
+const option =
+  <T>(parse: (value: string) => T) =>
+  (value: string): T => {
+    try {
+      return parse(value);
+    } catch (error) {
+      if (error instanceof UsageError) throw new InvalidArgumentError(error.message);
+      throw error;
+    }
+  };
+
+interface ServeOptions {
+  port?: number;
+  host?: string;
+  root: string;
+  logDb?: string;
+  log: boolean;
+  logRetentionDays?: number;
+  logMaxMb?: number;
+  baseUrl?: string;
+  trustProxy?: boolean;
+}
+
+interface ServeSettings {
+  port: number;
+  host: string;
+  retentionDays: number;
+  maxBytes: number;
+  origin: { fixed: string | null; trustProxy: boolean };
+}
+
+/** What serve.ts does with its command line and environment: run with these, or print and exit. */
+export type ServeArguments = { kind: 'run'; options: ServeOptions; settings: ServeSettings } | { kind: 'exit'; code: number; stdout: string; stderr: string };
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function command(env: Env, cwd: string): Command {
+  return new Command('serve')
+    .description('Serve dist/ and the dynamic endpoints of Crawler Index.')
+    .option('--port <n>', 'port to listen on (env PORT; default 8080; 0 for any free port)', option(parsePort))
+    .option('--host <address>', 'address to bind (env HOST; default 0.0.0.0)')
+    .option('--root <dir>', 'project folder holding records/ and dist/', cwd)
+    .option('--log-db <path>', 'the request log, a SQLite file (env LOG_DB; default <root>/state/requests.db)', env['LOG_DB'])
+    .option('--no-log', 'keep no request log (/stats.json then says so, /hits.json has nothing)')
+    .option('--log-retention-days <n>', `days of requests the log keeps (env LOG_RETENTION_DAYS; default ${DEFAULT_RETENTION_DAYS})`, option(parseDays))
+    .option(
+      '--log-max-mb <n>',
+      `size cap of the log in MiB; past it the oldest rows go first (env LOG_MAX_MB; default ${DEFAULT_MAX_BYTES / MIB})`,
+      option(parseMegabytes),
+    )
+    .option(
+      '--base-url <url>',
+      'the origin every address the server writes names, for a server behind a proxy (env BASE_URL; default: the Host each request used)',
+      option(parseBaseUrl),
+    )
+    .option('--trust-proxy', 'read Forwarded, X-Forwarded-Proto and X-Forwarded-Host, set by a proxy in front (env TRUST_PROXY=1)')
+    .exitOverride();
+}
+
+function settings(options: ServeOptions, env: Env): ServeSettings {
+  return {
+    port: options.port ?? fromEnvironment(env, 'PORT', parsePort, 8080),
+    host: options.host ?? (env['HOST'] || '0.0.0.0'),
+    retentionDays: options.logRetentionDays ?? fromEnvironment(env, 'LOG_RETENTION_DAYS', parseDays, DEFAULT_RETENTION_DAYS),
+    maxBytes: (options.logMaxMb ?? fromEnvironment(env, 'LOG_MAX_MB', parseMegabytes, DEFAULT_MAX_BYTES / MIB)) * MIB,
+    origin: {
+      fixed: options.baseUrl ?? fromEnvironment<string | null>(env, 'BASE_URL', parseBaseUrl, null),
+      trustProxy: options.trustProxy === true || fromEnvironment(env, 'TRUST_PROXY', parseSwitch, false),
+    },
+  };
+}
+
+/** Judges argv (as process.argv: node, script, arguments) and the environment; prints nothing. */
+export function judgeServeArguments(argv: readonly string[], env: Env, cwd: string): ServeArguments {
+  let stdout = '';
+  let stderr = '';
+  const program = command(env, cwd).configureOutput({
+    writeOut: (text) => {
+      stdout += text;
+    },
+    writeErr: (text) => {
+      stderr += text;
+    },
+  });
+  let options: ServeOptions;
+  try {
+    options = program.parse([...argv]).opts<ServeOptions>();
+  } catch (error) {
+    // Commander has worded its one line (or the help); only the exit code is ours.
+    if (error instanceof CommanderError) return { kind: 'exit', code: error.exitCode === 0 ? 0 : USAGE, stdout, stderr };
+    throw error;
+  }
+  try {
+    return { kind: 'run', options, settings: settings(options, env) };
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return { kind: 'exit', code: USAGE, stdout, stderr: `error: ${error.message}\n` };
   }
 }
