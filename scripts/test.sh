@@ -14,20 +14,29 @@ npm run --silent lint &
 lint=$!
 # Each test file's process writes its wall time to $times as it exits (test/support/file-clock.mjs).
 times=$(mktemp)
+# The runner's output is kept too, so that its closing totals can be printed again after the
+# slowest files: the totals stay the run's last lines, where CI reads them.
+output=$(mktemp)
+status=$(mktemp)
 # shellcheck disable=SC2086
-TEST_FILE_TIMES=$times node --import tsx --import ./test/support/file-clock.mjs --test \
-  --test-concurrency="${TEST_CONCURRENCY:-4}" --test-reporter=spec $files
-tests=$?
+{
+  TEST_FILE_TIMES=$times node --import tsx --import ./test/support/file-clock.mjs --test \
+    --test-concurrency="${TEST_CONCURRENCY:-4}" --test-reporter=spec $files
+  echo $? >"$status"
+} | tee "$output"
+tests=$(cat "$status")
+wait "$typecheck"
+types=$?
+wait "$lint"
+linted=$?
 if [ -s "$times" ]; then
   echo
   echo "the 10 slowest test files (wall seconds, each in its own process):"
   sort -t "$(printf '\t')" -k1,1 -rn "$times" | head -n 10 | awk -F '\t' '{ printf "%7.1f s  %s\n", $1, $2 }'
 fi
-rm -f "$times"
-wait "$typecheck"
-types=$?
-wait "$lint"
-linted=$?
 [ "$types" -eq 0 ] || echo "npm test: the type check failed (exit $types)" >&2
 [ "$linted" -eq 0 ] || echo "npm test: npm run lint failed (exit $linted)" >&2
+echo
+grep -E '^ℹ (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ' "$output" | tail -n 8
+rm -f "$times" "$output" "$status"
 [ "$types" -eq 0 ] && [ "$linted" -eq 0 ] && [ "$tests" -eq 0 ]
