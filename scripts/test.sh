@@ -12,6 +12,11 @@ npx tsc --noEmit &
 typecheck=$!
 npm run --silent lint &
 lint=$!
+# The mini fixture is built once for the whole run (test/support/built-mini.ts); the tests that
+# serve it copy this build instead of each making its own.
+mini=$(mktemp -d)
+node --import tsx test/support/built-mini.ts "$mini" || exit 1
+export CRAWLER_INDEX_TEST_MINI="$mini"
 # Each test file's process writes its wall time to $times as it exits (test/support/file-clock.mjs).
 times=$(mktemp)
 # The runner's output is kept too, so that its closing totals can be printed again after the
@@ -39,4 +44,5 @@ fi
 echo
 grep -E '^ℹ (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ' "$output" | tail -n 8
 rm -f "$times" "$output" "$status"
+rm -rf "$mini"
 [ "$types" -eq 0 ] && [ "$linted" -eq 0 ] && [ "$tests" -eq 0 ]

@@ -34,7 +34,7 @@ before(async () => {
   project = await tempProject('mini');
   const port = await freePort();
   await build({ root: project.root, now: '2026-01-01T00:00:00Z', baseUrl: `http://127.0.0.1:${port}` });
-  server = await startServer({ root: project.root, port, host: '127.0.0.1', checkEveryMs: 0 });
+  server = await startServer({ root: project.root, port, host: '127.0.0.1', compress: false, checkEveryMs: 0 });
   client = await new ClientFactory().createFromUrl(server.url);
   // A 0.3 client: the same card, its 0.3 interface, the SDK's legacy JSON-RPC transport (message/send).
   const card = await new DefaultAgentCardResolver().resolve(server.url);
@@ -280,7 +280,7 @@ describe("the issue's questions, asked of the published index through the SDK's 
   let published: RunningServer;
   let asker: Client;
   before(async () => {
-    published = await startServer({ root: REPO, port: 0, host: '127.0.0.1', checkEveryMs: 0, requestLog: { file: null } });
+    published = await startServer({ root: REPO, port: 0, host: '127.0.0.1', compress: false, checkEveryMs: 0, requestLog: { file: null } });
     // The committed card names the public address; its interfaces are pointed at this server.
     const card = await new DefaultAgentCardResolver().resolve(published.url);
     const local: AgentCard = { ...card, supportedInterfaces: card.supportedInterfaces.map((i) => ({ ...i, url: `${published.url}/a2a` })) };

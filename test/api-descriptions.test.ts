@@ -25,7 +25,7 @@ let scratch: string;
 const served = new Map<string, string>();
 
 before(async () => {
-  server = await startServer({ root: REPO, port: 0, host: '127.0.0.1', checkEveryMs: 0 });
+  server = await startServer({ root: REPO, port: 0, host: '127.0.0.1', compress: false, checkEveryMs: 0 });
   scratch = await mkdtemp(join(tmpdir(), 'api-descriptions-'));
   for (const path of ['/openapi.json', '/openapi.yaml', '/swagger.json']) {
     const response = await fetch(server.url + path);

@@ -20,12 +20,13 @@ let proxied: RunningServer;
 before(async () => {
   project = await tempProject('mini');
   await build({ root: project.root, now: '2026-01-01T00:00:00Z', baseUrl: BUILT_FOR });
-  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', checkEveryMs: 0, tools: { threads: 0 } });
+  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', compress: false, checkEveryMs: 0, tools: { threads: 0 } });
   proxied = await startServer({
     root: project.root,
     port: 0,
     host: '127.0.0.1',
     checkEveryMs: 0,
+    compress: false,
     tools: { threads: 0 },
     origin: { fixed: null, trustProxy: true },
   });

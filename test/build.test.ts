@@ -96,13 +96,15 @@ test('a write that fails half-way leaves the old tree whole and no staging folde
   await build({ root: project.root, now: T0 });
   const before = await readTree(dist);
   const bytes = new TextEncoder().encode('x');
-  // '/a' as a file and then '/a/b' cannot both exist: the second write fails after the first succeeded.
+  // '/a' as a file and '/a/b' cannot both exist: the folder /a is made first, so writing the file fails after the others were written.
   await assert.rejects(
     writeDist(dist, [
+      { path: '/x', bytes },
+      { path: '/y/z', bytes },
       { path: '/a', bytes },
       { path: '/a/b', bytes },
     ]),
-    /ENOTDIR|EEXIST/,
+    /ENOTDIR|EEXIST|EISDIR/,
   );
   assert.deepEqual(changedPaths(before, await readTree(dist)), []);
   assert.deepEqual(

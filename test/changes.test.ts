@@ -9,9 +9,9 @@ import { startServer, type RunningServer } from '../pipeline/node/server.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
 import { commitAll, initRepo } from './support/git.ts';
 import { raw } from './support/http.ts';
-import { tempProject } from './support/project.ts';
+import { builtMini } from './support/built-mini.ts';
 
-let project: Awaited<ReturnType<typeof tempProject>>;
+let project: Awaited<ReturnType<typeof builtMini>>;
 let git: SimpleGit;
 let server: RunningServer;
 const events = async () => JSON.parse(await readFile(join(project.root, 'state', 'events.json'), 'utf8')) as EventLog;
@@ -23,10 +23,9 @@ const edit = async (slug: string, from: string, to: string) => {
 };
 
 before(async () => {
-  project = await tempProject('mini');
-  await build({ root: project.root, now: '2026-01-01T00:00:00Z' });
+  project = await builtMini();
   git = await initRepo(project.root);
-  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', checkEveryMs: 0 });
+  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', compress: false, checkEveryMs: 0 });
 });
 after(async () => {
   await server.close();

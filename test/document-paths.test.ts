@@ -12,19 +12,18 @@ import type { DocumentStore } from '../pipeline/http/store.ts';
 import { snapshotStore, type SnapshotStore } from '../pipeline/node/dist-snapshot.ts';
 import { readSite, startServer, type RunningServer } from '../pipeline/node/server.ts';
 import { raw } from './support/http.ts';
-import { tempProject } from './support/project.ts';
+import { builtMini } from './support/built-mini.ts';
 
 // The Node adapter answers stored documents without building a Request. The
 // Web-standard fetch() stays the one definition of behaviour, so both must give the same
 // status, headers and bytes for every document and every conditional/encoding combination.
 
-let project: Awaited<ReturnType<typeof tempProject>>;
+let project: Awaited<ReturnType<typeof builtMini>>;
 let store: SnapshotStore;
 let app: App;
 
 before(async () => {
-  project = await tempProject('mini');
-  await build({ root: project.root, now: '2026-01-01T00:00:00Z' });
+  project = await builtMini();
   store = await snapshotStore(join(project.root, 'dist'), { checkEveryMs: 60_000 });
   await store.encoded();
   app = createApp({ store, site: await readSite(project.root) });

@@ -1,22 +1,20 @@
 import { strict as assert } from 'node:assert';
 import { after, before, describe, test } from 'node:test';
-import { build } from '../pipeline/publish/build.ts';
 import { startServer, type RunningServer } from '../pipeline/node/server.ts';
 import { raw } from './support/http.ts';
-import { tempProject } from './support/project.ts';
+import { builtMini } from './support/built-mini.ts';
 import { closedWithin, exchange, headersOf, openSocket } from './support/socket.ts';
 
 // docs/API.md §8, §7.2: a hostile client. Every request line here once ended the process or
 // held a connection for minutes; each must now get an HTTP answer, and the server must go on.
 
-let project: Awaited<ReturnType<typeof tempProject>>;
+let project: Awaited<ReturnType<typeof builtMini>>;
 let server: RunningServer;
 const logged: string[] = [];
 
 before(async () => {
-  project = await tempProject('mini');
-  await build({ root: project.root, now: '2026-01-01T00:00:00Z' });
-  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', checkEveryMs: 0, log: (line) => logged.push(line) });
+  project = await builtMini();
+  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', compress: false, checkEveryMs: 0, log: (line) => logged.push(line) });
 });
 after(async () => {
   await server.close();

@@ -9,7 +9,7 @@ import { serveMini, type ServedMini } from './support/served.ts';
 
 let served: ServedMini;
 before(async () => {
-  served = await serveMini('2026-01-01T00:00:00Z', { tools: { threads: 0 } });
+  served = await serveMini({ tools: { threads: 0 } });
 });
 after(() => served.dispose());
 

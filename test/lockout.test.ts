@@ -1,10 +1,9 @@
 import { strict as assert } from 'node:assert';
 import type { Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { build } from '../pipeline/publish/build.ts';
 import { startServer, type RunningServer } from '../pipeline/node/server.ts';
 import { raw } from './support/http.ts';
-import { tempProject } from './support/project.ts';
+import { builtMini } from './support/built-mini.ts';
 import { destroyedWithin, openHalfOpen } from './support/socket.ts';
 
 // No set of addresses can lock another out, and a connection past its deadline is destroyed,
@@ -13,11 +12,10 @@ import { destroyedWithin, openHalfOpen } from './support/socket.ts';
 // their own. Small limits keep the sockets few and the waits short; a wait is only ever
 // "closed before the deadline plus a generous grace", never a timing to meet.
 
-let project: Awaited<ReturnType<typeof tempProject>>;
+let project: Awaited<ReturnType<typeof builtMini>>;
 
 before(async () => {
-  project = await tempProject('mini');
-  await build({ root: project.root, now: '2026-01-01T00:00:00Z' });
+  project = await builtMini();
 });
 after(() => project.dispose());
 

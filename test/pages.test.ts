@@ -30,7 +30,7 @@ test('every page of the committed tree is valid HTML', async () => {
 
 let served: ServedMini;
 before(async () => {
-  served = await serveMini('2026-01-01T00:00:00Z', { tools: { threads: 0 }, requestLog: { flushEveryMs: 10 } });
+  served = await serveMini({ tools: { threads: 0 }, requestLog: { flushEveryMs: 10 } });
 });
 after(() => served.dispose());
 

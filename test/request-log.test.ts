@@ -24,7 +24,7 @@ const GPTBOT = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; 
 describe('with a request log', () => {
   let served: ServedMini;
   before(async () => {
-    served = await serveMini('2026-01-01T00:00:00Z', { tools: { threads: 0 }, exportKey: KEY, requestLog: { flushEveryMs: 10 } });
+    served = await serveMini({ tools: { threads: 0 }, exportKey: KEY, requestLog: { flushEveryMs: 10 } });
   });
   after(() => served.dispose());
   const get = (path: string, headers: Record<string, string> = {}) => raw(served.server.url, path, { headers });
@@ -122,7 +122,7 @@ describe('with a request log', () => {
 describe('live counters in pages', () => {
   let served: ServedMini;
   before(async () => {
-    served = await serveMini('2026-01-01T00:00:00Z', { tools: { threads: 0 }, exportKey: KEY, requestLog: { flushEveryMs: 10 } });
+    served = await serveMini({ tools: { threads: 0 }, exportKey: KEY, requestLog: { flushEveryMs: 10 } });
   });
   after(() => served.dispose());
   const get = (path: string, headers: Record<string, string> = {}) => raw(served.server.url, path, { headers });
@@ -162,7 +162,7 @@ describe('live counters in pages', () => {
 describe('without a request log', () => {
   let served: ServedMini;
   before(async () => {
-    served = await serveMini('2026-01-01T00:00:00Z', { tools: { threads: 0 } });
+    served = await serveMini({ tools: { threads: 0 } });
   });
   after(() => served.dispose());
 
@@ -204,6 +204,7 @@ describe('clients that go away', () => {
       port: 0,
       host: '127.0.0.1',
       checkEveryMs: 0,
+      compress: false,
       tools: { threads: 0 },
       exportKey: KEY,
       requestLog: { file: join(project.root, 'state', 'requests.db') },
@@ -275,7 +276,7 @@ describe('a log at its size cap', () => {
   const MAX_BYTES = 256 * 1024;
   let served: ServedMini;
   before(async () => {
-    served = await serveMini('2026-01-01T00:00:00Z', { tools: { threads: 0 }, exportKey: KEY, requestLog: { maxBytes: MAX_BYTES } });
+    served = await serveMini({ tools: { threads: 0 }, exportKey: KEY, requestLog: { maxBytes: MAX_BYTES } });
   });
   after(() => served.dispose());
   type Page = {

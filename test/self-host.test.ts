@@ -241,7 +241,7 @@ describe('a port or address that cannot be had: one line, exit 1', () => {
 describe('GET /healthz', () => {
   let served: ServedMini;
   before(async () => {
-    served = await serveMini('2026-01-01T00:00:00Z', { tools: { threads: 0 } });
+    served = await serveMini({ tools: { threads: 0 } });
   });
   after(() => served.dispose());
 

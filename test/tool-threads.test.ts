@@ -65,7 +65,7 @@ describe('tool calls on threads (default server)', () => {
 describe('a call past its deadline', () => {
   let served: ServedMini;
   before(async () => {
-    served = await serveMini(undefined, { tools: { threads: 1, deadlineMs: 1 } });
+    served = await serveMini({ tools: { threads: 1, deadlineMs: 1 } });
   });
   after(() => served.dispose());
 
@@ -118,7 +118,7 @@ describe('lanes: a small call never waits behind large ones', () => {
   // One general thread, so every large call but one waits; the small call has the light thread.
   let served: ServedMini;
   before(async () => {
-    served = await serveMini(undefined, { tools: { threads: 1 } });
+    served = await serveMini({ tools: { threads: 1 } });
   });
   after(() => served.dispose());
 
@@ -150,7 +150,7 @@ describe('lanes: a small call never waits behind large ones', () => {
 describe('the pool itself', () => {
   let served: ServedMini;
   before(async () => {
-    served = await serveMini(undefined, { tools: { threads: 0 } });
+    served = await serveMini({ tools: { threads: 0 } });
   });
   after(() => served.dispose());
 

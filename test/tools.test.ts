@@ -29,7 +29,7 @@ before(async () => {
   // Current copies, whatever day this runs: an address outside a list a day old is ruled out (docs/API.md §6.4).
   await setMirrorTimes(project.root, { '*': { accepted: hoursAgo(1) } });
   await build({ root: project.root, now: '2026-01-01T00:00:00Z' });
-  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', checkEveryMs: 0 });
+  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', compress: false, checkEveryMs: 0 });
 });
 after(async () => {
   await server.close();

@@ -40,7 +40,7 @@ before(async () => {
     'perplexity-perplexitybot': { accepted: hoursAgo(12), state: 'failed', error: 'HTTP 503 from the operator' },
   });
   await build({ root: project.root, now: '2026-01-01T00:00:00Z' });
-  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', checkEveryMs: 0 });
+  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', compress: false, checkEveryMs: 0 });
 });
 after(async () => {
   await server.close();

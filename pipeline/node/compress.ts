@@ -22,6 +22,8 @@ type Encoded = Map<Coding, Uint8Array<ArrayBuffer>>;
  */
 export class Encoder {
   private readonly byEtag = new Map<string, Encoded>();
+  /** Bumped by every encodeAll and by stop(): a pass whose number is no longer current ends before its next document. */
+  private pass = 0;
 
   /** The (initially empty) map a document's encodings appear in; shared by every snapshot holding these bytes. */
   encodedFor(document: StoredDocument): Encoded {
@@ -33,9 +35,14 @@ export class Encoder {
     return encoded;
   }
 
-  /** Fills in the encodings of these documents; resolves when all are done. Never rejects. */
+  /**
+   * Fills in the encodings of these documents; resolves when all are done, or when a newer pass
+   * or stop() takes over (a new build supersedes the old one's queue). Never rejects.
+   */
   async encodeAll(documents: Iterable<StoredDocument>, log: (line: string) => void): Promise<void> {
+    const pass = ++this.pass;
     for (const document of documents) {
+      if (pass !== this.pass) return;
       if (!isCompressible(document.type) || document.bytes.byteLength < MIN_BYTES) continue;
       const encoded = this.encodedFor(document);
       if (encoded.size > 0) continue;
@@ -51,6 +58,14 @@ export class Encoder {
         log(`dist: ${document.path} is served uncompressed: ${(error as Error).message}`);
       }
     }
+  }
+
+  /**
+   * Ends the current pass after the document in hand: a closed server stops spending a core on
+   * documents it will never serve (brotli at its best quality takes seconds over a whole tree).
+   */
+  stop(): void {
+    this.pass++;
   }
 
   /** Forgets encodings no document of the current snapshot uses. */

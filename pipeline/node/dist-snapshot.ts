@@ -8,6 +8,7 @@ import type { DocumentStore, StoredDocument } from '../http/store.ts';
 import { contentTypeOf } from '../paths.ts';
 import { Encoder } from './compress.ts';
 import { errnoOf, messageOf } from '../util/errno.ts';
+import { inParallel } from '../util/in-parallel.ts';
 
 interface Snapshot {
   identity: string;
@@ -57,20 +58,6 @@ async function loadSnapshot(dir: string, reads: 'blocking' | 'pooled'): Promise<
  */
 const READS_AT_ONCE = 32;
 
-/** work() over every item, at most `limit` at a time; the results in the items' order. */
-async function inParallel<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
 async function identityOf(path: string): Promise<string> {
   const info = await stat(path);
   return `${info.ino}:${info.size}:${info.mtimeMs}`;
@@ -90,8 +77,10 @@ export interface SnapshotStore extends DocumentStore {
   peek(path: string): StoredDocument | null;
   /** Looks at dist/ now and swaps in a new build if there is one; resolves when done. */
   refresh(): Promise<void>;
-  /** Resolves when the current snapshot's documents have all been encoded. */
+  /** Resolves when the current snapshot's documents have all been encoded (or encoding was stopped). */
   encoded(): Promise<void>;
+  /** Stops encoding in the background; documents keep the encodings already made. */
+  close(): void;
 }
 
 /**
@@ -175,5 +164,6 @@ export async function snapshotStore(dir: string, options: SnapshotStoreOptions =
       await refresh();
     },
     encoded: () => encoding,
+    close: () => encoder?.stop(),
   };
 }

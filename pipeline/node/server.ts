@@ -292,7 +292,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       server.listen(options.port, options.host, () => resolve());
     });
   } catch (error) {
-    // A busy port or a bad address: the threads already started would keep the process alive.
+    // A busy port or a bad address: the threads and the encoding already started would keep the process alive.
+    store.close();
     await tools.close();
     await requestLog?.close();
     throw error;
@@ -310,6 +311,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
       });
+      store.close();
       await tools.close();
       await requestLog?.close();
     },

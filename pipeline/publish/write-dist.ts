@@ -2,6 +2,7 @@ import { mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { LEDGER_JSON } from '../ledger/ledger.ts';
 import { syncDirectory, writeDurably, writeFileAtomic } from '../util/atomic-file.ts';
+import { inParallel } from '../util/in-parallel.ts';
 
 export interface DistFile {
   path: string;
@@ -27,6 +28,9 @@ export function parseLeftover(dir: string, name: string): { role: LeftoverRole; 
   if (!match) return null;
   return { role: match[1] === 'next' ? 'next' : 'old', pid: Number(match[2]) };
 }
+
+/** Files written and flushed at once: enough to keep the disk's queue full, few enough to hold few descriptors. */
+const WRITES_AT_ONCE = 16;
 
 async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch((error: NodeJS.ErrnoException) => {
@@ -63,15 +67,12 @@ export async function writeDist(dir: string, files: readonly DistFile[]): Promis
   await rm(staging, { recursive: true, force: true });
   try {
     const ledger = files.find((f) => f.path === LEDGER_JSON);
-    const folders = new Set<string>();
-    for (const file of files) {
-      if (file === ledger) continue;
-      const target = join(staging, file.path);
-      folders.add(dirname(target));
-      await mkdir(dirname(target), { recursive: true });
-      await writeDurably(target, file.bytes);
-    }
-    for (const folder of folders) await syncDirectory(folder);
+    const rest = files.filter((f) => f !== ledger);
+    const folders = [...new Set(rest.map((f) => dirname(join(staging, f.path))))].sort();
+    for (const folder of folders) await mkdir(folder, { recursive: true });
+    // Each flush waits on the disk, not the CPU: one at a time, ~1,400 files took seconds.
+    await inParallel(rest, WRITES_AT_ONCE, (file) => writeDurably(join(staging, file.path), file.bytes));
+    await inParallel(folders, WRITES_AT_ONCE, syncDirectory);
     if (ledger) await writeFileAtomic(join(staging, ledger.path), ledger.bytes);
   } catch (error) {
     await rm(staging, { recursive: true, force: true });

@@ -1,8 +1,7 @@
 import { join } from 'node:path';
-import { build } from '../../pipeline/publish/build.ts';
 import { startServer, type RunningServer, type ServeOptions } from '../../pipeline/node/server.ts';
 import type { ToolData } from '../../pipeline/tools/registry/index.ts';
-import { tempProject } from './project.ts';
+import { builtMini } from './built-mini.ts';
 import { publishedToolData } from './tool-data.ts';
 
 export interface ServedMini {
@@ -13,16 +12,15 @@ export interface ServedMini {
   dispose(): Promise<void>;
 }
 
-/** The mini fixture built at a fixed time and served on a random loopback port. */
+/** The mini fixture built at MINI_BUILT_AT and served on a random loopback port, uncompressed unless asked. */
 export async function serveMini(
-  now = '2026-01-01T00:00:00Z',
-  options: Pick<ServeOptions, 'tools' | 'exportKey'> & { requestLog?: Omit<NonNullable<ServeOptions['requestLog']>, 'file'> } = {},
+  options: Pick<ServeOptions, 'tools' | 'exportKey' | 'compress'> & { requestLog?: Omit<NonNullable<ServeOptions['requestLog']>, 'file'> } = {},
 ): Promise<ServedMini> {
-  const project = await tempProject('mini');
-  await build({ root: project.root, now });
+  const project = await builtMini();
   // A request log, when asked for, lives in the project's state/ as npm start keeps it.
   const requestLog = options.requestLog === undefined ? undefined : { ...options.requestLog, file: join(project.root, 'state', 'requests.db') };
-  const server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', checkEveryMs: 0, ...options, requestLog });
+  // Encoding the whole tree with brotli takes seconds of a core; only the tests of content-coding ask for it.
+  const server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', checkEveryMs: 0, compress: false, ...options, requestLog });
   const data = await publishedToolData(project.root);
   return {
     root: project.root,
