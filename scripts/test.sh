@@ -7,7 +7,13 @@
 set -u
 roots=${*:-pipeline test bench}
 # shellcheck disable=SC2086 # the roots and files are words on purpose
-files=$(find $roots -name '*.test.ts' -not -path '*/node_modules/*' | sort)
+found=$(find $roots -name '*.test.ts' -not -path '*/node_modules/*' | sort)
+# The unit tests beside the code (pipeline/, bench/) run together in one process
+# (test/units.test.ts); every other file runs in its own.
+CRAWLER_INDEX_UNIT_FILES=$(echo "$found" | grep -E '^(pipeline|bench)/' || true)
+export CRAWLER_INDEX_UNIT_FILES
+files=$(echo "$found" | grep -vE '^(pipeline|bench)/|^test/units\.test\.ts$' || true)
+[ -z "$CRAWLER_INDEX_UNIT_FILES" ] || files="test/units.test.ts $files"
 npx tsc --noEmit &
 typecheck=$!
 npm run --silent lint &

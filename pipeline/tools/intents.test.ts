@@ -1,15 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { before, test } from 'node:test';
+import { test } from 'node:test';
 import { REPO } from '../../test/support/project.ts';
 import { publishedToolData } from '../../test/support/tool-data.ts';
 import { intentOf, type Intent } from './intents.ts';
 import { CATEGORY_WORDS, MAX_QUESTION_CHARS } from './questions.ts';
 import type { ToolData } from './registry/index.ts';
 
-let data: ToolData;
-before(async () => {
-  data = await publishedToolData(REPO);
-});
+const data: ToolData = await publishedToolData(REPO);
 
 const ofText = (text: string) => intentOf({ texts: [text], data: [] }, data);
 const call = (intent: Intent) => (intent.kind === 'tool' ? { tool: intent.tool.name, raw: intent.raw } : intent.kind);

@@ -1,14 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { before, test } from 'node:test';
+import { test } from 'node:test';
 import { REPO } from '../../../test/support/project.ts';
 import { publishedToolData } from '../../../test/support/tool-data.ts';
 import type { ToolData } from '../registry/index.ts';
 import { auditTool } from './audit-ai-access.ts';
 
-let data: ToolData;
-before(async () => {
-  data = await publishedToolData(REPO);
-});
+const data: ToolData = await publishedToolData(REPO);
 
 const audit = (robots_txt: string) => auditTool.run({ robots_txt }, { data, caller: { userAgent: null, address: null } });
 
