@@ -19,7 +19,7 @@ const SITE = parse(readFileSync(join(REPO, 'records', 'site.yaml'), 'utf8')) as 
 const LEDGER = JSON.parse(readFileSync(join(REPO, 'dist', 'documents.json'), 'utf8')) as { documents: { path: string; last_modified: string }[] };
 
 before(async () => {
-  server = await startServer({ root: REPO, port: 0, host: '127.0.0.1', compress: false, checkEveryMs: 0 });
+  server = await startServer({ root: REPO, port: 0, host: '127.0.0.1', compress: false, checkEveryMs: 0, tools: { threads: 0 } });
 });
 after(() => server.close());
 

@@ -144,7 +144,7 @@ describe('what the direct answer keeps', () => {
 describe('content-coding', () => {
   let server: RunningServer;
   before(async () => {
-    server = await startServer({ root: project.root, port: 0, host: '127.0.0.1' });
+    server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', tools: { threads: 0 } });
     await server.encoded();
   });
   after(() => server.close());

@@ -25,7 +25,7 @@ before(async () => {
   project = await tempProject('mini');
   await build({ root: project.root, now: T0 });
   ledger = JSON.parse(await readFile(join(project.root, 'dist', 'documents.json'), 'utf8')) as Ledger;
-  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', compress: false, checkEveryMs: 0 });
+  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', compress: false, checkEveryMs: 0, tools: { threads: 0 } });
 });
 after(async () => {
   await server.close();
