@@ -35,10 +35,16 @@ const PATHS = ['/data/coverage.json', '/crawler/gptbot.json', '/tools/classify-u
 const DOCUMENT_PATHS = PATHS.filter((path) => !path.startsWith('/tools/'));
 
 function startServe(root: string, file: string): { child: ChildProcess; origin: Promise<string> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'serve.ts'), '--port', '0', '--host', '127.0.0.1', '--root', root, '--log-db', file], {
-    cwd: REPO,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  // --no-compress: no request here asks for a coding, and the background encoding would only
+  // take a core from the server for as long as it lives.
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(REPO, 'serve.ts'), '--port', '0', '--host', '127.0.0.1', '--root', root, '--log-db', file, '--no-compress'],
+    {
+      cwd: REPO,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   const origin = new Promise<string>((resolve, reject) => {
     let text = '';
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
