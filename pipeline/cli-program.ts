@@ -1,13 +1,11 @@
 // The command line's commands (check, build, refresh and the tools), apart from the process that
 // runs them (cli.ts): they write through a CliIO, so that a caller can run them in-process too.
+//
+// Each command loads the modules it runs when it runs, so that a tool command does not load the
+// build, nor a refused option anything: the start of every command line is most of its CPU time.
 import { Command, InvalidArgumentError } from 'commander';
-import { BuildError, build } from './publish/build.ts';
-import { checkRecords, formatProblem } from './records/check.ts';
-import { readRecordFiles } from './records/load.ts';
 import { join } from 'node:path';
-import { refreshMirror } from './refresh/refresh.ts';
-import { CommitBlocked, commitRefresh } from './refresh/commit.ts';
-import { type CommandResult, InputUnreadable, readInput, runToolCommand } from './node/tool-commands.ts';
+import { InputUnreadable, readInput } from './node/read-input.ts';
 
 /** Where the commands write and how they end. */
 export interface CliIO {
@@ -62,6 +60,8 @@ function program(io: CliIO): Command {
     .description('validate every record against its schema and the semantic checks; print each problem; exit 1 on any')
     .action(async () => {
       const root = cli.opts<{ root: string }>().root;
+      const { checkRecords, formatProblem } = await import('./records/check.ts');
+      const { readRecordFiles } = await import('./records/load.ts');
       const result = checkRecords(await readRecordFiles(join(root, 'records'), root));
       if (!result.ok) {
         for (const problem of result.problems) io.stdout(`${formatProblem(problem)}\n`);
@@ -80,6 +80,8 @@ function program(io: CliIO): Command {
     .option('--dry-run', 'print the paths whose bytes would change, one per line on stdout, and write nothing')
     .action(async (options: { baseUrl?: string; dist?: string; dryRun?: boolean }) => {
       const root = cli.opts<{ root: string }>().root;
+      const { BuildError, build } = await import('./publish/build.ts');
+      const { formatProblem } = await import('./records/check.ts');
       try {
         const result = await build({ root, distDir: options.dist, baseUrl: options.baseUrl, dryRun: options.dryRun, log: progress });
         if (options.dryRun) for (const path of result.changed) io.stdout(`${path}\n`);
@@ -110,6 +112,10 @@ function program(io: CliIO): Command {
       const root = cli.opts<{ root: string }>().root;
       if (options.upstreamDir && options.upstreamBase) throw new InvalidArgumentError('give --upstream-dir or --upstream-base, not both');
       const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+      const { refreshMirror } = await import('./refresh/refresh.ts');
+      const { CommitBlocked, commitRefresh } = await import('./refresh/commit.ts');
+      const { BuildError, build } = await import('./publish/build.ts');
+      const { formatProblem } = await import('./records/check.ts');
       try {
         const outcomes = await refreshMirror({
           root,
@@ -145,7 +151,10 @@ function program(io: CliIO): Command {
 /** The tools offline, on the committed dist/: each command is one registry tool. */
 function toolCommands(cli: Command, io: CliIO): void {
   const root = () => cli.opts<{ root: string }>().root;
-  const finish = (result: CommandResult) => {
+  // The input is read before the tools are loaded: an unreadable file is said at once.
+  const runTool = async (tool: string, params: Record<string, unknown>, json: boolean) => {
+    const { runToolCommand } = await import('./node/tool-commands.ts');
+    const result = await runToolCommand(root(), tool, params, json);
     io.stdout(result.stdout);
     io.stderr(result.stderr);
     io.exitCode(result.exitCode);
@@ -162,47 +171,40 @@ function toolCommands(cli: Command, io: CliIO): void {
     .option('--path <path>', 'the URL path to evaluate', '/')
     .option('--content-usage-header <value>', 'the Content-Usage response header your server sends with that page, such as "train-ai=n"')
     .action(async (file: string, options: { path: string; contentUsageHeader?: string; json?: boolean }) =>
-      finish(
-        await runToolCommand(
-          root(),
-          'audit_ai_access',
-          {
-            robots_txt: await readInput(file),
-            path: options.path,
-            ...(options.contentUsageHeader === undefined ? {} : { content_usage_header: options.contentUsageHeader }),
-          },
-          options.json === true,
-        ),
+      runTool(
+        'audit_ai_access',
+        {
+          robots_txt: await readInput(file),
+          path: options.path,
+          ...(options.contentUsageHeader === undefined ? {} : { content_usage_header: options.contentUsageHeader }),
+        },
+        options.json === true,
       ),
     );
   json(cli.command('lint').description('faults in a robots.txt, with line, text and fix (lint_robots_txt)'))
     .argument('<file>')
-    .action(async (file: string, options: { json?: boolean }) =>
-      finish(await runToolCommand(root(), 'lint_robots_txt', { robots_txt: await readInput(file) }, options.json === true)),
-    );
+    .action(async (file: string, options: { json?: boolean }) => runTool('lint_robots_txt', { robots_txt: await readInput(file) }, options.json === true));
   json(cli.command('allowed').description('whether a crawler may fetch paths under a robots.txt (check_path_allowed)'))
     .argument('<file>')
     .requiredOption('--ua <token>', "the crawler's product token, such as GPTBot")
     .option('--path <path...>', 'paths to evaluate', ['/'])
     .action(async (file: string, options: { ua: string; path: string[]; json?: boolean }) =>
-      finish(
-        await runToolCommand(root(), 'check_path_allowed', { robots_txt: await readInput(file), ua: options.ua, path: options.path }, options.json === true),
-      ),
+      runTool('check_path_allowed', { robots_txt: await readInput(file), ua: options.ua, path: options.path }, options.json === true),
     );
   json(cli.command('classify').description('which crawler a User-Agent header names (classify_user_agent)'))
     .argument('<user-agent>')
-    .action(async (ua: string, options: { json?: boolean }) => finish(await runToolCommand(root(), 'classify_user_agent', { ua }, options.json === true)));
+    .action(async (ua: string, options: { json?: boolean }) => runTool('classify_user_agent', { ua }, options.json === true));
   json(cli.command('verify').description("whether addresses are a crawler's own, against the mirrored prefixes (verify_batch)"))
     .argument('<ip...>')
     .option('--ua <claim>', 'the crawler the requests claimed to be: a token, slug or whole User-Agent')
     .action(async (ip: string[], options: { ua?: string; json?: boolean }) =>
-      finish(await runToolCommand(root(), 'verify_batch', { ip, ...(options.ua === undefined ? {} : { ua: options.ua }) }, options.json === true)),
+      runTool('verify_batch', { ip, ...(options.ua === undefined ? {} : { ua: options.ua }) }, options.json === true),
     );
   json(cli.command('server-config').description('a policy as nginx, Apache, Caddy or HAProxy config, with its measured accuracy (server_config)'))
     .argument('<policy>')
     .option('--server <server>', 'nginx, apache, caddy or haproxy', 'nginx')
     .action(async (policy: string, options: { server: string; json?: boolean }) =>
-      finish(await runToolCommand(root(), 'server_config', { policy, server: options.server }, options.json === true)),
+      runTool('server_config', { policy, server: options.server }, options.json === true),
     );
   json(
     cli
@@ -214,13 +216,10 @@ function toolCommands(cli: Command, io: CliIO): void {
     .argument('<file>')
     .option('--directory <file>', "the agent's key directory (the JSON of its /.well-known/http-message-signatures-directory)")
     .action(async (file: string, options: { directory?: string; json?: boolean }) =>
-      finish(
-        await runToolCommand(
-          root(),
-          'verify_signature',
-          { request: await readInput(file), ...(options.directory === undefined ? {} : { directory: await readInput(options.directory) }) },
-          options.json === true,
-        ),
+      runTool(
+        'verify_signature',
+        { request: await readInput(file), ...(options.directory === undefined ? {} : { directory: await readInput(options.directory) }) },
+        options.json === true,
       ),
     );
 }
