@@ -4,51 +4,20 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { CommanderError } from 'commander';
-import { runCli } from '../pipeline/cli-program.ts';
+import { cliInProcess as inProcess, type Ran } from './support/cli.ts';
 import { REPO, tempProject } from './support/project.ts';
 
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-// Each command runs once as a real process, as `npm run check|build` (tsx pipeline/cli.ts) and
-// `npx crawler-index` (bin/crawler-index.mjs) start it: that proves the exit code, the two streams,
-// standard input and commander's own exit. The other cases run the same commands in this process
-// (pipeline/cli-program.ts), which a spawned tsx would only start more slowly.
+// Each command runs once as a real process, as `npm run check|build|refresh` (tsx pipeline/cli.ts)
+// and `npx crawler-index` (bin/crawler-index.mjs) start it: that proves the exit code, the two
+// streams, standard input and commander's own exit. The other cases run the same commands in this
+// process (pipeline/cli-program.ts), which a spawned tsx would only start more slowly; so does the
+// refresh with a held lock (test/refresh-lock.test.ts).
 const run = promisify(execFile);
 const cli = (...args: string[]): Promise<Ran> =>
   run(process.execPath, ['--import', 'tsx', join(REPO, 'pipeline', 'cli.ts'), ...args], { cwd: REPO }).then(
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
     (e: Ran) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
   );
-
-/** The same command line run in this process, its output and exit code captured. */
-async function inProcess(...args: string[]): Promise<Ran> {
-  const ran: Ran = { code: 0, stdout: '', stderr: '' };
-  const io = {
-    stdout: (text: string) => {
-      ran.stdout += text;
-    },
-    stderr: (text: string) => {
-      ran.stderr += text;
-    },
-    exitCode: (code: number) => {
-      ran.code = code;
-    },
-    throwOnExit: true,
-  };
-  try {
-    await runCli([process.execPath, join(REPO, 'pipeline', 'cli.ts'), ...args], io);
-  } catch (error) {
-    // --help and a refused option end in commander, which the process would exit with.
-    if (!(error instanceof CommanderError)) throw error;
-    ran.code = error.exitCode;
-  }
-  return ran;
-}
 
 test('check: a clean tree exits 0 and says so on stderr', async (t) => {
   const project = await tempProject('mini');
@@ -101,6 +70,13 @@ test('--help lists both commands', async () => {
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /check\s/);
   assert.match(result.stdout, /build\s/);
+});
+
+test('refresh --help names its offline and commit options', async () => {
+  const result = await cli('refresh', '--help');
+  assert.equal(result.code, 0, result.stderr);
+  for (const option of ['--upstream-dir <dir>', '--upstream-base <url>', '--only <ids>', '--base-url <url>', '--commit'])
+    assert.ok(result.stdout.includes(option), `${option} in:\n${result.stdout}`);
 });
 
 // The tools on the command line, through the package's own bin (what `npx crawler-index` runs),

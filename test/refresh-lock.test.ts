@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { CommitBlocked, commitRefresh } from '../pipeline/refresh/commit.ts';
 import { judgeLock, listGitProcesses, lockAdvice, type GitProcess, type Repository } from '../pipeline/refresh/git-lock.ts';
 import { builtMini } from './support/built-mini.ts';
 import { initRepo } from './support/git.ts';
-import { REPO } from './support/project.ts';
+import { cliInProcess } from './support/cli.ts';
 
 // A refresh killed during its commit leaves .git/index.lock. The next
 // refresh removes it when no git process is working in the repository, and otherwise stops
@@ -90,6 +90,9 @@ test('an index.lock while a git process works in the repository is left alone, w
   assert.equal(existsSync(lock), false);
 });
 
+// The refresh command in this process (the command line's one real refresh process is
+// test/cli.test.ts's): a CommitBlocked that escaped the command would reject here, where the
+// process would print it with its stack and exit 1.
 test('the CLI reports a held lock in one line and exits 1, without a stack', { skip: !hasProc && 'needs /proc' }, async (t) => {
   const root = await copyOfRepo(t);
   await writeFile(join(root, '.git', 'index.lock'), '');
@@ -97,16 +100,7 @@ test('the CLI reports a held lock in one line and exits 1, without a stack', { s
   t.after(() => other.stop());
   const offline = await mkdtemp(join(tmpdir(), 'no-upstreams-'));
   t.after(() => rm(offline, { recursive: true, force: true }));
-  const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', join(REPO, 'pipeline', 'cli.ts'), '--root', root, 'refresh', '--commit', '--upstream-dir', offline],
-      { cwd: REPO },
-      (error, _stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stderr });
-      },
-    );
-  });
+  const result = await cliInProcess('--root', root, 'refresh', '--commit', '--upstream-dir', offline);
   assert.equal(result.code, 1, result.stderr);
   assert.match(result.stderr, /refresh: not committed: .*index\.lock exists and a git process may be using/);
   assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
