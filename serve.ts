@@ -46,7 +46,7 @@ if (judged.kind === 'exit') {
   process.exit(judged.code);
 }
 const { options, settings } = judged;
-const { port, host, retentionDays, maxBytes, origin } = settings;
+const { port, host, retentionDays, maxBytes, origin, compress } = settings;
 let running: RunningServer;
 try {
   // Loaded after the arguments are judged, so a mistyped one is answered at once.
@@ -60,6 +60,7 @@ try {
     // The only secret the service knows: it opens /hits.json, the raw log (docs/API.md §5).
     exportKey: process.env['EXPORT_KEY'] || null,
     origin,
+    compress,
   });
 } catch (error) {
   const code = errnoOf(error);

@@ -4,19 +4,25 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
+import { cliInProcess as inProcess, type Ran } from './support/cli.ts';
 import { REPO, tempProject } from './support/project.ts';
 
+// Each command runs once as a real process, as `npm run check|build|refresh` (tsx pipeline/cli.ts)
+// and `npx crawler-index` (bin/crawler-index.mjs) start it: that proves the exit code, the two
+// streams, standard input and commander's own exit. The other cases run the same commands in this
+// process (pipeline/cli-program.ts), which a spawned tsx would only start more slowly; so does the
+// refresh with a held lock (test/refresh-lock.test.ts).
 const run = promisify(execFile);
-const cli = (...args: string[]) =>
+const cli = (...args: string[]): Promise<Ran> =>
   run(process.execPath, ['--import', 'tsx', join(REPO, 'pipeline', 'cli.ts'), ...args], { cwd: REPO }).then(
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
-    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+    (e: Ran) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
   );
 
 test('check: a clean tree exits 0 and says so on stderr', async (t) => {
   const project = await tempProject('mini');
   t.after(() => project.dispose());
-  const result = await cli('--root', project.root, 'check');
+  const result = await inProcess('--root', project.root, 'check');
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, '');
   assert.match(result.stderr, /check: ok \(5 crawlers, 4 operators\)/);
@@ -54,21 +60,29 @@ test('build: --base-url must be an absolute URL, and a failed build says dist/ w
   assert.notEqual(bad.code, 0);
   assert.match(bad.stderr, /expected an absolute http\(s\) URL/);
   await writeFile(join(project.root, 'records', 'crawlers', 'gptbot.yaml'), 'slug: gptbot\n');
-  const failed = await cli('--root', project.root, 'build');
+  const failed = await inProcess('--root', project.root, 'build');
   assert.equal(failed.code, 1);
   assert.match(failed.stderr, /build: stopped, \d+ problems; dist\/ left as it was/);
 });
 
 test('--help lists both commands', async () => {
-  const result = await cli('--help');
+  const result = await inProcess('--help');
+  assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /check\s/);
   assert.match(result.stdout, /build\s/);
+});
+
+test('refresh --help names its offline and commit options', async () => {
+  const result = await cli('refresh', '--help');
+  assert.equal(result.code, 0, result.stderr);
+  for (const option of ['--upstream-dir <dir>', '--upstream-base <url>', '--only <ids>', '--base-url <url>', '--commit'])
+    assert.ok(result.stdout.includes(option), `${option} in:\n${result.stdout}`);
 });
 
 // The tools on the command line, through the package's own bin (what `npx crawler-index` runs),
 // on the committed dist/.
 const bin = (args: readonly string[], input?: string) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+  new Promise<Ran>((resolve) => {
     const child = execFile(
       process.execPath,
       [join(REPO, 'bin', 'crawler-index.mjs'), ...args],
@@ -83,38 +97,44 @@ test('audit, lint, allowed, classify and verify run the registry offline, as a s
   t.after(() => project.dispose());
   const file = join(project.root, 'robots.txt');
   await writeFile(file, 'User-agent: GPTBot\nDisalow: /\nDisallow: /\n');
-  const audit = await bin(['audit', file]);
+  // One process per command, started together: each loads the committed dist/ on its own.
+  const [audit, lint, allowed, classify, verify] = await Promise.all([
+    bin(['audit', file]),
+    bin(['lint', '-'], 'User-agent: *\nDisalow: /x\n'),
+    bin(['allowed', file, '--ua', 'GPTBot', '--path', '/', '/a']),
+    bin(['classify', 'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)']),
+    bin(['verify', '66.249.66.1', '--ua', 'Googlebot']),
+  ]);
   assert.equal(audit.code, 0, audit.stderr);
   assert.match(audit.stdout, /^For \/: 1 of \d+ AI crawlers are blocked/);
-  const json = JSON.parse((await bin(['audit', file, '--json'])).stdout) as { blocked: { slug: string }[] };
+  assert.match(lint.stdout, /line 2 \("Disalow: \/x"\)/, 'reads standard input and quotes the line');
+  assert.match(allowed.stdout, /^\/: disallowed for GPTBot \(line 3: Disallow: \/\)\n\/a: disallowed/);
+  assert.match(classify.stdout, /^GPTBot by OpenAI/);
+  // A match is evidence however old the committed copy is; what an address outside the lists gets depends on their age (test/verify-verdicts.test.ts).
+  assert.match(verify.stdout, /Verdicts: 1 genuine\./);
+
+  // --json and the usage preferences, in this process on the same committed dist/.
+  const json = JSON.parse((await inProcess('--root', REPO, 'audit', file, '--json')).stdout) as { blocked: { slug: string }[] };
   assert.deepEqual(
     json.blocked.map((b) => b.slug),
     ['gptbot'],
   );
-  const signals = JSON.parse(
-    (await bin(['audit', '-', '--json', '--content-usage-header', 'train-ai=n'], 'User-agent: *\nContent-Signal: ai-train=no\n')).stdout,
-  ) as {
+  const signalled = join(project.root, 'signalled-robots.txt');
+  await writeFile(signalled, 'User-agent: *\nContent-Signal: ai-train=no\n');
+  const signals = JSON.parse((await inProcess('--root', REPO, 'audit', signalled, '--json', '--content-usage-header', 'train-ai=n')).stdout) as {
     allowed: { slug: string; preferences: { content_usage: { 'train-ai': string }; content_signal: { 'ai-train': string } } }[];
   };
   const gpt = signals.allowed.find((a) => a.slug === 'gptbot')!;
   assert.deepEqual([gpt.preferences.content_usage['train-ai'], gpt.preferences.content_signal['ai-train']], ['disallowed', 'no']);
-  const lint = await bin(['lint', '-'], 'User-agent: *\nDisalow: /x\n');
-  assert.match(lint.stdout, /line 2 \("Disalow: \/x"\)/, 'reads standard input and quotes the line');
-  assert.match(
-    (await bin(['allowed', file, '--ua', 'GPTBot', '--path', '/', '/a'])).stdout,
-    /^\/: disallowed for GPTBot \(line 3: Disallow: \/\)\n\/a: disallowed/,
-  );
-  assert.match((await bin(['classify', 'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)'])).stdout, /^GPTBot by OpenAI/);
-  // A match is evidence however old the committed copy is; what an address outside the lists gets depends on their age (test/verify-verdicts.test.ts).
-  assert.match((await bin(['verify', '66.249.66.1', '--ua', 'Googlebot'])).stdout, /Verdicts: 1 genuine\./);
 });
 
 test('a refused input exits 2 naming the field and its accepted form; nothing goes to stdout', async () => {
-  const refused = await bin(['verify', ...Array.from({ length: 501 }, (_, i) => `192.0.2.${i % 256}`)]);
+  const refused = await inProcess('--root', REPO, 'verify', ...Array.from({ length: 501 }, (_, i) => `192.0.2.${i % 256}`));
   assert.equal(refused.code, 2);
   assert.equal(refused.stdout, '');
   assert.match(refused.stderr, /^ip: ip has 501 items; at most 500 per call\. Accepted: /);
-  const missing = await bin(['audit', join(REPO, 'no-such-robots.txt')]);
+  const missing = await inProcess('--root', REPO, 'audit', join(REPO, 'no-such-robots.txt'));
   assert.equal(missing.code, 2);
+  assert.equal(missing.stdout, '');
   assert.match(missing.stderr, /^cannot read .*no-such-robots\.txt \(ENOENT\); give a readable file, or - for standard input\n$/);
 });

@@ -228,7 +228,8 @@ describe('compose.yaml', () => {
 describe('HEALTHCHECK script', () => {
   let served: ServedMini;
   before(async () => {
-    served = await serveMini();
+    // /healthz is all the script asks; tool threads would only start and stop.
+    served = await serveMini({ tools: { threads: 0 } });
   });
   after(() => served.dispose());
 

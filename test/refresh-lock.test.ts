@@ -1,16 +1,17 @@
 import { strict as assert } from 'node:assert';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, realpath, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
-import { build } from '../pipeline/publish/build.ts';
+import { after, before, test } from 'node:test';
+import { simpleGit } from 'simple-git';
 import { EMPTY_LOG } from '../pipeline/changes/types.ts';
 import { CommitBlocked, commitRefresh } from '../pipeline/refresh/commit.ts';
 import { judgeLock, listGitProcesses, lockAdvice, type GitProcess, type Repository } from '../pipeline/refresh/git-lock.ts';
+import { builtMini } from './support/built-mini.ts';
 import { initRepo } from './support/git.ts';
-import { REPO, tempProject } from './support/project.ts';
+import { cliInProcess } from './support/cli.ts';
 
 // A refresh killed during its commit leaves .git/index.lock. The next
 // refresh removes it when no git process is working in the repository, and otherwise stops
@@ -18,14 +19,26 @@ import { REPO, tempProject } from './support/project.ts';
 
 const hasProc = existsSync('/proc/self/cwd');
 
+// The mini fixture, built and committed once; each test works on its own copy of that repository.
+let committed: { root: string; dispose(): Promise<void> };
+before(async () => {
+  committed = await builtMini();
+  await initRepo(committed.root);
+});
+after(() => committed.dispose());
+
+async function copyOfRepo(t: { after(fn: () => Promise<void>): void }): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'crawler-index-lock-'));
+  t.after(() => rm(root, { recursive: true, force: true }));
+  await cp(committed.root, root, { recursive: true, preserveTimestamps: true });
+  return root;
+}
+
+/** A copy of the committed repository with a change in state/ for a refresh to commit. */
 async function repoWithChange(t: { after(fn: () => Promise<void>): void }) {
-  const project = await tempProject();
-  t.after(() => project.dispose());
-  await build({ root: project.root, now: '2026-01-01T00:00:00Z' });
-  const git = await initRepo(project.root);
-  await writeFile(join(project.root, 'state', 'mirror', 'new-source.json'), '{}\n');
-  const lock = join(project.root, '.git', 'index.lock');
-  return { root: project.root, git, lock };
+  const root = await copyOfRepo(t);
+  await writeFile(join(root, 'state', 'mirror', 'new-source.json'), '{}\n');
+  return { root, git: simpleGit(root), lock: join(root, '.git', 'index.lock') };
 }
 
 /** A real git process working in `cwd` until its input is closed. */
@@ -77,26 +90,17 @@ test('an index.lock while a git process works in the repository is left alone, w
   assert.equal(existsSync(lock), false);
 });
 
+// The refresh command in this process (the command line's one real refresh process is
+// test/cli.test.ts's): a CommitBlocked that escaped the command would reject here, where the
+// process would print it with its stack and exit 1.
 test('the CLI reports a held lock in one line and exits 1, without a stack', { skip: !hasProc && 'needs /proc' }, async (t) => {
-  const project = await tempProject();
-  t.after(() => project.dispose());
-  await build({ root: project.root, now: '2026-01-01T00:00:00Z' });
-  await initRepo(project.root);
-  const root = project.root;
+  const root = await copyOfRepo(t);
   await writeFile(join(root, '.git', 'index.lock'), '');
   const other = await runningGit(root);
   t.after(() => other.stop());
   const offline = await mkdtemp(join(tmpdir(), 'no-upstreams-'));
-  const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', join(REPO, 'pipeline', 'cli.ts'), '--root', root, 'refresh', '--commit', '--upstream-dir', offline],
-      { cwd: REPO },
-      (error, _stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stderr });
-      },
-    );
-  });
+  t.after(() => rm(offline, { recursive: true, force: true }));
+  const result = await cliInProcess('--root', root, 'refresh', '--commit', '--upstream-dir', offline);
   assert.equal(result.code, 1, result.stderr);
   assert.match(result.stderr, /refresh: not committed: .*index\.lock exists and a git process may be using/);
   assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');

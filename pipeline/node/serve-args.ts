@@ -42,12 +42,21 @@ function parseBaseUrl(value: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
-/** An on/off setting from the environment (TRUST_PROXY): 1 or true, 0 or false. */
-function parseSwitch(value: string): boolean {
-  if (/^(1|true)$/i.test(value)) return true;
-  if (/^(0|false)$/i.test(value)) return false;
-  throw new UsageError('expected 1 or true to turn it on, 0 or false (or nothing) to leave it off');
-}
+/**
+ * An on/off setting from the environment: 1 or true, 0 or false. `unset` is what nothing means,
+ * off for TRUST_PROXY and on for COMPRESS; the refusal says so.
+ */
+const parseSwitch =
+  (unset: 'on' | 'off') =>
+  (value: string): boolean => {
+    if (/^(1|true)$/i.test(value)) return true;
+    if (/^(0|false)$/i.test(value)) return false;
+    throw new UsageError(
+      unset === 'off'
+        ? 'expected 1 or true to turn it on, 0 or false (or nothing) to leave it off'
+        : 'expected 0 or false to turn it off, 1 or true (or nothing) to leave it on',
+    );
+  };
 
 function parseDays(value: string): number {
   const n = wholeNumber(value, 3_650);
@@ -121,6 +130,7 @@ interface ServeOptions {
   logMaxMb?: number;
   baseUrl?: string;
   trustProxy?: boolean;
+  compress: boolean;
 }
 
 interface ServeSettings {
@@ -129,6 +139,8 @@ interface ServeSettings {
   retentionDays: number;
   maxBytes: number;
   origin: { fixed: string | null; trustProxy: boolean };
+  /** Stored documents are encoded with brotli and gzip in the background (docs/API.md §5.3). */
+  compress: boolean;
 }
 
 /** What serve.ts does with its command line and environment: run with these, or print and exit. */
@@ -156,6 +168,7 @@ function command(env: Env, cwd: string): Command {
       option(parseBaseUrl),
     )
     .option('--trust-proxy', 'read Forwarded, X-Forwarded-Proto and X-Forwarded-Host, set by a proxy in front (env TRUST_PROXY=1)')
+    .option('--no-compress', 'send stored documents uncompressed and spend no CPU encoding them, for a proxy in front that compresses (env COMPRESS=0)')
     .exitOverride();
 }
 
@@ -167,8 +180,9 @@ function settings(options: ServeOptions, env: Env): ServeSettings {
     maxBytes: (options.logMaxMb ?? fromEnvironment(env, 'LOG_MAX_MB', parseMegabytes, DEFAULT_MAX_BYTES / MIB)) * MIB,
     origin: {
       fixed: options.baseUrl ?? fromEnvironment<string | null>(env, 'BASE_URL', parseBaseUrl, null),
-      trustProxy: options.trustProxy === true || fromEnvironment(env, 'TRUST_PROXY', parseSwitch, false),
+      trustProxy: options.trustProxy === true || fromEnvironment(env, 'TRUST_PROXY', parseSwitch('off'), false),
     },
+    compress: options.compress && fromEnvironment(env, 'COMPRESS', parseSwitch('on'), true),
   };
 }
 

@@ -1,8 +1,7 @@
 // The tools on the command line (`npx crawler-index audit robots.txt`): the same registry the
 // HTTP, MCP and A2A surfaces call, run offline on the committed dist/. Files and standard input
-// are read here; the answer is the tool's summary, or its JSON with --json.
+// are read by read-input.ts; the answer is the tool's summary, or its JSON with --json.
 
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { toolDataFrom } from '../http/tool-data.ts';
 import { executeTool } from '../tools/registry/call.ts';
@@ -13,20 +12,6 @@ export interface CommandResult {
   stdout: string;
   stderr: string;
   exitCode: number;
-}
-
-/** A file the command line names that cannot be read: said in one line, never a stack trace. */
-export class InputUnreadable extends Error {}
-
-/** A file's text, or standard input's for `-`. */
-export async function readInput(path: string): Promise<string> {
-  if (path !== '-')
-    return readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      throw new InputUnreadable(`cannot read ${path} (${error.code ?? error.message}); give a readable file, or - for standard input`);
-    });
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**
