@@ -1,50 +1,36 @@
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { Role, type AgentCard, type Message, type Part } from '@a2a-js/sdk';
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
-import { build } from '../pipeline/publish/build.ts';
 import { readSite, startServer, type RunningServer } from '../pipeline/node/server.ts';
 import { A2A_PROMPTS, agentCard } from '../pipeline/render/agent-card.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
 import { TOOLS } from '../pipeline/tools/registry/index.ts';
-import { REPO, tempProject } from './support/project.ts';
+import { REPO } from './support/project.ts';
+import { serveMini, type ServedMini } from './support/served.ts';
 
 const validateCard = validatorFor('outputs/agent-card.schema.json');
 const validateError = validatorFor('outputs/error.schema.json');
 
-let project: Awaited<ReturnType<typeof tempProject>>;
+let served: ServedMini;
 let server: RunningServer;
 /** The SDK's standard client, unmodified: it reads the 1.0 interface and sends SendMessage. */
 let client: Client;
 /** The SDK's 0.3 transport, as an A2A 0.3 client reaches the same card's 0.3 interface. */
 let legacyClient: Client;
 
-/** A port free a moment ago, so the build can name the address the server will listen on. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 before(async () => {
-  project = await tempProject('mini');
-  const port = await freePort();
-  await build({ root: project.root, now: '2026-01-01T00:00:00Z', baseUrl: `http://127.0.0.1:${port}` });
-  server = await startServer({ root: project.root, port, host: '127.0.0.1', compress: false, checkEveryMs: 0 });
+  // Calls run in place: A2A is the subject here (test/tool-threads.test.ts sends A2A calls to tools on threads).
+  served = await serveMini({ tools: { threads: 0 } });
+  server = served.server;
   client = await new ClientFactory().createFromUrl(server.url);
   // A 0.3 client: the same card, its 0.3 interface, the SDK's legacy JSON-RPC transport (message/send).
   const card = await new DefaultAgentCardResolver().resolve(server.url);
   const legacyOnly: AgentCard = { ...card, supportedInterfaces: card.supportedInterfaces.filter((i) => i.protocolVersion === '0.3') };
   legacyClient = await new ClientFactory({ transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true } })] }).createFromAgentCard(legacyOnly);
 });
-after(async () => {
-  await server.close();
-  await project.dispose();
-});
+after(() => served.dispose());
 
 let sent = 0;
 function userMessage(parts: Part[]): Message {
@@ -88,7 +74,7 @@ describe('agent card', () => {
       skills: { id: string; examples: string[] }[];
     };
     assert.ok(validateCard(card), JSON.stringify(validateCard.errors));
-    assert.deepEqual(card, agentCard({ ...(await readSite(project.root)), base_url: server.url }));
+    assert.deepEqual(card, agentCard({ ...(await readSite(served.root)), base_url: server.url }));
     assert.equal(card.url, `${server.url}/a2a`);
     assert.deepEqual(
       card.supportedInterfaces.map((i) => [i.url, i.protocolVersion]),
@@ -249,7 +235,7 @@ for (const [label, through] of CLIENTS)
     });
 
     test('every example in the agent card is answered by its own skill', async () => {
-      const card = agentCard(await readSite(project.root)) as { skills: { id: string; examples: string[] }[] };
+      const card = agentCard(await readSite(served.root)) as { skills: { id: string; examples: string[] }[] };
       for (const skill of card.skills) {
         for (const example of skill.examples) {
           const part = example.startsWith('{') ? dataPart(JSON.parse(example)) : textPart(example);
@@ -280,7 +266,15 @@ describe("the issue's questions, asked of the published index through the SDK's 
   let published: RunningServer;
   let asker: Client;
   before(async () => {
-    published = await startServer({ root: REPO, port: 0, host: '127.0.0.1', compress: false, checkEveryMs: 0, requestLog: { file: null } });
+    published = await startServer({
+      root: REPO,
+      port: 0,
+      host: '127.0.0.1',
+      compress: false,
+      checkEveryMs: 0,
+      requestLog: { file: null },
+      tools: { threads: 0 },
+    });
     // The committed card names the public address; its interfaces are pointed at this server.
     const card = await new DefaultAgentCardResolver().resolve(published.url);
     const local: AgentCard = { ...card, supportedInterfaces: card.supportedInterfaces.map((i) => ({ ...i, url: `${published.url}/a2a` })) };

@@ -11,7 +11,8 @@ import { serveMini, type ServedMini } from './support/served.ts';
 
 let served: ServedMini;
 before(async () => {
-  served = await serveMini();
+  // Calls run in place; test/tool-threads.test.ts calls every tool on a thread.
+  served = await serveMini({ tools: { threads: 0 } });
 });
 after(() => served.dispose());
 

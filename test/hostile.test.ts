@@ -14,7 +14,17 @@ const logged: string[] = [];
 
 before(async () => {
   project = await builtMini();
-  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', compress: false, checkEveryMs: 0, log: (line) => logged.push(line) });
+  // No tool threads: what is hostile here is the request itself, which the HTTP layer answers;
+  // the few calls that reach a tool run in place.
+  server = await startServer({
+    root: project.root,
+    port: 0,
+    host: '127.0.0.1',
+    compress: false,
+    checkEveryMs: 0,
+    tools: { threads: 0 },
+    log: (line) => logged.push(line),
+  });
 });
 after(async () => {
   await server.close();
@@ -265,6 +275,7 @@ describe('slow and greedy clients', () => {
       port: 0,
       host: '127.0.0.1',
       compress: false,
+      tools: { threads: 0 },
       limits: { headersTimeoutMs: 400, requestTimeoutMs: 800, keepAliveTimeoutMs: 300, idleTimeoutMs: 1_000, maxConnectionsPerAddress: 20 },
     });
   });
@@ -292,7 +303,14 @@ describe('slow and greedy clients', () => {
   });
 
   test('one address cannot hold more than maxConnectionsPerAddress connections', async () => {
-    const capped = await startServer({ root: project.root, port: 0, host: '127.0.0.1', compress: false, limits: { maxConnectionsPerAddress: 20 } });
+    const capped = await startServer({
+      root: project.root,
+      port: 0,
+      host: '127.0.0.1',
+      compress: false,
+      tools: { threads: 0 },
+      limits: { maxConnectionsPerAddress: 20 },
+    });
     try {
       const sockets = await Promise.all(Array.from({ length: 30 }, () => openSocket(capped.url)));
       const closed = await Promise.all(
@@ -314,7 +332,14 @@ describe('slow and greedy clients', () => {
 
   test('an aborted upload is one short log line, not a stack', async () => {
     const lines: string[] = [];
-    const quiet = await startServer({ root: project.root, port: 0, host: '127.0.0.1', compress: false, log: (line) => lines.push(line) });
+    const quiet = await startServer({
+      root: project.root,
+      port: 0,
+      host: '127.0.0.1',
+      compress: false,
+      tools: { threads: 0 },
+      log: (line) => lines.push(line),
+    });
     try {
       const socket = await openSocket(quiet.url);
       socket.write(

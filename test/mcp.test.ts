@@ -2,12 +2,14 @@ import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { REPO } from './support/project.ts';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { handleMcp } from '../pipeline/http/mcp.ts';
@@ -20,6 +22,16 @@ import { inPlace } from './support/tool-data.ts';
 import { JSON_RPC_HEADERS } from './support/http.ts';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
+/** Each tool's output validator, compiled once: the servers share tools, and compiling is the costly part. */
+const outputValidators = new Map<string, ReturnType<typeof ajv.compile>>();
+function outputValidator(tool: { name: string; outputSchema: object }): ReturnType<typeof ajv.compile> {
+  let validate = outputValidators.get(tool.name);
+  if (validate === undefined) {
+    validate = ajv.compile(tool.outputSchema);
+    outputValidators.set(tool.name, validate);
+  }
+  return validate;
+}
 const validateError = validatorFor('outputs/error.schema.json');
 const JSON_HEADERS = JSON_RPC_HEADERS;
 
@@ -28,7 +40,8 @@ let server: RunningServer;
 let data: ToolData;
 
 before(async () => {
-  served = await serveMini();
+  // Calls run in place: MCP is the subject here (test/tool-threads.test.ts calls tools over MCP on threads).
+  served = await serveMini({ tools: { threads: 0 } });
   ({ server, data } = served);
 });
 after(() => served.dispose());
@@ -37,6 +50,18 @@ async function connect(path: string): Promise<Client> {
   const client = new Client({ name: 'crawler-index-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(server.url + path)));
   return client;
+}
+
+/** The MCP Inspector CLI's client functions (its build/client/index.js; the package ships no types). */
+interface InspectorClient {
+  connect(client: Client, transport: Transport): Promise<void>;
+  disconnect(transport: Transport): Promise<void>;
+  listTools(client: Client): Promise<{ tools: { name: string }[] }>;
+}
+
+/** The MCP Inspector CLI's transport choice (its build/transport.js). */
+interface InspectorTransport {
+  createTransport(options: { transportType: 'http'; url: string }): Transport;
 }
 
 /** A thrown McpError, with its JSON-RPC code. */
@@ -79,7 +104,7 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
           );
           assert.ok((content[0]!.text ?? '').length > 0, `${tool.name} summary is not empty`);
           assert.ok(result.structuredContent, `${tool.name} returns structuredContent`);
-          const validate = ajv.compile(tool.outputSchema);
+          const validate = outputValidator(tool);
           assert.ok(validate(result.structuredContent), `${tool.name}: ${JSON.stringify(validate.errors)}`);
           // The first text is the tool's own summary; the second the whole result, for clients that ignore structuredContent.
           assert.equal(content[0]!.text, tool.summarize(result.structuredContent));
@@ -505,18 +530,44 @@ describe('handleMcp in process', () => {
 
 describe('the official MCP Inspector CLI', () => {
   const run = promisify(execFile);
+  const options = { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 };
   // 0.15 is the Inspector that installs on Node 20 (2.x needs Node 22); its CLI sends a URL whose path does not end in /mcp to /mcp.
-  const inspector = (url: string, ...args: string[]) =>
-    run(join(REPO, 'node_modules', '.bin', 'mcp-inspector'), ['--cli', url, '--transport', 'http', ...args], { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 });
+  const build = join(REPO, 'node_modules', '@modelcontextprotocol', 'inspector', 'cli', 'build');
+  // `mcp-inspector --cli` (the command users type) starts a process that starts the CLI, its
+  // build/index.js, with the same arguments, and does nothing else. One call goes through
+  // that command; the others start the CLI itself, one Node process each instead of two.
+  const inspectorCommand = (url: string, ...args: string[]) =>
+    run(join(REPO, 'node_modules', '.bin', 'mcp-inspector'), ['--cli', url, '--transport', 'http', ...args], options);
+  const inspector = (url: string, ...args: string[]) => run(process.execPath, [join(build, 'index.js'), url, '--transport', 'http', ...args], options);
+
+  test('the command lists a server’s tools', async () => {
+    const spec = MCP_SERVERS.find((s) => s.path === '/netcheck/mcp')!;
+    const { stdout } = await inspectorCommand(server.url + spec.path, '--method', 'tools/list');
+    assert.deepEqual(
+      (JSON.parse(stdout) as { tools: { name: string }[] }).tools.map((t) => t.name),
+      [...spec.tools],
+    );
+  });
 
   test('reaches every server at its own path and lists that server’s tools', async () => {
+    // What the CLI runs for --transport http --method tools/list, from its own modules, in this
+    // process: its transport for the URL (where a path that does not end in /mcp would become
+    // /mcp), its client's connect and listTools. One process per path only started Node again.
+    const { connect, disconnect, listTools } = (await import(pathToFileURL(join(build, 'client', 'index.js')).href)) as InspectorClient;
+    const { createTransport } = (await import(pathToFileURL(join(build, 'transport.js')).href)) as InspectorTransport;
     for (const spec of MCP_SERVERS) {
-      const { stdout } = await inspector(server.url + spec.path, '--method', 'tools/list');
-      assert.deepEqual(
-        (JSON.parse(stdout) as { tools: { name: string }[] }).tools.map((t) => t.name),
-        [...spec.tools],
-        spec.path,
-      );
+      const transport = createTransport({ transportType: 'http', url: server.url + spec.path });
+      const client = new Client({ name: 'inspector-cli', version: '0.5.1' });
+      await connect(client, transport);
+      try {
+        assert.deepEqual(
+          (await listTools(client)).tools.map((t) => t.name),
+          [...spec.tools],
+          spec.path,
+        );
+      } finally {
+        await disconnect(transport);
+      }
     }
   });
 

@@ -3,12 +3,18 @@ import { after, before, describe, test } from 'node:test';
 import { toolPool } from '../pipeline/node/tool-pool.ts';
 import { snapshotStore } from '../pipeline/node/dist-snapshot.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
+import { MAX_JSON_DEPTH } from '../pipeline/http/jsonrpc.ts';
 import { JSON_RPC_HEADERS, raw } from './support/http.ts';
 import { serveMini, type ServedMini } from './support/served.ts';
 import { join } from 'node:path';
 import { readFile, writeFile } from 'node:fs/promises';
 import { build } from '../pipeline/publish/build.ts';
-import { startServer, type RunningServer } from '../pipeline/node/server.ts';
+import { readSite, startServer, type RunningServer } from '../pipeline/node/server.ts';
+import { handleA2a } from '../pipeline/http/a2a/endpoint.ts';
+import { handleMcp } from '../pipeline/http/mcp.ts';
+import { relocate } from '../pipeline/http/origin.ts';
+import { MCP_SERVERS, TOOLS } from '../pipeline/tools/registry/index.ts';
+import { inPlace } from './support/tool-data.ts';
 import { tempProject } from './support/project.ts';
 
 // docs/API.md §8.1: tool calls run on worker threads with a per-call deadline, so no call holds
@@ -16,6 +22,13 @@ import { tempProject } from './support/project.ts';
 
 const validateError = validatorFor('outputs/error.schema.json');
 const JSON_HEADERS = JSON_RPC_HEADERS;
+
+interface McpAnswer {
+  result: { isError?: boolean; structuredContent: unknown };
+}
+interface A2aAnswer {
+  result: { parts: { kind: string; data?: unknown }[] };
+}
 
 /** A robots.txt that keeps the linter busy for tens of milliseconds: unknown directives up to the body limit. */
 function slowLintBody(): string {
@@ -26,12 +39,17 @@ function lintCall(origin: string) {
   return raw(origin, '/tools/robots-lint', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: slowLintBody() });
 }
 
-describe('tool calls on threads (default server)', () => {
+describe('tool calls on threads', () => {
+  // One general thread and the small calls' thread, the pool a 2-core machine has by default
+  // (the server of "a large valid prefix list" below runs with the default count).
   let served: ServedMini;
   before(async () => {
-    served = await serveMini();
+    served = await serveMini({ tools: { threads: 1 } });
   });
   after(() => served.dispose());
+
+  /** An answer given in place, with the build's addresses named by this server's origin, as the server's own answers name them. */
+  const asServed = async <T>(response: Response): Promise<T> => JSON.parse(relocate(await response.text(), served.data.baseUrl, served.server.url)) as T;
 
   test('a document asked for while a long tool call runs is answered first', async () => {
     const origin = served.server.url;
@@ -60,12 +78,98 @@ describe('tool calls on threads (default server)', () => {
     assert.equal(verify.status, 200);
     assert.match(verify.headers['etag'] ?? '', /^"[0-9a-f]{32}"$/);
   });
+
+  test('A2A message/send answered from a thread carries the data part a call in place gives', async () => {
+    const message = {
+      role: 'user',
+      messageId: 'm1',
+      kind: 'message',
+      parts: [{ kind: 'data', data: { skill: 'classify_user_agent', input: { ua: 'GPTBot/1.2' } } }],
+    };
+    const a2aBody = JSON.stringify({ jsonrpc: '2.0', id: 'a', method: 'message/send', params: { message } });
+    const a2aRequest = () => new Request(`${served.server.url}/a2a`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: a2aBody });
+    const dataPart = (answer: A2aAnswer) => answer.result.parts.find((part) => part.kind === 'data')?.data;
+    const threadedA2a = JSON.parse(
+      (await raw(served.server.url, '/a2a', { method: 'POST', headers: { 'content-type': 'application/json' }, body: a2aBody })).text,
+    ) as A2aAnswer;
+    const inPlaceA2a = await asServed<A2aAnswer>(await handleA2a(a2aRequest(), inPlace(served.data), await readSite(served.root)));
+    assert.equal((dataPart(threadedA2a) as { tool: string }).tool, 'classify_user_agent', JSON.stringify(threadedA2a));
+    assert.deepEqual(dataPart(threadedA2a), dataPart(inPlaceA2a));
+  });
+
+  test("every tool's first example answers from a thread as in place: its structured output over MCP, 200 JSON over HTTP", async () => {
+    // The other files call the tools in place; this is where each one crosses to a thread and back.
+    const spec = MCP_SERVERS.find((s) => s.path === '/mcp')!;
+    for (const tool of TOOLS) {
+      const input = tool.examples[0]!.input;
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool.name, arguments: input } });
+      const threaded = JSON.parse((await raw(served.server.url, '/mcp', { method: 'POST', headers: JSON_HEADERS, body })).text) as McpAnswer;
+      assert.notEqual(threaded.result.isError, true, `${tool.name}: ${JSON.stringify(threaded).slice(0, 300)}`);
+      // A tool that answers for its caller, or says when it checked, answers each call its own way.
+      if (!tool.answersForCaller && tool.name !== 'verify_signature') {
+        const request = new Request(`${served.server.url}/mcp`, { method: 'POST', headers: JSON_HEADERS, body });
+        assert.deepEqual(
+          threaded.result.structuredContent,
+          (await asServed<McpAnswer>(await handleMcp(request, spec, inPlace(served.data)))).result.structuredContent,
+          tool.name,
+        );
+      }
+      if (tool.path === null) continue;
+      const params = new URLSearchParams();
+      for (const [name, value] of Object.entries(input)) for (const v of Array.isArray(value) ? value : [value ?? '']) params.append(name, v);
+      const answer = await raw(served.server.url, `/tools/${tool.path}?${params.toString() || 's=test'}`);
+      assert.equal(answer.status, 200, `${tool.name}: ${answer.text.slice(0, 300)}`);
+      assert.doesNotThrow(() => JSON.parse(answer.text), tool.name);
+    }
+  });
+
+  test(`ten parallel MCP calls with an argument nested 20,000 deep → each -32700 naming the limit of ${MAX_JSON_DEPTH} levels, and the tool threads go on`, async () => {
+    // These once ended the process: the copy of the argument to a tool thread overflowed the stack.
+    const deep = '['.repeat(20_000) + ']'.repeat(20_000);
+    const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"classify_user_agent","arguments":{"ua":${deep}}}}`;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => raw(served.server.url, '/mcp', { method: 'POST', headers: JSON_HEADERS, body })));
+    for (const answer of answers) {
+      assert.equal(answer.status, 400, answer.text.slice(0, 300));
+      const rpc = JSON.parse(answer.text) as { error?: { code: number; message: string } };
+      assert.equal(rpc.error?.code, -32700);
+      assert.match(rpc.error.message, new RegExp(`more than ${MAX_JSON_DEPTH} levels deep`));
+    }
+    assert.equal((await raw(served.server.url, '/tools/classify-ua?ua=GPTBot%2F1.2')).status, 200, 'the tool threads still answer');
+  });
+
+  describe('lanes: a small call never waits behind large ones', () => {
+    // One general thread, so every large call but one waits; the small call has the light thread.
+    test('a classify call sent after ten large lint calls is answered before the large calls queued ahead of it', async () => {
+      const origin = served.server.url;
+      // Both threads are up and hold the data.
+      await Promise.all([lintCall(origin), raw(origin, '/tools/classify-ua?ua=GPTBot%2F1.2')]);
+      const order: string[] = [];
+      const heavy = Array.from({ length: 10 }, (_, n) =>
+        lintCall(origin).then((answer) => {
+          order.push(`lint ${n}`);
+          return answer.status;
+        }),
+      );
+      const classify = raw(origin, '/tools/classify-ua?ua=GPTBot%2F1.2').then((answer) => {
+        order.push('classify');
+        return answer.status;
+      });
+      assert.deepEqual(
+        await Promise.all([...heavy, classify]),
+        Array.from({ length: 11 }, () => 200),
+      );
+      // One lint call runs at a time: the classify answer comes before most of them (in one
+      // queue it came after every lint call that reached the server before it).
+      assert.ok(order.indexOf('classify') <= 3, order.join(', '));
+    });
+  });
 });
 
 describe('a call past its deadline', () => {
   let served: ServedMini;
   before(async () => {
-    served = await serveMini({ tools: { threads: 1, deadlineMs: 1 } });
+    // Every call here is large: one general thread and no small calls' thread, which would start and idle.
+    served = await serveMini({ tools: { threads: 1, lightThreads: 0, deadlineMs: 1 } });
   });
   after(() => served.dispose());
 
@@ -114,39 +218,6 @@ describe('a call past its deadline', () => {
   });
 });
 
-describe('lanes: a small call never waits behind large ones', () => {
-  // One general thread, so every large call but one waits; the small call has the light thread.
-  let served: ServedMini;
-  before(async () => {
-    served = await serveMini({ tools: { threads: 1 } });
-  });
-  after(() => served.dispose());
-
-  test('a classify call sent after ten large lint calls is answered before the large calls queued ahead of it', async () => {
-    const origin = served.server.url;
-    // Both threads are up and hold the data.
-    await Promise.all([lintCall(origin), raw(origin, '/tools/classify-ua?ua=GPTBot%2F1.2')]);
-    const order: string[] = [];
-    const heavy = Array.from({ length: 10 }, (_, n) =>
-      lintCall(origin).then((answer) => {
-        order.push(`lint ${n}`);
-        return answer.status;
-      }),
-    );
-    const classify = raw(origin, '/tools/classify-ua?ua=GPTBot%2F1.2').then((answer) => {
-      order.push('classify');
-      return answer.status;
-    });
-    assert.deepEqual(
-      await Promise.all([...heavy, classify]),
-      Array.from({ length: 11 }, () => 200),
-    );
-    // One lint call runs at a time: the classify answer comes before most of them (in one
-    // queue it came after every lint call that reached the server before it).
-    assert.ok(order.indexOf('classify') <= 3, order.join(', '));
-  });
-});
-
 describe('the pool itself', () => {
   let served: ServedMini;
   before(async () => {
@@ -158,7 +229,8 @@ describe('the pool itself', () => {
 
   test('a full queue answers busy at once; the calls already queued are run', async () => {
     const store = await snapshotStore(join(served.root, 'dist'), { compress: false });
-    const pool = toolPool(store, { threads: 1, maxQueued: 1 });
+    // One thread in all: it takes the small calls when no large one waits (a small calls' thread would only start and idle).
+    const pool = toolPool(store, { threads: 1, lightThreads: 0, maxQueued: 1 });
     try {
       // The thread takes far longer to start than these three take to arrive: the first waits, the others find the queue full.
       const runs = await Promise.all([pool.run(job), pool.run(job), pool.run(job)]);
@@ -176,10 +248,11 @@ describe('the pool itself', () => {
 
   test('large calls wait in a queue of their own, bounded apart from the small calls', async () => {
     const store = await snapshotStore(join(served.root, 'dist'), { compress: false });
-    const pool = toolPool(store, { threads: 1, maxQueuedHeavy: 2 });
+    // One thread in all: the small call is answered after the large ones, having waited in its own queue, which they did not fill.
+    const pool = toolPool(store, { threads: 1, lightThreads: 0, maxQueuedHeavy: 2 });
     try {
       const large = { tool: 'lint_robots_txt', params: { robots_txt: slowLintBody() }, caller: job.caller, form: 'structured' as const };
-      // The threads take far longer to start than these take to arrive: two large calls wait, three more find their queue full.
+      // The thread takes far longer to start than these take to arrive: two large calls wait, three more find their queue full.
       const runs = await Promise.all([...Array.from({ length: 5 }, () => pool.run(large)), pool.run(job)]);
       assert.deepEqual(
         runs.map((r) => r.status),
@@ -197,7 +270,8 @@ describe('the pool itself', () => {
 
   test('an input no thread can be handed (nested 50,000 deep) is refused, and the thread goes on to the next call', async () => {
     const store = await snapshotStore(join(served.root, 'dist'), { compress: false });
-    const pool = toolPool(store, { threads: 1 });
+    // One thread in all, so the call after the refusals is run by the very thread that refused them.
+    const pool = toolPool(store, { threads: 1, lightThreads: 0 });
     try {
       let deep: unknown = [];
       for (let level = 0; level < 50_000; level++) deep = [deep];

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { runToolCommand } from '../pipeline/node/tool-commands.ts';
 import { executeTool } from '../pipeline/tools/registry/call.ts';
 import type { ToolData } from '../pipeline/tools/registry/index.ts';
 import { JSON_RPC_HEADERS, raw } from './support/http.ts';
@@ -38,7 +39,8 @@ let stranger: TestAgent;
 const TARGET = 'https://shop.example/products?page=2';
 
 before(async () => {
-  served = await serveMini();
+  // Calls run in place; test/tool-threads.test.ts calls every tool on a thread.
+  served = await serveMini({ tools: { threads: 0 } });
   repoData = await publishedToolData(REPO);
   agent = await testAgent();
   stranger = await testAgent();
@@ -204,8 +206,14 @@ test('on the command line: npx crawler-index verify-signature reads a head from 
     summary.stdout,
     /^Verified: .* Signer: https:\/\/chatgpt\.com \(Signature-Agent in the older bare-string form\).* Crawler record: ChatGPT agent/,
   );
-  const refused = await bin(['verify-signature', '-', '--directory', join(folder, 'keys.json')], 'GET / HTTP/1.1\nHost: shop.example\n');
-  assert.equal(refused.code, 2);
+  // A refused head, in process: the command's answer as the process prints it, without a second process.
+  const refused = await runToolCommand(
+    served.root,
+    'verify_signature',
+    { request: 'GET / HTTP/1.1\nHost: shop.example\n', directory: agent.directory() },
+    false,
+  );
+  assert.equal(refused.exitCode, 2);
   assert.match(refused.stderr, /^request: .*no signature header/);
 });
 

@@ -1,5 +1,4 @@
 import { strict as assert } from 'node:assert';
-import { execFile } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -8,10 +7,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { build } from '../pipeline/publish/build.ts';
 import { startServer, type RunningServer } from '../pipeline/node/server.ts';
+import { runToolCommand } from '../pipeline/node/tool-commands.ts';
 import { toolByName } from '../pipeline/tools/registry/index.ts';
 import { JSON_RPC_HEADERS, raw } from './support/http.ts';
 import { hoursAgo, setMirrorTimes } from './support/mirror-times.ts';
-import { REPO, tempProject } from './support/project.ts';
+import { tempProject } from './support/project.ts';
 
 // docs/API.md §6.4 through the real server, on the repository's own records: Amazon's lists
 // have never been fetched, so "in none of the lists" cannot make an address an impostor. Every
@@ -40,7 +40,8 @@ before(async () => {
     'perplexity-perplexitybot': { accepted: hoursAgo(12), state: 'failed', error: 'HTTP 503 from the operator' },
   });
   await build({ root: project.root, now: '2026-01-01T00:00:00Z' });
-  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', compress: false, checkEveryMs: 0 });
+  // Calls run in place; test/tool-threads.test.ts calls every tool on a thread.
+  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', compress: false, checkEveryMs: 0, tools: { threads: 0 } });
 });
 after(async () => {
   await server.close();
@@ -56,6 +57,23 @@ async function ask(query: string): Promise<Answer> {
 }
 
 describe('verify-crawler over HTTP', () => {
+  test('genuine, other operator and no range in one call; an invalid item is reported beside them', async () => {
+    // Two current lists (accepted an hour ago): Googlebot's, whose address is claimed, and Bingbot's.
+    const firstAddress = async (id: string) =>
+      (JSON.parse((await raw(server.url, `/ip-ranges/${id}.json`)).text) as { ipv4: string[] }).ipv4[0]!.split('/')[0]!;
+    const [inside, bing] = [await firstAddress('google-googlebot'), await firstAddress('microsoft-bingbot')];
+    const answer = await ask(`ip=${inside},${bing}%20192.0.2.1&ip=999.1.1.1&ua=Googlebot`);
+    assert.deepEqual(
+      answer.results.map((r) => [r.input, r.valid, r.verdict ?? null]),
+      [
+        [inside, true, 'genuine'],
+        [bing, true, 'other-operator'],
+        ['192.0.2.1', true, 'not-in-published-ranges'],
+        ['999.1.1.1', false, null],
+      ],
+    );
+  });
+
   test('Amazonbot, whose list was never fetched: unverifiable, naming the list and its reverse DNS suffix, never not-in-published-ranges', async () => {
     const answer = await ask('ip=192.0.2.1&ua=Amazonbot');
     const [item] = answer.results;
@@ -156,14 +174,10 @@ test('A2A message/send: the text part leads with unverifiable', async () => {
 });
 
 test('the command line prints the unverifiable sentence first', async () => {
-  const stdout = await new Promise<string>((resolve, reject) =>
-    execFile(
-      process.execPath,
-      [join(REPO, 'bin', 'crawler-index.mjs'), '--root', project.root, 'verify', '192.0.2.1', '--ua', 'Amazonbot'],
-      { cwd: REPO },
-      (error, out) => (error ? reject(error) : resolve(out)),
-    ),
-  );
+  // What `crawler-index verify 192.0.2.1 --ua Amazonbot` prints, from the command's own runner in
+  // this process (test/cli.test.ts runs the verify command as a real process).
+  const { stdout, exitCode } = await runToolCommand(project.root, 'verify_batch', { ip: ['192.0.2.1'], ua: 'Amazonbot' }, false);
+  assert.equal(exitCode, 0);
   assert.match(stdout, /^Unverifiable: The address could not be checked as Amazonbot, because this service has never fetched list amazon-amazonbot;/);
   assert.match(stdout, /Verdicts: 1 unverifiable\.\n$/);
 });
