@@ -25,7 +25,8 @@ const edit = async (slug: string, from: string, to: string) => {
 before(async () => {
   project = await builtMini();
   git = await initRepo(project.root);
-  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', compress: false, checkEveryMs: 0 });
+  // The change feed calls no tool: no tool threads (each loads the pipeline and the tools' data).
+  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', compress: false, checkEveryMs: 0, tools: { threads: 0 } });
 });
 after(async () => {
   await server.close();
