@@ -38,8 +38,8 @@ describe('change events from diffs against HEAD in a real git repository', () =>
     await edit('mj12bot', 'name: MJ12bot', 'name: MJ12bot crawler');
     await build({ root: project.root, now: '2026-01-02T00:00:00Z' });
     const first = await events();
+    // A rebuild on the same base takes the same path however many come before it: one proves it.
     await build({ root: project.root, now: '2026-01-03T00:00:00Z' });
-    await build({ root: project.root, now: '2026-01-04T00:00:00Z' });
     const again = await events();
     assert.deepEqual(kinds(again), ['crawler.edited mj12bot [name]']);
     assert.deepEqual(again, first, 'same base: the batch is replaced, not appended, and keeps its time');
