@@ -10,7 +10,8 @@ import { commitRefresh } from '../pipeline/refresh/commit.ts';
 import { verifyBatch } from '../pipeline/tools/verify/index.ts';
 import { bytes, file, fixture, hang, large, redirect, reset, startUpstreamServer, status, type Route, type UpstreamServer } from './support/upstream-server.ts';
 import { initRepo } from './support/git.ts';
-import { readTree, tempProject } from './support/project.ts';
+import { builtMini } from './support/built-mini.ts';
+import { readTree } from './support/project.ts';
 import { publishedToolData } from './support/tool-data.ts';
 
 // The whole refresh, end to end: a real HTTP server on 127.0.0.1 plays the operators, the
@@ -21,7 +22,7 @@ const routes: Record<string, Route> = {};
 /** The good list; a fault test starts and ends on it. */
 const GOOD = file('twenty.json');
 let upstream: UpstreamServer;
-let project: Awaited<ReturnType<typeof tempProject>>;
+let project: Awaited<ReturnType<typeof builtMini>>;
 let clock = Date.parse('2026-01-01T00:00:00Z');
 const tick = () => new Date((clock += 3_600_000)).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -73,7 +74,9 @@ async function addFaultSources(root: string): Promise<void> {
 }
 
 before(async () => {
-  project = await tempProject('mini');
+  // The mini fixture as built (test/support/built-mini.ts), its records then given the fault
+  // sources and committed: the first refresh fetches every list and builds them all in.
+  project = await builtMini();
   await addFaultSources(project.root);
   upstream = await startUpstreamServer(routes);
   routes['/openai-gptbot'] = file('google-style.json');
@@ -81,7 +84,6 @@ before(async () => {
   FAULTS.forEach((_, i) => {
     routes[`/${faultSource(i)}`] = goodRoute(i);
   });
-  await build({ root: project.root, now: tick() });
   await initRepo(project.root);
   await refresh();
 });
