@@ -39,7 +39,7 @@ export interface Route {
   jsonForm?: string;
   /**
    * For a path the build writes into dist/: the module under pipeline/ whose renderer writes it
-   * (`render/crawlers.ts`), so any URL leads to its code in one step. test/written-by.test.ts
+   * (`render/crawlers.ts`), so any URL leads to its code in one step. test/outputs.test.ts
    * checks it against what the build renders. Computed answers are in the module that owns
    * their `answer.by` (http/handler.ts lists them).
    */

@@ -4,33 +4,35 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { build, BuildError } from '../pipeline/publish/build.ts';
 import { writeDist } from '../pipeline/publish/write-dist.ts';
-import { changedPaths, readTree, tempProject } from './support/project.ts';
+import { builtMini, MINI_BUILT_AT } from './support/built-mini.ts';
+import { changedPaths, readTree } from './support/project.ts';
 
-const T0 = '2026-01-01T00:00:00Z';
+// The mini fixture as built at T0 (test/support/built-mini.ts: npm test builds it once per run).
+const T0 = MINI_BUILT_AT;
 const T1 = '2026-02-01T00:00:00Z';
 
 test('same inputs give a byte-identical dist/, whatever the build time', async (t) => {
-  const project = await tempProject();
+  // a is the shared build of the mini fixture (made by another process under npm test), b a
+  // second build of the same records at the same time.
+  const project = await builtMini();
   t.after(() => project.dispose());
-  await build({ root: project.root, distDir: join(project.root, 'a'), now: T0 });
   await build({ root: project.root, distDir: join(project.root, 'b'), now: T0 });
-  const a = await readTree(join(project.root, 'a'));
+  const a = await readTree(join(project.root, 'dist'));
   const b = await readTree(join(project.root, 'b'));
   assert.deepEqual(changedPaths(a, b), []);
   assert.ok(a.size > 20, `expected a full tree, got ${a.size} files`);
 
-  const again = await build({ root: project.root, distDir: join(project.root, 'a'), now: T1 });
+  const again = await build({ root: project.root, now: T1 });
   assert.equal(again.written, false, 'an unchanged rebuild writes nothing');
-  assert.deepEqual(changedPaths(a, await readTree(join(project.root, 'a'))), []);
-  const ledger = JSON.parse(await readFile(join(project.root, 'a', 'documents.json'), 'utf8')) as { generated_at: string };
+  assert.deepEqual(changedPaths(a, await readTree(join(project.root, 'dist'))), []);
+  const ledger = JSON.parse(await readFile(join(project.root, 'dist', 'documents.json'), 'utf8')) as { generated_at: string };
   assert.equal(ledger.generated_at, T0, 'generated_at is when content last changed, not the time of the rebuild');
 });
 
 test('editing one record changes only the files that show it, and their ledger rows', async (t) => {
-  const project = await tempProject();
+  const project = await builtMini();
   t.after(() => project.dispose());
   const dist = join(project.root, 'dist');
-  await build({ root: project.root, now: T0 });
   const before = await readTree(dist);
 
   const file = join(project.root, 'records', 'crawlers', 'mj12bot.yaml');
@@ -72,10 +74,9 @@ test('editing one record changes only the files that show it, and their ledger r
 });
 
 test('invalid records stop the build and leave dist/ exactly as it was', async (t) => {
-  const project = await tempProject();
+  const project = await builtMini();
   t.after(() => project.dispose());
   const dist = join(project.root, 'dist');
-  await build({ root: project.root, now: T0 });
   const before = await readTree(dist);
   await writeFile(join(project.root, 'records', 'crawlers', 'gptbot.yaml'), 'slug: gptbot\nname: GPTBot\n');
   await assert.rejects(build({ root: project.root, now: T1 }), (error: unknown) => {
@@ -90,10 +91,9 @@ test('invalid records stop the build and leave dist/ exactly as it was', async (
 });
 
 test('a write that fails half-way leaves the old tree whole and no staging folder behind', async (t) => {
-  const project = await tempProject();
+  const project = await builtMini();
   t.after(() => project.dispose());
   const dist = join(project.root, 'dist');
-  await build({ root: project.root, now: T0 });
   const before = await readTree(dist);
   const bytes = new TextEncoder().encode('x');
   // '/a' as a file and '/a/b' cannot both exist: the folder /a is made first, so writing the file fails after the others were written.
@@ -114,9 +114,8 @@ test('a write that fails half-way leaves the old tree whole and no staging folde
 });
 
 test('a corrupt previous ledger is reported, and every document is then dated now', async (t) => {
-  const project = await tempProject();
+  const project = await builtMini();
   t.after(() => project.dispose());
-  await build({ root: project.root, now: T0 });
   await writeFile(join(project.root, 'dist', 'documents.json'), '{"half": ');
   const lines: string[] = [];
   await build({ root: project.root, now: T1, log: (line) => lines.push(line) });

@@ -1,20 +1,23 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { cp, mkdtemp, readFile, readdir, rename, rm, truncate, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { build } from '../pipeline/publish/build.ts';
 import { isCompleteTree, recoverDist } from '../pipeline/publish/recover-dist.ts';
 import { leftoverPath } from '../pipeline/publish/write-dist.ts';
-import { changedPaths, readTree, tempProject } from './support/project.ts';
+import { builtMini, MINI_BUILT_AT } from './support/built-mini.ts';
+import { copyTree } from './support/copy-tree.ts';
+import { changedPaths, readTree } from './support/project.ts';
 
 // docs/ARCHITECTURE.md §1 (build, steps 6 and 10): a build killed anywhere in writeDist's swap leaves folders that the next
 // build (and the server, at start) turn back into one whole dist/, keeping last_modified.
 // Each kill point is made by hand from real trees: writeDist writes `.dist-next-<pid>`,
 // renames dist/ to `.dist-old-<pid>`, renames the next tree to dist/, removes the old one.
 
-const T0 = '2026-01-01T00:00:00Z';
+/** When the previous tree was built: the shared mini build's time (test/support/built-mini.ts). */
+const T0 = MINI_BUILT_AT;
 const T1 = '2026-02-01T00:00:00Z';
 const T2 = '2026-03-01T00:00:00Z';
 
@@ -43,10 +46,9 @@ after(() => disposeTemplate());
 
 function builtTrees(): Promise<Trees> {
   template ??= (async () => {
-    const project = await tempProject();
+    const project = await builtMini();
     disposeTemplate = project.dispose;
     const dist = join(project.root, 'dist');
-    await build({ root: project.root, now: T0 });
     const record = join(project.root, 'records', 'crawlers', 'mj12bot.yaml');
     await writeFile(
       record,
@@ -57,18 +59,23 @@ function builtTrees(): Promise<Trees> {
     );
     // What the killed build had written: the T1 tree, built from the T0 one as a build does.
     const next = join(project.root, 'built-at-t1');
-    await cp(dist, next, { recursive: true });
+    await copyTree(dist, next);
     await build({ root: project.root, distDir: next, now: T1 });
     return { root: project.root, dist, previous: await readTree(dist), next, nextTree: await readTree(next), pid: deadPid() };
   })();
   return template;
 }
 
-async function interruptedBuild(t: { after(fn: () => Promise<void>): void }): Promise<Trees> {
+/**
+ * A copy of the two trees for one test; `build` copies the records and state too, for a test
+ * that runs the next build (the recovery itself reads only the trees).
+ */
+async function interruptedBuild(t: { after(fn: () => Promise<void>): void }, build = false): Promise<Trees> {
   const built = await builtTrees();
   const root = await mkdtemp(join(tmpdir(), 'crawler-index-'));
   t.after(() => rm(root, { recursive: true, force: true }));
-  await cp(built.root, root, { recursive: true });
+  for (const folder of build ? ['dist', 'built-at-t1', 'records', 'state'] : ['dist', 'built-at-t1'])
+    await copyTree(join(built.root, folder), join(root, folder));
   return { ...built, root, dist: join(root, 'dist'), next: join(root, 'built-at-t1') };
 }
 
@@ -84,7 +91,7 @@ async function stamps(dist: string): Promise<Map<string, string>> {
 test('killed while writing the new tree: dist/ is kept, the partial tree removed', async (t) => {
   const trees = await interruptedBuild(t);
   const staging = leftoverPath(trees.dist, 'next', trees.pid);
-  await cp(trees.next, staging, { recursive: true });
+  await copyTree(trees.next, staging);
   // writeDist writes the ledger last, so a tree cut short has none; and one file is half written.
   await rm(join(staging, 'documents.json'));
   await truncate(join(staging, 'data', 'agents.json'), 10);
@@ -96,7 +103,7 @@ test('killed while writing the new tree: dist/ is kept, the partial tree removed
 
 test('killed after writing the new tree, before the first rename: dist/ is kept, the unswapped tree removed', async (t) => {
   const trees = await interruptedBuild(t);
-  await cp(trees.next, leftoverPath(trees.dist, 'next', trees.pid), { recursive: true });
+  await copyTree(trees.next, leftoverPath(trees.dist, 'next', trees.pid));
   assert.match((await recoverDist(trees.dist)) ?? '', /removed \.dist-next-/);
   assert.deepEqual(changedPaths(trees.previous, await readTree(trees.dist)), [], 'the build did not finish: the previous tree stays');
   assert.deepEqual(await leftovers(trees.root), []);
@@ -163,7 +170,7 @@ test('the folders of a build that is still running are never touched, and a clea
 });
 
 test('the next build recovers first, so every document keeps its last_modified', async (t) => {
-  const trees = await interruptedBuild(t);
+  const trees = await interruptedBuild(t, true);
   await rename(trees.dist, leftoverPath(trees.dist, 'old', trees.pid));
   await rename(trees.next, leftoverPath(trees.dist, 'next', trees.pid));
 

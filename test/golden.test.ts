@@ -2,18 +2,18 @@ import { strict as assert } from 'node:assert';
 import { cp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { build } from '../pipeline/publish/build.ts';
-import { FIXTURES, readTree, tempProject } from './support/project.ts';
+import { builtMini } from './support/built-mini.ts';
+import { FIXTURES, readTree } from './support/project.ts';
 
 // One golden tree for every output format, rendered from the frozen fixture in
-// test/fixtures/mini. After an intended change: UPDATE_GOLDEN=1 npm test, then review the diff.
+// test/fixtures/mini at 2026-01-01T00:00:00Z: the build npm test makes once per run
+// (test/support/built-mini.ts). After an intended change: UPDATE_GOLDEN=1 npm test, then review the diff.
 const GOLDEN = join(FIXTURES, '..', 'golden', 'mini');
 
 test('every output of the mini fixture matches its golden file', async (t) => {
-  const project = await tempProject('mini');
+  const project = await builtMini();
   t.after(() => project.dispose());
   const dist = join(project.root, 'dist');
-  await build({ root: project.root, now: '2026-01-01T00:00:00Z' });
   if (process.env['UPDATE_GOLDEN'] === '1') {
     await rm(GOLDEN, { recursive: true, force: true });
     await cp(dist, GOLDEN, { recursive: true });

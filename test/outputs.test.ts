@@ -1,18 +1,20 @@
 import { containsToken } from '../pipeline/tools/classify/token.ts';
 import { strict as assert } from 'node:assert';
-import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { build } from '../pipeline/publish/build.ts';
-import type { Ledger } from '../pipeline/ledger/ledger.ts';
+import { pathToFileURL } from 'node:url';
+import { build, type BuildResult } from '../pipeline/publish/build.ts';
+import { LEDGER_JSON, LEDGER_TXT, type Ledger } from '../pipeline/ledger/ledger.ts';
+import { renderByModule } from '../pipeline/render/index.ts';
 import { etagOf } from '../pipeline/util/sha256.ts';
 import { LIVE_MARKER } from '../pipeline/site/live.ts';
 import type { CrawlerView } from '../pipeline/model/model.ts';
 import { SPEC_FIELDS } from '../pipeline/render/data.ts';
-import { findRoute } from '../pipeline/routes.ts';
+import { findRoute, routes } from '../pipeline/routes.ts';
 import { describeErrors, validatorFor } from '../pipeline/schema/ajv.ts';
 import { BROWSER_USER_AGENTS } from '../pipeline/tools/browser-user-agents.ts';
 import { parseCsv } from './support/csv.ts';
+import { copyTree } from './support/copy-tree.ts';
 import { REPO, readTree, tempProject } from './support/project.ts';
 import { POLICY_IDS } from '../pipeline/records/types.ts';
 
@@ -26,15 +28,60 @@ const text = (path: string) => {
 const ledger = JSON.parse(text('/documents.json')) as Ledger;
 const agents = JSON.parse(text('/data/agents.json')) as { count: number; crawlers: CrawlerView[]; categories: { id: string; ai: boolean }[] };
 
-test('the committed dist/ is exactly what the build makes from the committed records', async (t) => {
-  const project = await tempProject('repo');
-  t.after(() => project.dispose());
-  await cp(join(REPO, 'dist'), join(project.root, 'dist'), { recursive: true });
-  // At the time of the committed build: later, security.txt would be due for renewal
-  // (render/service-terms.ts), which is the cron's job, not a sign of a stale tree.
-  const result = await build({ root: project.root, now: ledger.generated_at });
+/** The build of the committed records over a copy of the committed dist/, made once for the file. */
+let committedBuild: Promise<BuildResult> | undefined;
+function buildCommitted(): Promise<BuildResult> {
+  committedBuild ??= (async () => {
+    const project = await tempProject('repo');
+    try {
+      await copyTree(join(REPO, 'dist'), join(project.root, 'dist'));
+      // At the time of the committed build: later, security.txt would be due for renewal
+      // (render/service-terms.ts), which is the cron's job, not a sign of a stale tree.
+      return await build({ root: project.root, now: ledger.generated_at });
+    } finally {
+      await project.dispose();
+    }
+  })();
+  return committedBuild;
+}
+
+test('the committed dist/ is exactly what the build makes from the committed records', async () => {
+  const result = await buildCommitted();
   assert.deepEqual(result.changed, [], 'run `npm run build` and commit dist/');
   assert.equal(result.written, false);
+});
+
+// A stored document's route names the module that writes it (`writtenBy`), so a reader goes
+// from a URL to its code in one step. Checked here against what the build of the committed
+// records renders, so the table cannot go stale.
+test('every stored document names the module whose renderer writes it, as the build renders it', async () => {
+  const { model, files } = await buildCommitted();
+  const writers = new Map<string, string>();
+  for (const { module, render, files: made } of renderByModule(model, ledger.generated_at)) {
+    // The module named is the one that exports the renderer.
+    const exports = (await import(pathToFileURL(join(REPO, 'pipeline', module)).href)) as Record<string, unknown>;
+    assert.ok(Object.values(exports).includes(render), `${module} exports the renderer the build runs as it`);
+    for (const file of made) writers.set(file.path, module);
+  }
+  // The ledger describes the other files, so publish/build.ts writes it last, from ledger/ledger.ts.
+  writers.set(LEDGER_JSON, 'ledger/ledger.ts');
+  writers.set(LEDGER_TXT, 'ledger/ledger.ts');
+
+  const wrong: string[] = [];
+  for (const { path } of files) {
+    const route = findRoute(path);
+    if (route !== undefined && route.writtenBy !== writers.get(path))
+      wrong.push(`${path}: route ${route.key} says ${route.writtenBy}, written by ${writers.get(path)}`);
+  }
+  assert.deepEqual(wrong, []);
+  assert.ok(files.length > 1000, `the build made ${files.length} files`);
+});
+
+test('every route of a stored document names its writer; a computed answer names none unless its path is stored too', () => {
+  for (const route of routes()) {
+    if (route.answer.by === 'document' || route.answer.by === 'agent-card') assert.ok(route.writtenBy, `${route.key} names the module that writes it`);
+    else if (route.key !== 'changes') assert.equal(route.writtenBy, undefined, route.key);
+  }
 });
 
 test('every JSON document in dist/ satisfies its output schema', () => {

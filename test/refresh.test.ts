@@ -10,7 +10,8 @@ import { commitRefresh } from '../pipeline/refresh/commit.ts';
 import { verifyBatch } from '../pipeline/tools/verify/index.ts';
 import { bytes, file, fixture, hang, large, redirect, reset, startUpstreamServer, status, type Route, type UpstreamServer } from './support/upstream-server.ts';
 import { initRepo } from './support/git.ts';
-import { readTree, tempProject } from './support/project.ts';
+import { builtMini } from './support/built-mini.ts';
+import { readTree } from './support/project.ts';
 import { publishedToolData } from './support/tool-data.ts';
 
 // The whole refresh, end to end: a real HTTP server on 127.0.0.1 plays the operators, the
@@ -21,7 +22,7 @@ const routes: Record<string, Route> = {};
 /** The good list; a fault test starts and ends on it. */
 const GOOD = file('twenty.json');
 let upstream: UpstreamServer;
-let project: Awaited<ReturnType<typeof tempProject>>;
+let project: Awaited<ReturnType<typeof builtMini>>;
 let clock = Date.parse('2026-01-01T00:00:00Z');
 const tick = () => new Date((clock += 3_600_000)).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -73,7 +74,9 @@ async function addFaultSources(root: string): Promise<void> {
 }
 
 before(async () => {
-  project = await tempProject('mini');
+  // The mini fixture as built (test/support/built-mini.ts), its records then given the fault
+  // sources and committed: the first refresh fetches every list and builds them all in.
+  project = await builtMini();
   await addFaultSources(project.root);
   upstream = await startUpstreamServer(routes);
   routes['/openai-gptbot'] = file('google-style.json');
@@ -81,7 +84,6 @@ before(async () => {
   FAULTS.forEach((_, i) => {
     routes[`/${faultSource(i)}`] = goodRoute(i);
   });
-  await build({ root: project.root, now: tick() });
   await initRepo(project.root);
   await refresh();
 });
@@ -128,12 +130,15 @@ const faultList = (index: number): Prefixes =>
   index === 0 ? TWENTY : TWENTY.map((p) => ({ ipv4Prefix: p.ipv4Prefix.replace(/^66\.249\.66\./, `66.249.${66 + index}.`) }));
 const goodRoute = (index: number): Route => (index === 0 ? GOOD : bytes(JSON.stringify({ creationTime: '2026-01-01T00:00:00Z', prefixes: faultList(index) })));
 
-type EventRow = { cursor: number; kind: string; subject: { id: string } };
-const eventsAfter = async (cursor: number): Promise<string[]> =>
-  (await readJson<{ events: EventRow[] }>('/changes/log.json')).events.filter((e) => e.cursor > cursor).map((e) => `${e.kind} ${e.subject.id}`);
+type EventRow = { cursor: number; kind: string; subject: { id: string }; added?: { ipv4: string[]; ipv6: string[] } };
+const eventRowsAfter = async (cursor: number): Promise<EventRow[]> =>
+  (await readJson<{ events: EventRow[] }>('/changes/log.json')).events.filter((e) => e.cursor > cursor);
+const named = (events: readonly EventRow[]): string[] => events.map((e) => `${e.kind} ${e.subject.id}`);
+const eventsAfter = async (cursor: number): Promise<string[]> => named(await eventRowsAfter(cursor));
 
 interface FaultRun {
-  good: Refreshed;
+  /** The changes page before the faults: every list good, as before() left them. */
+  start: ChangesPage;
   before: SourceDoc[];
   failed: Refreshed;
   during: SourceDoc[];
@@ -142,20 +147,25 @@ interface FaultRun {
   failedEvents: string[];
   again: Refreshed;
   recovered: Refreshed;
+  /** The events of the recovery, with their prefixes. */
+  backEvents: EventRow[];
   back: string[];
   after: SourceDoc[];
 }
 let faultRun: Promise<FaultRun> | undefined;
 
-/** Good, every fault, every fault again, good again: four refreshes for the whole matrix. */
+// Two facts of other tests ride on the matrix's refreshes, each on a list the matrix leaves
+// alone (openai-gptbot): its creationTime-only change arrives with the same faults again, which
+// must then still commit only the times of the checks, and its changed list with the recovery.
+const NEXT_DAY = 'google-style.next-day.json';
+const ADDED = 'google-style.added.json';
+
+/** Every fault, every fault again, good again: three refreshes for the whole matrix. */
 function runFaults(): Promise<FaultRun> {
   faultRun ??= (async () => {
     const sources = FAULTS.map((_, i) => faultSource(i));
     const docs = () => Promise.all(sources.map((id) => readJson<SourceDoc>(`/ip-ranges/${id}.json`)));
-    FAULTS.forEach((_, i) => {
-      routes[`/${faultSource(i)}`] = goodRoute(i);
-    });
-    const good = await refresh();
+    const start = await readJson<ChangesPage>('/changes.json');
     const before = await docs();
     FAULTS.forEach((fault, i) => {
       routes[`/${faultSource(i)}`] = fault.route(faultSource(i), faultList(i));
@@ -164,14 +174,16 @@ function runFaults(): Promise<FaultRun> {
     const during = await docs();
     const statusDoc = await readJson<StatusDoc>('/status.json');
     const all = await readFile(join(project.root, 'dist', 'ip-ranges', 'all.txt'), 'utf8');
-    const failedEvents = await eventsAfter(good.page.head);
+    const failedEvents = await eventsAfter(start.head);
+    routes['/openai-gptbot'] = file(NEXT_DAY);
     const again = await refresh();
     FAULTS.forEach((_, i) => {
       routes[`/${faultSource(i)}`] = goodRoute(i);
     });
+    routes['/openai-gptbot'] = file(ADDED);
     const recovered = await refresh();
-    const back = await eventsAfter(again.page.head);
-    return { good, before, failed, during, statusDoc, all, failedEvents, again, recovered, back, after: await docs() };
+    const backEvents = await eventRowsAfter(again.page.head);
+    return { start, before, failed, during, statusDoc, all, failedEvents, again, recovered, backEvents, back: named(backEvents), after: await docs() };
   })();
   return faultRun;
 }
@@ -180,10 +192,10 @@ test('the fault matrix: every fault at once is one stopped-answering event per s
   const run = await runFaults();
   const sources = FAULTS.map((_, i) => faultSource(i));
   assert.deepEqual([...run.failedEvents].sort(), sources.map((id) => `source.stopped-answering ${id}`).sort());
-  assert.equal(run.failed.page.head - run.good.page.head, FAULTS.length);
-  assert.equal(run.again.page.head, run.failed.page.head, 'the same failures again are no new event');
-  await assertOnlyChecked(run.again.committed, 'the same failures again');
-  assert.deepEqual([...run.back].sort(), sources.map((id) => `source.started-answering ${id}`).sort());
+  assert.equal(run.failed.page.head - run.start.head, FAULTS.length);
+  assert.equal(run.again.page.head, run.failed.page.head, 'the same failures again (and a creationTime-only change) are no new event');
+  await assertOnlyChecked(run.again.committed, 'the same failures again, with a creationTime-only change of openai-gptbot');
+  assert.deepEqual([...run.back].sort(), [...sources.map((id) => `source.started-answering ${id}`), 'ranges.changed openai-gptbot'].sort());
 });
 
 FAULTS.forEach(({ name, reason }, index) => {
@@ -220,43 +232,32 @@ FAULTS.forEach(({ name, reason }, index) => {
 });
 
 test('a changed list emits ranges.changed with exactly the prefixes added and removed', async () => {
-  routes['/openai-gptbot'] = file('google-style.json');
-  const start = await refresh();
-  routes['/openai-gptbot'] = file('google-style.added.json');
-  const next = await refresh();
-  const log = await readJson<{
-    events: {
-      cursor: number;
-      kind: string;
-      subject: { id: string };
-      added?: { ipv4: string[]; ipv6: string[] };
-      removed?: { ipv4: string[]; ipv6: string[] };
-    }[];
-  }>('/changes/log.json');
-  const events = log.events.filter((e) => e.cursor > start.page.head);
-  assert.deepEqual(
-    events.map((e) => `${e.kind} ${e.subject.id}`),
-    ['ranges.changed openai-gptbot'],
-  );
+  // openai-gptbot served google-style.json (its next day's copy, the same prefixes, last) before
+  // the recovery's refresh brought google-style.added.json.
+  const run = await runFaults();
+  const events = run.backEvents.filter((e) => e.subject.id === 'openai-gptbot');
+  assert.deepEqual(named(events), ['ranges.changed openai-gptbot']);
   const before = JSON.parse(await readFile(new URL('./fixtures/upstream/google-style.json', import.meta.url), 'utf8')) as {
     prefixes: Record<string, string>[];
   };
-  const afterList = JSON.parse(await readFile(new URL('./fixtures/upstream/google-style.added.json', import.meta.url), 'utf8')) as {
+  const afterList = JSON.parse(await readFile(new URL(`./fixtures/upstream/${ADDED}`, import.meta.url), 'utf8')) as {
     prefixes: Record<string, string>[];
   };
   const set = (list: { prefixes: Record<string, string>[] }, key: string) => new Set(list.prefixes.flatMap((p) => (p[key] ? [p[key]] : [])));
   const expectAdded = [...set(afterList, 'ipv4Prefix')].filter((p) => !set(before, 'ipv4Prefix').has(p));
   assert.ok(expectAdded.length > 0);
   assert.deepEqual(new Set(events[0]!.added!.ipv4), new Set(expectAdded));
-  assert.ok(next.committed, 'the change is committed');
+  assert.ok(run.recovered.committed, 'the change is committed');
 });
 
 test('a creationTime-only change upstream commits only the time of the check', async () => {
-  routes['/openai-gptbot'] = file('google-style.json');
-  await refresh();
-  routes['/openai-gptbot'] = bytes(await readFile(new URL('./fixtures/upstream/google-style.next-day.json', import.meta.url)));
-  const result = await refresh();
-  await assertOnlyChecked(result.committed, 'a creationTime-only change');
+  const nextDay = JSON.parse(fixture(NEXT_DAY).toString('utf8')) as { creationTime: string; prefixes: unknown[] };
+  const sameDay = JSON.parse(fixture('google-style.json').toString('utf8')) as { creationTime: string; prefixes: unknown[] };
+  assert.notEqual(nextDay.creationTime, sameDay.creationTime);
+  assert.deepEqual(nextDay.prefixes, sameDay.prefixes, `${NEXT_DAY} moves only the creationTime`);
+  // openai-gptbot served google-style.json until the matrix's second refresh brought its next day's copy.
+  const run = await runFaults();
+  await assertOnlyChecked(run.again.committed, 'a creationTime-only change (with the same faults again)');
 });
 
 test('an upstream that never answered usably is failed, serves no prefixes and warns', async () => {
@@ -264,43 +265,6 @@ test('an upstream that never answered usably is failed, serves no prefixes and w
   assert.equal(doc.state, 'failed', 'the 404 upstream was attempted and refused');
   assert.deepEqual(doc.ipv4, []);
   assert.match(doc.warning ?? '', /last fetch failed/);
-});
-
-// docs/API.md §2.3: a list that holds everything, or private space, would make verify-crawler
-// call any address genuine. It is refused like any other fault, and verify still says no.
-test('a list holding 0.0.0.0/0, 10.0.0.0/8 and 127.0.0.0/8 is refused; verify-crawler calls none of those addresses genuine', async () => {
-  routes[`/${SOURCE}`] = file('twenty.json');
-  await refresh();
-  const twenty = (JSON.parse(fixture('twenty.json').toString('utf8')) as { prefixes: { ipv4Prefix: string }[] }).prefixes;
-  const hostile = [...twenty, { ipv4Prefix: '0.0.0.0/0' }, { ipv4Prefix: '10.0.0.0/8' }, { ipv4Prefix: '127.0.0.0/8' }];
-  routes[`/${SOURCE}`] = bytes(JSON.stringify({ creationTime: '2026-01-03T00:00:00Z', prefixes: hostile }));
-  await refresh();
-
-  const row = (await readJson<StatusDoc>('/status.json')).sources.find((s) => s.id === SOURCE);
-  assert.equal(row?.state, 'failed');
-  assert.equal(
-    row?.error,
-    `The list holds 3 prefixes that cannot be a crawler's public addresses: "0.0.0.0/0" is wider than /8, the most any one organisation holds; "10.0.0.0/8" is in private space 10.0.0.0/8; "127.0.0.0/8" is in loopback space 127.0.0.0/8. The previous 20 prefixes are kept.`,
-  );
-  const served = await readJson<SourceDoc>(`/ip-ranges/${SOURCE}.json`);
-  assert.deepEqual(
-    served.ipv4,
-    twenty.map((p) => p.ipv4Prefix),
-    'the last good list is served',
-  );
-  const lines = (await readFile(join(project.root, 'dist', 'ip-ranges', 'all.txt'), 'utf8')).split('\n');
-  for (const prefix of ['0.0.0.0/0', '10.0.0.0/8', '127.0.0.0/8']) assert.ok(!lines.includes(prefix), `${prefix} is not published`);
-
-  // verify-crawler as the server answers it: from the published documents.
-  const data = await publishedToolData(project.root);
-  // Judged at the refresh's own clock, when the last good copy is hours old: evidence.
-  const answer = verifyBatch(data.prefixes, data.crawlers, ['8.8.8.8', '192.168.1.10', '127.0.0.1', '66.249.66.1'], 'PerplexityBot', clock);
-  assert.deepEqual(
-    answer.results.map((r) => (r.valid ? `${r.address} ${r.verdict}` : r.input)),
-    ['8.8.8.8 not-in-published-ranges', '192.168.1.10 not-in-published-ranges', '127.0.0.1 not-in-published-ranges', '66.249.66.1 genuine'],
-  );
-  routes[`/${SOURCE}`] = file('twenty.json');
-  await refresh();
 });
 
 /** Every file of dist/ and state/ in which `needle` occurs. */
@@ -312,76 +276,133 @@ async function filesHolding(needle: string): Promise<string[]> {
   return found;
 }
 
+// The hostile inputs of the last three tests arrive in one refresh, the file's last, each from
+// its own source: SOURCE (the source PerplexityBot is verified by) holds the hostile list, two
+// more redirect to a local service, five more quote a 200,000-character string and one more
+// sends a line break in plain text. The matrix has recovered them all by then.
+const TOKEN = 'local-service-token-5f2c9e';
+const LONG = 'q'.repeat(200_000);
+const TWENTY_PREFIXES = TWENTY.map((p) => p.ipv4Prefix);
+const HOSTILE_LIST = [...TWENTY, { ipv4Prefix: '0.0.0.0/0' }, { ipv4Prefix: '10.0.0.0/8' }, { ipv4Prefix: '127.0.0.0/8' }];
+/** The redirects' sources and the long strings', after SOURCE. */
+const REDIRECTED = [faultSource(1), faultSource(2)];
+const LONG_CASES: Array<[string, Route]> = [
+  ['an invalid prefix', bytes(JSON.stringify({ creationTime: '2026-01-04T00:00:00Z', prefixes: [...TWENTY, { ipv4Prefix: LONG }] }))],
+  ['a creationTime', bytes(JSON.stringify({ creationTime: LONG, prefixes: TWENTY }))],
+  ['a key', bytes(JSON.stringify({ [LONG]: 1 }))],
+  ['an extra entry key', bytes(JSON.stringify({ creationTime: '2026-01-04T00:00:00Z', prefixes: TWENTY.map((p) => ({ ...p, [LONG]: 1 })) }))],
+  ['a Content-Type', bytes(fixture('twenty.json'), { 'content-type': `text/${'q'.repeat(7_000)}` })],
+];
+const longSource = (i: number) => faultSource(3 + i);
+const LINE_BREAK = faultSource(3 + LONG_CASES.length);
+
+interface HostileRun {
+  refreshed: Refreshed;
+  /** The refresh's own clock. */
+  at: number;
+  statusDoc: StatusDoc;
+  statusText: string;
+  served: SourceDoc;
+  allLines: string[];
+  toolData: Awaited<ReturnType<typeof publishedToolData>>;
+  targets: string[];
+  localHits: number;
+  holdingToken: string[];
+  holdingLong: string[];
+}
+let hostileRun: Promise<HostileRun> | undefined;
+
+function runHostile(): Promise<HostileRun> {
+  hostileRun ??= (async () => {
+    await runFaults();
+    const local = await startUpstreamServer({
+      [`/${SOURCE}`]: bytes(JSON.stringify({ creationTime: TOKEN, prefixes: [{ ipv4Prefix: '66.249.66.0/29' }], token: TOKEN }), { 'x-token': TOKEN }),
+    });
+    try {
+      const targets = [local.url(`/${SOURCE}`), local.url(`/${SOURCE}`).replace('http:', 'https:')];
+      routes[`/${SOURCE}`] = bytes(JSON.stringify({ creationTime: '2026-01-03T00:00:00Z', prefixes: HOSTILE_LIST }));
+      targets.forEach((target, i) => {
+        routes[`/${REDIRECTED[i]}`] = redirect(target, 302);
+      });
+      LONG_CASES.forEach(([, route], i) => {
+        routes[`/${longSource(i)}`] = route;
+      });
+      routes[`/${LINE_BREAK}`] = bytes('x\n8.8.8.8/32\n# a comment line\n');
+      const refreshed = await refresh();
+      const statusText = await readFile(join(project.root, 'dist', 'status.json'), 'utf8');
+      return {
+        refreshed,
+        at: clock,
+        statusDoc: JSON.parse(statusText) as StatusDoc,
+        statusText,
+        served: await readJson<SourceDoc>(`/ip-ranges/${SOURCE}.json`),
+        allLines: (await readFile(join(project.root, 'dist', 'ip-ranges', 'all.txt'), 'utf8')).split('\n'),
+        toolData: await publishedToolData(project.root),
+        targets,
+        localHits: local.hits(`/${SOURCE}`),
+        holdingToken: await filesHolding(TOKEN),
+        holdingLong: await filesHolding('q'.repeat(201)),
+      };
+    } finally {
+      await local.close();
+    }
+  })();
+  return hostileRun;
+}
+
+// docs/API.md §2.3: a list that holds everything, or private space, would make verify-crawler
+// call any address genuine. It is refused like any other fault, and verify still says no.
+test('a list holding 0.0.0.0/0, 10.0.0.0/8 and 127.0.0.0/8 is refused; verify-crawler calls none of those addresses genuine', async () => {
+  const run = await runHostile();
+  const row = run.statusDoc.sources.find((s) => s.id === SOURCE);
+  assert.equal(row?.state, 'failed');
+  assert.equal(
+    row?.error,
+    `The list holds 3 prefixes that cannot be a crawler's public addresses: "0.0.0.0/0" is wider than /8, the most any one organisation holds; "10.0.0.0/8" is in private space 10.0.0.0/8; "127.0.0.0/8" is in loopback space 127.0.0.0/8. The previous 20 prefixes are kept.`,
+  );
+  assert.deepEqual(run.served.ipv4, TWENTY_PREFIXES, 'the last good list is served');
+  for (const prefix of ['0.0.0.0/0', '10.0.0.0/8', '127.0.0.0/8']) assert.ok(!run.allLines.includes(prefix), `${prefix} is not published`);
+
+  // verify-crawler as the server answers it: from the published documents.
+  // Judged at the refresh's own clock, when the last good copy is hours old: evidence.
+  const answer = verifyBatch(run.toolData.prefixes, run.toolData.crawlers, ['8.8.8.8', '192.168.1.10', '127.0.0.1', '66.249.66.1'], 'PerplexityBot', run.at);
+  assert.deepEqual(
+    answer.results.map((r) => (r.valid ? `${r.address} ${r.verdict}` : r.input)),
+    ['8.8.8.8 not-in-published-ranges', '192.168.1.10 not-in-published-ranges', '127.0.0.1 not-in-published-ranges', '66.249.66.1 genuine'],
+  );
+});
+
 // docs/PRINCIPLES.md §4: an upstream's redirect to a service on our own network is not followed,
 // so nothing that service says can be published.
 test('a 302 to another loopback port is refused; nothing of the target appears in dist/ or state/', async () => {
-  const TOKEN = 'local-service-token-5f2c9e';
-  const local = await startUpstreamServer({
-    [`/${SOURCE}`]: bytes(JSON.stringify({ creationTime: TOKEN, prefixes: [{ ipv4Prefix: '66.249.66.0/29' }], token: TOKEN }), { 'x-token': TOKEN }),
+  const run = await runHostile();
+  // Both redirects at once, each from its own source.
+  run.targets.forEach((target, i) => {
+    const id = REDIRECTED[i]!;
+    const row = run.statusDoc.sources.find((s) => s.id === id);
+    assert.equal(row?.state, 'failed', target);
+    assert.match(
+      row?.error ?? '',
+      /^Fetch failed \(bad-redirect\): .* redirected to https?:\/\/127\.0\.0\.1:\d+\/perplexity-perplexitybot, which was not followed: /,
+    );
+    assert.ok(run.refreshed.page.stale_sources.some((s) => s.id === id));
   });
-  // Both redirects at once, each from its own source (the fault matrix's first two).
-  const targets = [local.url(`/${SOURCE}`), local.url(`/${SOURCE}`).replace('http:', 'https:')];
-  try {
-    targets.forEach((target, i) => {
-      routes[`/${faultSource(i)}`] = redirect(target, 302);
-    });
-    const failed = await refresh();
-    const statusDoc = await readJson<StatusDoc>('/status.json');
-    targets.forEach((target, i) => {
-      const id = faultSource(i);
-      const row = statusDoc.sources.find((s) => s.id === id);
-      assert.equal(row?.state, 'failed', target);
-      assert.match(
-        row?.error ?? '',
-        /^Fetch failed \(bad-redirect\): .* redirected to https?:\/\/127\.0\.0\.1:\d+\/perplexity-perplexitybot, which was not followed: /,
-      );
-      assert.ok(failed.page.stale_sources.some((s) => s.id === id));
-    });
-    assert.equal(local.hits(`/${SOURCE}`), 0, 'the local service was never asked');
-    assert.deepEqual(await filesHolding(TOKEN), []);
-  } finally {
-    await local.close();
-    targets.forEach((_, i) => {
-      routes[`/${faultSource(i)}`] = goodRoute(i);
-    });
-    await refresh();
-  }
+  assert.equal(run.localHits, 0, 'the local service was never asked');
+  assert.deepEqual(run.holdingToken, []);
 });
 
 test('a 200,000-character upstream string is never published whole; a line break in an error starts no line of all.txt', async () => {
-  const long = 'q'.repeat(200_000);
-  const twenty = (JSON.parse(fixture('twenty.json').toString('utf8')) as { prefixes: { ipv4Prefix: string }[] }).prefixes;
-  const cases: Array<[string, string]> = [
-    ['an invalid prefix', JSON.stringify({ creationTime: '2026-01-04T00:00:00Z', prefixes: [...twenty, { ipv4Prefix: long }] })],
-    ['a creationTime', JSON.stringify({ creationTime: long, prefixes: twenty })],
-    ['a key', JSON.stringify({ [long]: 1 })],
-    ['an extra entry key', JSON.stringify({ creationTime: '2026-01-04T00:00:00Z', prefixes: twenty.map((p) => ({ ...p, [long]: 1 })) })],
-    ['a Content-Type', ''],
-  ];
-  // All five at once, each from its own source (the fault matrix's first five), in one refresh.
-  cases.forEach(([what, body], i) => {
-    routes[`/${faultSource(i)}`] = what === 'a Content-Type' ? bytes(fixture('twenty.json'), { 'content-type': `text/${'q'.repeat(7_000)}` }) : bytes(body);
-  });
-  await refresh();
-  const statusDoc = await readFile(join(project.root, 'dist', 'status.json'), 'utf8');
-  assert.ok(statusDoc.length < 40_000, `status.json is ${statusDoc.length} characters`);
-  const holding = await filesHolding('q'.repeat(201));
-  assert.deepEqual(holding, [], `quoted at most 200 characters at a time (${cases.map(([what], i) => `${faultSource(i)}: ${what}`).join('; ')})`);
-  cases.forEach((_, i) => {
-    routes[`/${faultSource(i)}`] = goodRoute(i);
-  });
+  const run = await runHostile();
+  // All five at once, each from its own source, in one refresh.
+  assert.ok(run.statusText.length < 40_000, `status.json is ${run.statusText.length} characters`);
+  assert.deepEqual(run.holdingLong, [], `quoted at most 200 characters at a time (${LONG_CASES.map(([what], i) => `${longSource(i)}: ${what}`).join('; ')})`);
 
-  routes[`/${SOURCE}`] = bytes('x\n8.8.8.8/32\n# a comment line\n');
-  await refresh();
-  const row = (await readJson<StatusDoc>('/status.json')).sources.find((s) => s.id === SOURCE);
+  const row = run.statusDoc.sources.find((s) => s.id === LINE_BREAK);
   assert.match(row?.error ?? '', /^Parse failed: /);
   assert.doesNotMatch(row?.error ?? '', /[\r\n]/);
-  const lines = (await readFile(join(project.root, 'dist', 'ip-ranges', 'all.txt'), 'utf8')).split('\n');
-  assert.ok(!lines.includes('8.8.8.8/32'), 'the upstream text did not become a prefix line');
+  assert.ok(!run.allLines.includes('8.8.8.8/32'), 'the upstream text did not become a prefix line');
   assert.ok(
-    lines.every((line) => line === '' || line.startsWith('# ') || /^[0-9a-f.:]+\/\d+$/.test(line)),
+    run.allLines.every((line) => line === '' || line.startsWith('# ') || /^[0-9a-f.:]+\/\d+$/.test(line)),
     'every line is a comment or a prefix',
   );
-  routes[`/${SOURCE}`] = file('twenty.json');
-  await refresh();
 });

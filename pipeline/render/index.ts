@@ -31,7 +31,7 @@ interface BuildSoFar {
 }
 
 interface Renderer {
-  /** The module under pipeline/ that exports `render`: what a route's `writtenBy` names (test/written-by.test.ts). */
+  /** The module under pipeline/ that exports `render`: what a route's `writtenBy` names (test/outputs.test.ts). */
   module: string;
   render: (model: Model, build: BuildSoFar) => RenderedFile[];
 }

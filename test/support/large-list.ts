@@ -11,13 +11,12 @@ import { build } from '../../pipeline/publish/build.ts';
 import { commitRefresh } from '../../pipeline/refresh/commit.ts';
 import { refreshMirror } from '../../pipeline/refresh/refresh.ts';
 import { verifyBatch } from '../../pipeline/tools/verify/index.ts';
+import { builtMini, MINI_BUILT_AT } from './built-mini.ts';
 import { initRepo } from './git.ts';
-import { tempProject } from './project.ts';
 import { publishedToolData } from './tool-data.ts';
 import { bytes, startUpstreamServer } from './upstream-server.ts';
 
 const SOURCE = 'perplexity-perplexitybot';
-const BUILT = '2026-02-01T00:00:00Z';
 const NOW = '2026-02-01T06:00:00Z';
 
 /** The smallest argument count that a spread (`f(...list)`) cannot pass in this process: V8's
@@ -32,9 +31,16 @@ export function spreadLimit(): number {
       throw error;
     }
   };
+  // Doubling up to the first size that breaks, then halving the gap: no array is ever more than
+  // twice the limit (an array of 2^24 numbers to start from cost a second of CPU and its collection).
+  const most = 1 << 24;
   let fits = 1;
-  let fails = 1 << 24;
-  if (!breaks(fails)) throw new Error(`a spread of ${fails} arguments passes: no list size proves the stages avoid spreads`);
+  let fails = 2;
+  while (!breaks(fails)) {
+    if (fails >= most) throw new Error(`a spread of ${fails} arguments passes: no list size proves the stages avoid spreads`);
+    fits = fails;
+    fails *= 2;
+  }
   while (fails - fits > 1) {
     const middle = Math.floor((fits + fails) / 2);
     if (breaks(middle)) fails = middle;
@@ -54,14 +60,15 @@ function hugeList(count: number): string {
 }
 
 /** Refresh, build, commit and verify a list of count prefixes in a fresh copy of the mini
- * fixture, asserting every stage; returns the upstream body's size. */
+ * fixture as built at MINI_BUILT_AT (test/support/built-mini.ts), asserting every stage;
+ * returns the upstream body's size. */
 export async function largeListRun(count: number): Promise<{ bodyBytes: number }> {
   assert.ok(count > 50 && count < 2 ** 24, `${count} prefixes: the checks below need more than 50 and fewer than 2^24`);
   const body = hugeList(count);
-  const project = await tempProject('mini');
+  assert.ok(MINI_BUILT_AT < NOW, 'the refresh comes after the build it starts from');
+  const project = await builtMini();
   const upstream = await startUpstreamServer({ [`/${SOURCE}`]: bytes(body) });
   try {
-    await build({ root: project.root, now: BUILT });
     await initRepo(project.root);
     const readJson = async <T>(path: string): Promise<T> => JSON.parse(await readFile(join(project.root, 'dist', path), 'utf8')) as T;
 
