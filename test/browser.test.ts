@@ -37,7 +37,15 @@ let scratch: string;
 before(async () => {
   if (CHROMIUM === undefined) return; // every test says it is skipped
   scratch = await mkdtemp(join(tmpdir(), 'browser-test-'));
-  server = await startServer({ root: REPO, port: 0, host: '127.0.0.1', compress: false, checkEveryMs: 0, tools: { threads: 0 }, requestLog: { file: join(scratch, 'requests.db') } });
+  server = await startServer({
+    root: REPO,
+    port: 0,
+    host: '127.0.0.1',
+    compress: false,
+    checkEveryMs: 0,
+    tools: { threads: 0 },
+    requestLog: { file: join(scratch, 'requests.db') },
+  });
   browser = await launchChromium(CHROMIUM);
 });
 after(async () => {
