@@ -1,7 +1,7 @@
 #!/bin/sh
 # npm test: the type check, the linters (npm run lint) and every test file at once, ending with
-# the 10 slowest files. The tests wait on sockets, git and child processes more than on the CPU,
-# so four files run at a time even on two cores
+# the 10 slowest files and the CPU they used. Four files run at a time even on two cores, so
+# that one file's waits on sockets, git and child processes are another's CPU
 # (TEST_CONCURRENCY overrides). Arguments narrow the files: `npm test -- pipeline` runs the
 # unit tests beside the code, `npm test -- test bench` the end-to-end ones.
 set -u
@@ -42,8 +42,10 @@ wait "$lint"
 linted=$?
 if [ -s "$times" ]; then
   echo
-  echo "the 10 slowest test files (wall seconds, each in its own process):"
-  sort -t "$(printf '\t')" -k1,1 -rn "$times" | head -n 10 | awk -F '\t' '{ printf "%7.1f s  %s\n", $1, $2 }'
+  echo "the 10 slowest test files (each in its own process; CPU counts its threads and the processes it started):"
+  echo "   wall      CPU  file"
+  sort -t "$(printf '\t')" -k1,1 -rn "$times" | head -n 10 | awk -F '\t' '{ printf "%7.1f s %6.1f s  %s\n", $1, $2, $3 }'
+  awk -F '\t' '{ cpu += $2 } END { printf "CPU of all test files: %.0f s\n", cpu }' "$times"
 fi
 [ "$types" -eq 0 ] || echo "npm test: the type check failed (exit $types)" >&2
 [ "$linted" -eq 0 ] || echo "npm test: npm run lint failed (exit $linted)" >&2
