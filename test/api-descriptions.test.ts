@@ -66,6 +66,9 @@ test('Redocly lint (recommended rules) finds no error in either description', as
     const result = await run(join(REPO, 'node_modules', '.bin', 'redocly'), ['lint', file, '--format=json', '--max-problems=5000'], {
       cwd: scratch,
       maxBuffer: 64 * 1024 * 1024,
+      // Redocly CLI otherwise reaches out to redocly.com after each run (usage telemetry, and a
+      // check for a newer version); tests never leave this machine.
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
     }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
     const report = JSON.parse(result.stdout) as { problems: { severity: string; ruleId: string; message: string }[] };
     const errors = report.problems.filter((p) => p.severity === 'error');

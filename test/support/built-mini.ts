@@ -1,7 +1,8 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from '../../pipeline/publish/build.ts';
+import { copyTree } from './copy-tree.ts';
 import { tempProject } from './project.ts';
 
 /** When the shared mini build is made; a test that needs another moment builds its own. */
@@ -23,7 +24,7 @@ export async function builtMini(): Promise<{ root: string; dispose(): Promise<vo
     return project;
   }
   const root = await mkdtemp(join(tmpdir(), 'crawler-index-'));
-  await cp(shared, root, { recursive: true });
+  for (const name of await readdir(shared)) await copyTree(join(shared, name), join(root, name));
   return { root, dispose: () => rm(root, { recursive: true, force: true }) };
 }
 

@@ -6,8 +6,10 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 export const CHROMIUM = [process.env['CHROMIUM'], '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p !== undefined && existsSync(p));
 
 /**
- * A headless Chromium on this machine's closed network: without the background-networking flags
- * it keeps trying hosts it cannot reach, many connections at a time.
+ * A headless Chromium that reaches nothing but this machine: without the background-networking
+ * flags it keeps trying hosts it cannot reach, many connections at a time, and even with them it
+ * still looks up Google's sign-in and update hosts (accounts.google.com, clients2.google.com), so
+ * its resolver is told that no host but 127.0.0.1, where the pages are served, exists.
  */
 export function launchChromium(executablePath: string): Promise<Browser> {
   return puppeteer.launch({
@@ -21,6 +23,7 @@ export function launchChromium(executablePath: string): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
     ],
   });
 }
