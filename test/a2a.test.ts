@@ -3,12 +3,12 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { Role, type AgentCard, type Message, type Part } from '@a2a-js/sdk';
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
-import { readSite, startServer, type RunningServer } from '../pipeline/node/server.ts';
+import { readSite, type RunningServer } from '../pipeline/node/server.ts';
 import { A2A_PROMPTS, agentCard } from '../pipeline/render/agent-card.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
 import { TOOLS } from '../pipeline/tools/registry/index.ts';
 import { REPO } from './support/project.ts';
-import { serveMini, type ServedMini } from './support/served.ts';
+import { serveMini, type ServedMini, serveTree } from './support/served.ts';
 
 const validateCard = validatorFor('outputs/agent-card.schema.json');
 const validateError = validatorFor('outputs/error.schema.json');
@@ -266,15 +266,7 @@ describe("the issue's questions, asked of the published index through the SDK's 
   let published: RunningServer;
   let asker: Client;
   before(async () => {
-    published = await startServer({
-      root: REPO,
-      port: 0,
-      host: '127.0.0.1',
-      compress: false,
-      checkEveryMs: 0,
-      requestLog: { file: null },
-      tools: { threads: 0 },
-    });
+    published = await serveTree(REPO, { requestLog: { file: null } });
     // The committed card names the public address; its interfaces are pointed at this server.
     const card = await new DefaultAgentCardResolver().resolve(published.url);
     const local: AgentCard = { ...card, supportedInterfaces: card.supportedInterfaces.map((i) => ({ ...i, url: `${published.url}/a2a` })) };

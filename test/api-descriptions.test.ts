@@ -9,8 +9,9 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { parse } from 'yaml';
-import { startServer, type RunningServer } from '../pipeline/node/server.ts';
+import type { RunningServer } from '../pipeline/node/server.ts';
 import { EXTENSION_PREFIX } from '../pipeline/render/swagger.ts';
+import { serveTree } from './support/served.ts';
 import { REPO } from './support/project.ts';
 
 // The API descriptions as the tools people use read them: fetched from the running server over
@@ -25,7 +26,7 @@ let scratch: string;
 const served = new Map<string, string>();
 
 before(async () => {
-  server = await startServer({ root: REPO, port: 0, host: '127.0.0.1', compress: false, checkEveryMs: 0, tools: { threads: 0 } });
+  server = await serveTree(REPO);
   scratch = await mkdtemp(join(tmpdir(), 'api-descriptions-'));
   for (const path of ['/openapi.json', '/openapi.yaml', '/swagger.json']) {
     const response = await fetch(server.url + path);

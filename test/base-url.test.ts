@@ -1,9 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { after, before, describe, test } from 'node:test';
 import { build } from '../pipeline/publish/build.ts';
-import { startServer, type RunningServer } from '../pipeline/node/server.ts';
+import type { RunningServer } from '../pipeline/node/server.ts';
 import { isDynamic, routes } from '../pipeline/routes.ts';
 import { MCP_SERVERS, TOOLS } from '../pipeline/tools/registry/index.ts';
+import { serveTree } from './support/served.ts';
 import { JSON_RPC_HEADERS, raw, type RawResponse } from './support/http.ts';
 import { tempProject } from './support/project.ts';
 
@@ -20,16 +21,8 @@ let proxied: RunningServer;
 before(async () => {
   project = await tempProject('mini');
   await build({ root: project.root, now: '2026-01-01T00:00:00Z', baseUrl: BUILT_FOR });
-  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', compress: false, checkEveryMs: 0, tools: { threads: 0 } });
-  proxied = await startServer({
-    root: project.root,
-    port: 0,
-    host: '127.0.0.1',
-    checkEveryMs: 0,
-    compress: false,
-    tools: { threads: 0 },
-    origin: { fixed: null, trustProxy: true },
-  });
+  server = await serveTree(project.root);
+  proxied = await serveTree(project.root, { origin: { fixed: null, trustProxy: true } });
 });
 after(async () => {
   await server.close();

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'puppeteer-core';
-import { startServer, type RunningServer } from '../pipeline/node/server.ts';
+import type { RunningServer } from '../pipeline/node/server.ts';
+import { serveTree } from './support/served.ts';
 import { REPO } from './support/project.ts';
 import { CHROMIUM, launchChromium } from './support/chromium.ts';
 import { parseHeaders, parseRedirects, startStaticHost } from './support/static-host.ts';
@@ -37,15 +38,7 @@ let scratch: string;
 before(async () => {
   if (CHROMIUM === undefined) return; // every test says it is skipped
   scratch = await mkdtemp(join(tmpdir(), 'browser-test-'));
-  server = await startServer({
-    root: REPO,
-    port: 0,
-    host: '127.0.0.1',
-    compress: false,
-    checkEveryMs: 0,
-    tools: { threads: 0 },
-    requestLog: { file: join(scratch, 'requests.db') },
-  });
+  server = await serveTree(REPO, { requestLog: { file: join(scratch, 'requests.db') } });
   browser = await launchChromium(CHROMIUM);
 });
 after(async () => {

@@ -5,8 +5,9 @@ import { after, before, describe, test } from 'node:test';
 import type { SimpleGit } from 'simple-git';
 import { build } from '../pipeline/publish/build.ts';
 import type { EventLog } from '../pipeline/changes/types.ts';
-import { startServer, type RunningServer } from '../pipeline/node/server.ts';
+import type { RunningServer } from '../pipeline/node/server.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
+import { serveTree } from './support/served.ts';
 import { commitAll, initRepo } from './support/git.ts';
 import { raw } from './support/http.ts';
 import { builtMini } from './support/built-mini.ts';
@@ -26,7 +27,7 @@ before(async () => {
   project = await builtMini();
   git = await initRepo(project.root);
   // The change feed calls no tool: no tool threads (each loads the pipeline and the tools' data).
-  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', compress: false, checkEveryMs: 0, tools: { threads: 0 } });
+  server = await serveTree(project.root);
 });
 after(async () => {
   await server.close();

@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { parse } from 'yaml';
-import { startServer, type RunningServer } from '../pipeline/node/server.ts';
+import type { RunningServer } from '../pipeline/node/server.ts';
 import { ERROR_CODES } from '../pipeline/contract/error-catalog.ts';
 import { DEFAULT_RETENTION_DAYS, USER_AGENT_LIMIT } from '../pipeline/log/types.ts';
 import { routes } from '../pipeline/routes.ts';
 import { TOOLS } from '../pipeline/tools/registry/index.ts';
+import { serveTree } from './support/served.ts';
 import { REPO } from './support/project.ts';
 
 // docs/API.md §4.3 over a real socket, against the committed dist/: each discovery document answers
@@ -19,7 +20,7 @@ const SITE = parse(readFileSync(join(REPO, 'records', 'site.yaml'), 'utf8')) as 
 const LEDGER = JSON.parse(readFileSync(join(REPO, 'dist', 'documents.json'), 'utf8')) as { documents: { path: string; last_modified: string }[] };
 
 before(async () => {
-  server = await startServer({ root: REPO, port: 0, host: '127.0.0.1', compress: false, checkEveryMs: 0, tools: { threads: 0 } });
+  server = await serveTree(REPO);
 });
 after(() => server.close());
 

@@ -10,7 +10,8 @@ import { build } from '../pipeline/publish/build.ts';
 import { createApp, type App } from '../pipeline/http/handler.ts';
 import type { DocumentStore } from '../pipeline/http/store.ts';
 import { snapshotStore, type SnapshotStore } from '../pipeline/node/dist-snapshot.ts';
-import { readSite, startServer, type RunningServer } from '../pipeline/node/server.ts';
+import { readSite, type RunningServer } from '../pipeline/node/server.ts';
+import { serveTree } from './support/served.ts';
 import { raw } from './support/http.ts';
 import { builtMini } from './support/built-mini.ts';
 
@@ -144,7 +145,7 @@ describe('what the direct answer keeps', () => {
 describe('content-coding', () => {
   let server: RunningServer;
   before(async () => {
-    server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', tools: { threads: 0 } });
+    server = await serveTree(project.root, { compress: true });
     await server.encoded();
   });
   after(() => server.close());

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { after, before, describe, test } from 'node:test';
-import { startServer, type RunningServer } from '../pipeline/node/server.ts';
+import type { RunningServer } from '../pipeline/node/server.ts';
+import { serveTree } from './support/served.ts';
 import { raw } from './support/http.ts';
 import { builtMini } from './support/built-mini.ts';
 import { closedWithin, exchange, headersOf, openSocket } from './support/socket.ts';
@@ -16,15 +17,7 @@ before(async () => {
   project = await builtMini();
   // No tool threads: what is hostile here is the request itself, which the HTTP layer answers;
   // the few calls that reach a tool run in place.
-  server = await startServer({
-    root: project.root,
-    port: 0,
-    host: '127.0.0.1',
-    compress: false,
-    checkEveryMs: 0,
-    tools: { threads: 0 },
-    log: (line) => logged.push(line),
-  });
+  server = await serveTree(project.root, { log: (line) => logged.push(line) });
 });
 after(async () => {
   await server.close();
@@ -270,12 +263,7 @@ describe('security headers', () => {
 describe('slow and greedy clients', () => {
   let strict: RunningServer;
   before(async () => {
-    strict = await startServer({
-      root: project.root,
-      port: 0,
-      host: '127.0.0.1',
-      compress: false,
-      tools: { threads: 0 },
+    strict = await serveTree(project.root, {
       limits: { headersTimeoutMs: 400, requestTimeoutMs: 800, keepAliveTimeoutMs: 300, idleTimeoutMs: 1_000, maxConnectionsPerAddress: 20 },
     });
   });
@@ -303,14 +291,7 @@ describe('slow and greedy clients', () => {
   });
 
   test('one address cannot hold more than maxConnectionsPerAddress connections', async () => {
-    const capped = await startServer({
-      root: project.root,
-      port: 0,
-      host: '127.0.0.1',
-      compress: false,
-      tools: { threads: 0 },
-      limits: { maxConnectionsPerAddress: 20 },
-    });
+    const capped = await serveTree(project.root, { limits: { maxConnectionsPerAddress: 20 } });
     try {
       const sockets = await Promise.all(Array.from({ length: 30 }, () => openSocket(capped.url)));
       const closed = await Promise.all(
@@ -332,14 +313,7 @@ describe('slow and greedy clients', () => {
 
   test('an aborted upload is one short log line, not a stack', async () => {
     const lines: string[] = [];
-    const quiet = await startServer({
-      root: project.root,
-      port: 0,
-      host: '127.0.0.1',
-      compress: false,
-      tools: { threads: 0 },
-      log: (line) => lines.push(line),
-    });
+    const quiet = await serveTree(project.root, { log: (line) => lines.push(line) });
     try {
       const socket = await openSocket(quiet.url);
       socket.write(

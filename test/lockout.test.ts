@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import type { Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { startServer, type RunningServer } from '../pipeline/node/server.ts';
+import type { RunningServer } from '../pipeline/node/server.ts';
+import { serveTree } from './support/served.ts';
 import { raw } from './support/http.ts';
 import { builtMini } from './support/built-mini.ts';
 import { destroyedWithin, openHalfOpen } from './support/socket.ts';
@@ -56,7 +57,7 @@ describe('admission: a client from another address is always served', () => {
   const limits = { maxConnections: 40, maxConnectionsPerAddress: 8, headersTimeoutMs: 60_000, requestTimeoutMs: 120_000, idleTimeoutMs: 60_000 };
 
   test('6 addresses x 8 dribbling connections fill a cap of 40; every probe from a seventh address gets its answer', async () => {
-    const server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', checkEveryMs: 0, compress: false, limits });
+    const server = await serveTree(project.root, { limits });
     const attackers: Socket[] = [];
     const stop = dribble(attackers, 200);
     try {
@@ -89,7 +90,7 @@ describe('a connection is destroyed when its deadline passes', () => {
   const within = (deadlineMs: number) => deadlineMs + 1_000 + limits.closeGraceMs + 8_000;
   let server: RunningServer;
   before(async () => {
-    server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', checkEveryMs: 0, compress: false, limits });
+    server = await serveTree(project.root, { limits });
   });
   after(() => server.close());
 

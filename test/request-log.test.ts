@@ -8,11 +8,11 @@ import { after, before, describe, test } from 'node:test';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
 import { connect } from 'node:net';
 import { build } from '../pipeline/publish/build.ts';
-import { type RunningServer, startServer } from '../pipeline/node/server.ts';
+import type { RunningServer } from '../pipeline/node/server.ts';
 import { raw } from './support/http.ts';
 import { hoursAgo, setMirrorTimes } from './support/mirror-times.ts';
 import { tempProject } from './support/project.ts';
-import { serveMini, type ServedMini } from './support/served.ts';
+import { serveMini, type ServedMini, serveTree } from './support/served.ts';
 
 // The request log over real sockets: every request is recorded once answered, /stats.json
 // aggregates it for anyone, /hits.json hands the rows only to the export key, and whoami sees
@@ -199,13 +199,7 @@ describe('clients that go away', () => {
     // not-genuine only if the booking still had the address.
     await setMirrorTimes(project.root, { '*': { accepted: hoursAgo(1) } });
     await build({ root: project.root, now: '2026-01-01T00:00:00Z' });
-    server = await startServer({
-      root: project.root,
-      port: 0,
-      host: '127.0.0.1',
-      checkEveryMs: 0,
-      compress: false,
-      tools: { threads: 0 },
+    server = await serveTree(project.root, {
       exportKey: KEY,
       requestLog: { file: join(project.root, 'state', 'requests.db') },
       log: (line) => lines.push(line),

@@ -9,13 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { judgeServeArguments, listenFailure } from '../pipeline/node/serve-args.ts';
-import { startServer } from '../pipeline/node/server.ts';
 import { Database } from '../pipeline/node/sqlite-driver.ts';
 import { errnoOf, messageOf } from '../pipeline/util/errno.ts';
 import { servingOrigin } from '../bench/server-process.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
 import { raw } from './support/http.ts';
-import { serveMini, type ServedMini } from './support/served.ts';
+import { serveMini, type ServedMini, serveTree } from './support/served.ts';
 import { REPO } from './support/project.ts';
 
 const START_TIMEOUT_MS = 60_000;
@@ -264,7 +263,7 @@ describe('a port or address that cannot be had: one line, exit 1', () => {
   // failure it was only changes listenFailure's words, so this one runs in this process.
   test('an address this machine does not have', async () => {
     // 192.0.2.0/24 is reserved for documentation (RFC 5737): no machine has it.
-    const refused = await startServer({ root: served.root, port: 0, host: '192.0.2.1', checkEveryMs: 0, compress: false, tools: { threads: 0 } }).then(
+    const refused = await serveTree(served.root, { host: '192.0.2.1' }).then(
       () => assert.fail('listened on 192.0.2.1'),
       (error: unknown) => error,
     );

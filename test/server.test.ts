@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { build } from '../pipeline/publish/build.ts';
 import type { Ledger } from '../pipeline/ledger/ledger.ts';
-import { startServer, type RunningServer } from '../pipeline/node/server.ts';
+import type { RunningServer } from '../pipeline/node/server.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
+import { serveTree } from './support/served.ts';
 import { raw } from './support/http.ts';
 import { tempProject } from './support/project.ts';
 
@@ -25,7 +26,7 @@ before(async () => {
   project = await tempProject('mini');
   await build({ root: project.root, now: T0 });
   ledger = JSON.parse(await readFile(join(project.root, 'dist', 'documents.json'), 'utf8')) as Ledger;
-  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', compress: false, checkEveryMs: 0, tools: { threads: 0 } });
+  server = await serveTree(project.root);
 });
 after(async () => {
   await server.close();

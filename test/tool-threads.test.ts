@@ -5,11 +5,11 @@ import { snapshotStore } from '../pipeline/node/dist-snapshot.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
 import { MAX_JSON_DEPTH } from '../pipeline/http/jsonrpc.ts';
 import { JSON_RPC_HEADERS, raw } from './support/http.ts';
-import { serveMini, type ServedMini } from './support/served.ts';
+import { serveMini, type ServedMini, serveTree } from './support/served.ts';
 import { join } from 'node:path';
 import { readFile, writeFile } from 'node:fs/promises';
 import { build } from '../pipeline/publish/build.ts';
-import { readSite, startServer, type RunningServer } from '../pipeline/node/server.ts';
+import { readSite, type RunningServer } from '../pipeline/node/server.ts';
 import { handleA2a } from '../pipeline/http/a2a/endpoint.ts';
 import { handleMcp } from '../pipeline/http/mcp.ts';
 import { relocate } from '../pipeline/http/origin.ts';
@@ -326,7 +326,7 @@ describe("a large valid prefix list: the tools' data is built outside every call
   before(async () => {
     project = await tempProject('mini');
     await publish(0, '2026-01-01T00:00:00Z');
-    server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', checkEveryMs: 0, compress: false, tools: { deadlineMs: 300 } });
+    server = await serveTree(project.root, { tools: { deadlineMs: 300 } });
   });
   after(async () => {
     await server.close();

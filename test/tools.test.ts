@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'yaml';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { startServer, type RunningServer } from '../pipeline/node/server.ts';
+import type { RunningServer } from '../pipeline/node/server.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
 import { TOOLS } from '../pipeline/tools/registry/index.ts';
+import { serveTree } from './support/served.ts';
 import { seededRandom } from './support/random.ts';
 import { raw } from './support/http.ts';
 import { REPO } from './support/project.ts';
@@ -25,7 +26,7 @@ before(async () => {
   // No test here depends on how old a mirrored list is (test/verify-verdicts.test.ts builds a
   // tree with the lists' times set for that), so the committed tree serves them without a build.
   // Calls run in place; test/tool-threads.test.ts calls every tool on a thread.
-  server = await startServer({ root: REPO, port: 0, host: '127.0.0.1', compress: false, checkEveryMs: 0, requestLog: { file: null }, tools: { threads: 0 } });
+  server = await serveTree(REPO, { requestLog: { file: null } });
 });
 after(() => server.close());
 

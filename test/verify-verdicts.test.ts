@@ -6,9 +6,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { build } from '../pipeline/publish/build.ts';
-import { startServer, type RunningServer } from '../pipeline/node/server.ts';
+import type { RunningServer } from '../pipeline/node/server.ts';
 import { runToolCommand } from '../pipeline/node/tool-commands.ts';
 import { toolByName } from '../pipeline/tools/registry/index.ts';
+import { serveTree } from './support/served.ts';
 import { JSON_RPC_HEADERS, raw } from './support/http.ts';
 import { hoursAgo, setMirrorTimes } from './support/mirror-times.ts';
 import { tempProject } from './support/project.ts';
@@ -41,7 +42,7 @@ before(async () => {
   });
   await build({ root: project.root, now: '2026-01-01T00:00:00Z' });
   // Calls run in place; test/tool-threads.test.ts calls every tool on a thread.
-  server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', compress: false, checkEveryMs: 0, tools: { threads: 0 } });
+  server = await serveTree(project.root);
 });
 after(async () => {
   await server.close();

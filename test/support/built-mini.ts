@@ -1,6 +1,8 @@
 import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from '../../pipeline/publish/build.ts';
 import { copyTree } from './copy-tree.ts';
 import { tempProject } from './project.ts';
@@ -23,13 +25,15 @@ export async function builtMini(): Promise<{ root: string; dispose(): Promise<vo
     await build({ root: project.root, now: MINI_BUILT_AT });
     return project;
   }
+  // A build that never happened would otherwise surface as puzzling failures in every test using it.
+  if (!existsSync(join(shared, 'dist', 'documents.json'))) throw new Error(`${SHARED}=${shared} holds no build of the mini fixture; unset it or run npm test`);
   const root = await mkdtemp(join(tmpdir(), 'crawler-index-'));
   for (const name of await readdir(shared)) await copyTree(join(shared, name), join(root, name));
   return { root, dispose: () => rm(root, { recursive: true, force: true }) };
 }
 
 // `node --import tsx test/support/built-mini.ts <folder>`: makes the shared build in <folder>.
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const folder = process.argv[2];
   if (folder === undefined) throw new Error('usage: built-mini.ts <empty folder to build the mini fixture in>');
   const project = await tempProject('mini');

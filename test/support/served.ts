@@ -12,6 +12,16 @@ export interface ServedMini {
   dispose(): Promise<void>;
 }
 
+/**
+ * A server on the built tree under `root`, on a random loopback port: uncompressed, with tool calls
+ * in place and a look at dist/ on every request, unless the test asks otherwise. Brotli over a
+ * whole tree and the threads' module loading cost seconds of CPU, so only the tests of
+ * content-coding and of the threads turn them on (docs/ARCHITECTURE.md §6).
+ */
+export function serveTree(root: string, options: Partial<Omit<ServeOptions, 'root'>> = {}): Promise<RunningServer> {
+  return startServer({ root, port: 0, host: '127.0.0.1', checkEveryMs: 0, compress: false, tools: { threads: 0 }, ...options });
+}
+
 /** The mini fixture built at MINI_BUILT_AT and served on a random loopback port, uncompressed unless asked. */
 export async function serveMini(
   options: Pick<ServeOptions, 'tools' | 'exportKey' | 'compress'> & { requestLog?: Omit<NonNullable<ServeOptions['requestLog']>, 'file'> } = {},
@@ -19,8 +29,8 @@ export async function serveMini(
   const project = await builtMini();
   // A request log, when asked for, lives in the project's state/ as npm start keeps it.
   const requestLog = options.requestLog === undefined ? undefined : { ...options.requestLog, file: join(project.root, 'state', 'requests.db') };
-  // Encoding the whole tree with brotli takes seconds of a core; only the tests of content-coding ask for it.
-  const server = await startServer({ root: project.root, port: 0, host: '127.0.0.1', checkEveryMs: 0, compress: false, ...options, requestLog });
+  // Tool threads stay on unless asked off: the tests of the tools over MCP and A2A run them as npm start does.
+  const server = await serveTree(project.root, { tools: {}, ...options, requestLog });
   const data = await publishedToolData(project.root);
   return {
     root: project.root,
