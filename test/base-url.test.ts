@@ -1,12 +1,14 @@
 import { strict as assert } from 'node:assert';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { build } from '../pipeline/publish/build.ts';
+import { parse } from 'yaml';
 import type { RunningServer } from '../pipeline/node/server.ts';
 import { isDynamic, routes } from '../pipeline/routes.ts';
 import { MCP_SERVERS, TOOLS } from '../pipeline/tools/registry/index.ts';
 import { serveTree } from './support/served.ts';
 import { JSON_RPC_HEADERS, raw, type RawResponse } from './support/http.ts';
-import { tempProject } from './support/project.ts';
+import { builtMini } from './support/built-mini.ts';
 
 // A self-hosted server keeps its clients on itself (docs/API.md §1.3): every dynamic answer
 // and every Link header names the origin the client used, never the one the tree was built
@@ -14,13 +16,15 @@ import { tempProject } from './support/project.ts';
 
 const BUILT_FOR = 'https://index.example';
 
-let project: Awaited<ReturnType<typeof tempProject>>;
+let project: Awaited<ReturnType<typeof builtMini>>;
 let server: RunningServer;
 let proxied: RunningServer;
 
 before(async () => {
-  project = await tempProject('mini');
-  await build({ root: project.root, now: '2026-01-01T00:00:00Z', baseUrl: BUILT_FOR });
+  // The mini fixture's records publish under BUILT_FOR, so npm test's one build of it is the tree.
+  project = await builtMini();
+  const site = await readFile(join(project.root, 'records', 'site.yaml'), 'utf8');
+  assert.equal((parse(site) as { base_url: string }).base_url, BUILT_FOR, 'the mini fixture is built for BUILT_FOR');
   server = await serveTree(project.root);
   proxied = await serveTree(project.root, { origin: { fixed: null, trustProxy: true } });
 });

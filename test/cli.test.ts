@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { cliInProcess as inProcess, type Ran } from './support/cli.ts';
+import { builtMini } from './support/built-mini.ts';
 import { REPO, tempProject } from './support/project.ts';
 
 // Each command runs once as a real process, as `npm run check|build|refresh` (tsx pipeline/cli.ts)
@@ -79,8 +80,9 @@ test('refresh --help names its offline and commit options', async () => {
     assert.ok(result.stdout.includes(option), `${option} in:\n${result.stdout}`);
 });
 
-// The tools on the command line, through the package's own bin (what `npx crawler-index` runs),
-// on the committed dist/.
+// The tools on the command line, through the package's own bin (what `npx crawler-index` runs).
+// verify runs on the committed dist/, the default --root; the others on the mini fixture's build
+// (test/support/built-mini.ts), a quarter of the committed tree for each process to load.
 const bin = (args: readonly string[], input?: string) =>
   new Promise<Ran>((resolve) => {
     const child = execFile(
@@ -93,16 +95,17 @@ const bin = (args: readonly string[], input?: string) =>
   });
 
 test('audit, lint, allowed, classify and verify run the registry offline, as a summary or --json', async (t) => {
-  const project = await tempProject('mini');
+  const project = await builtMini();
   t.after(() => project.dispose());
   const file = join(project.root, 'robots.txt');
   await writeFile(file, 'User-agent: GPTBot\nDisalow: /\nDisallow: /\n');
-  // One process per command, started together: each loads the committed dist/ on its own.
+  const mini = ['--root', project.root];
+  // One process per command, started together: each loads its dist/ on its own.
   const [audit, lint, allowed, classify, verify] = await Promise.all([
-    bin(['audit', file]),
-    bin(['lint', '-'], 'User-agent: *\nDisalow: /x\n'),
-    bin(['allowed', file, '--ua', 'GPTBot', '--path', '/', '/a']),
-    bin(['classify', 'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)']),
+    bin([...mini, 'audit', file]),
+    bin([...mini, 'lint', '-'], 'User-agent: *\nDisalow: /x\n'),
+    bin([...mini, 'allowed', file, '--ua', 'GPTBot', '--path', '/', '/a']),
+    bin([...mini, 'classify', 'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)']),
     bin(['verify', '66.249.66.1', '--ua', 'Googlebot']),
   ]);
   assert.equal(audit.code, 0, audit.stderr);
@@ -113,27 +116,29 @@ test('audit, lint, allowed, classify and verify run the registry offline, as a s
   // A match is evidence however old the committed copy is; what an address outside the lists gets depends on their age (test/verify-verdicts.test.ts).
   assert.match(verify.stdout, /Verdicts: 1 genuine\./);
 
-  // --json and the usage preferences, in this process on the same committed dist/.
-  const json = JSON.parse((await inProcess('--root', REPO, 'audit', file, '--json')).stdout) as { blocked: { slug: string }[] };
+  // --json and the usage preferences, in this process on the same mini build.
+  const json = JSON.parse((await inProcess(...mini, 'audit', file, '--json')).stdout) as { blocked: { slug: string }[] };
   assert.deepEqual(
     json.blocked.map((b) => b.slug),
     ['gptbot'],
   );
   const signalled = join(project.root, 'signalled-robots.txt');
   await writeFile(signalled, 'User-agent: *\nContent-Signal: ai-train=no\n');
-  const signals = JSON.parse((await inProcess('--root', REPO, 'audit', signalled, '--json', '--content-usage-header', 'train-ai=n')).stdout) as {
+  const signals = JSON.parse((await inProcess(...mini, 'audit', signalled, '--json', '--content-usage-header', 'train-ai=n')).stdout) as {
     allowed: { slug: string; preferences: { content_usage: { 'train-ai': string }; content_signal: { 'ai-train': string } } }[];
   };
   const gpt = signals.allowed.find((a) => a.slug === 'gptbot')!;
   assert.deepEqual([gpt.preferences.content_usage['train-ai'], gpt.preferences.content_signal['ai-train']], ['disallowed', 'no']);
 });
 
-test('a refused input exits 2 naming the field and its accepted form; nothing goes to stdout', async () => {
-  const refused = await inProcess('--root', REPO, 'verify', ...Array.from({ length: 501 }, (_, i) => `192.0.2.${i % 256}`));
+test('a refused input exits 2 naming the field and its accepted form; nothing goes to stdout', async (t) => {
+  const project = await builtMini();
+  t.after(() => project.dispose());
+  const refused = await inProcess('--root', project.root, 'verify', ...Array.from({ length: 501 }, (_, i) => `192.0.2.${i % 256}`));
   assert.equal(refused.code, 2);
   assert.equal(refused.stdout, '');
   assert.match(refused.stderr, /^ip: ip has 501 items; at most 500 per call\. Accepted: /);
-  const missing = await inProcess('--root', REPO, 'audit', join(REPO, 'no-such-robots.txt'));
+  const missing = await inProcess('--root', project.root, 'audit', join(REPO, 'no-such-robots.txt'));
   assert.equal(missing.code, 2);
   assert.equal(missing.stdout, '');
   assert.match(missing.stderr, /^cannot read .*no-such-robots\.txt \(ENOENT\); give a readable file, or - for standard input\n$/);

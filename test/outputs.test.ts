@@ -5,7 +5,6 @@ import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { build, type BuildResult } from '../pipeline/publish/build.ts';
 import { LEDGER_JSON, LEDGER_TXT, type Ledger } from '../pipeline/ledger/ledger.ts';
-import { renderByModule } from '../pipeline/render/index.ts';
 import { etagOf } from '../pipeline/util/sha256.ts';
 import { LIVE_MARKER } from '../pipeline/site/live.ts';
 import type { CrawlerView } from '../pipeline/model/model.ts';
@@ -14,7 +13,6 @@ import { findRoute, routes } from '../pipeline/routes.ts';
 import { describeErrors, validatorFor } from '../pipeline/schema/ajv.ts';
 import { BROWSER_USER_AGENTS } from '../pipeline/tools/browser-user-agents.ts';
 import { parseCsv } from './support/csv.ts';
-import { copyTree } from './support/copy-tree.ts';
 import { REPO, readTree, tempProject } from './support/project.ts';
 import { POLICY_IDS } from '../pipeline/records/types.ts';
 
@@ -28,16 +26,21 @@ const text = (path: string) => {
 const ledger = JSON.parse(text('/documents.json')) as Ledger;
 const agents = JSON.parse(text('/data/agents.json')) as { count: number; crawlers: CrawlerView[]; categories: { id: string; ai: boolean }[] };
 
-/** The build of the committed records over a copy of the committed dist/, made once for the file. */
+/**
+ * The build of the committed records, made once for the file: a dry run against the committed
+ * dist/ itself (it reads the ledger there and writes nothing), its files compared with the tree
+ * read above in memory instead of over a copy of dist/.
+ */
 let committedBuild: Promise<BuildResult> | undefined;
 function buildCommitted(): Promise<BuildResult> {
   committedBuild ??= (async () => {
+    // A copy of records/ and state/ outside git, so that the change log starts from state/ alone
+    // whatever this checkout's HEAD holds.
     const project = await tempProject('repo');
     try {
-      await copyTree(join(REPO, 'dist'), join(project.root, 'dist'));
       // At the time of the committed build: later, security.txt would be due for renewal
       // (render/service-terms.ts), which is the cron's job, not a sign of a stale tree.
-      return await build({ root: project.root, now: ledger.generated_at });
+      return await build({ root: project.root, distDir: join(REPO, 'dist'), now: ledger.generated_at, dryRun: true });
     } finally {
       await project.dispose();
     }
@@ -48,20 +51,23 @@ function buildCommitted(): Promise<BuildResult> {
 test('the committed dist/ is exactly what the build makes from the committed records', async () => {
   const result = await buildCommitted();
   assert.deepEqual(result.changed, [], 'run `npm run build` and commit dist/');
-  assert.equal(result.written, false);
+  // What writeDist checks before it writes nothing: the same paths, each with the same bytes.
+  assert.deepEqual(result.files.map((f) => f.path).sort(), [...dist.keys()], 'run `npm run build` and commit dist/');
+  const differing = result.files.filter((f) => !Buffer.from(f.bytes).equals(dist.get(f.path)!)).map((f) => f.path);
+  assert.deepEqual(differing, [], 'run `npm run build` and commit dist/');
 });
 
 // A stored document's route names the module that writes it (`writtenBy`), so a reader goes
 // from a URL to its code in one step. Checked here against what the build of the committed
 // records renders, so the table cannot go stale.
 test('every stored document names the module whose renderer writes it, as the build renders it', async () => {
-  const { model, files } = await buildCommitted();
+  const { renderers, files } = await buildCommitted();
   const writers = new Map<string, string>();
-  for (const { module, render, files: made } of renderByModule(model, ledger.generated_at)) {
+  for (const { module, render, paths } of renderers) {
     // The module named is the one that exports the renderer.
     const exports = (await import(pathToFileURL(join(REPO, 'pipeline', module)).href)) as Record<string, unknown>;
     assert.ok(Object.values(exports).includes(render), `${module} exports the renderer the build runs as it`);
-    for (const file of made) writers.set(file.path, module);
+    for (const path of paths) writers.set(path, module);
   }
   // The ledger describes the other files, so publish/build.ts writes it last, from ledger/ledger.ts.
   writers.set(LEDGER_JSON, 'ledger/ledger.ts');

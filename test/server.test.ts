@@ -8,12 +8,10 @@ import type { RunningServer } from '../pipeline/node/server.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
 import { serveTree } from './support/served.ts';
 import { raw } from './support/http.ts';
-import { tempProject } from './support/project.ts';
+import { builtMini, MINI_BUILT_AT as T0 } from './support/built-mini.ts';
 
 const validateError = validatorFor('outputs/error.schema.json');
-const T0 = '2026-01-01T00:00:00Z';
-
-let project: Awaited<ReturnType<typeof tempProject>>;
+let project: Awaited<ReturnType<typeof builtMini>>;
 let server: RunningServer;
 let ledger: Ledger;
 const entry = (path: string) => {
@@ -23,8 +21,8 @@ const entry = (path: string) => {
 };
 
 before(async () => {
-  project = await tempProject('mini');
-  await build({ root: project.root, now: T0 });
+  // The mini fixture as built at MINI_BUILT_AT, copied from npm test's one build of it.
+  project = await builtMini();
   ledger = JSON.parse(await readFile(join(project.root, 'dist', 'documents.json'), 'utf8')) as Ledger;
   server = await serveTree(project.root);
 });

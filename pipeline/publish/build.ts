@@ -6,7 +6,7 @@ import { checkRecords } from '../records/check.ts';
 import { readRecordFiles } from '../records/load.ts';
 import { readCorpus } from '../records/corpus.ts';
 import type { Problem } from '../records/types.ts';
-import { renderAll } from '../render/index.ts';
+import { renderByModule, type RendererRun } from '../render/index.ts';
 import { findRoute } from '../routes.ts';
 import { describeErrors, readSchemas, validatorFor } from '../schema/ajv.ts';
 import { readDirectoryState, readMirrorState } from '../state/mirror.ts';
@@ -36,6 +36,8 @@ export interface BuildResult {
   written: boolean;
   /** Paths added, changed or removed compared with the previous ledger (the ledger files excluded). */
   changed: string[];
+  /** Each renderer that ran, with the paths it made: what a route's `writtenBy` must name (test/outputs.test.ts). */
+  renderers: RendererRun[];
 }
 
 /**
@@ -101,7 +103,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const previousText = await readTextIfExists(join(previousDir, LEDGER_JSON));
   const { entries: previous, warning } = parsePreviousLedger(previousText);
   if (warning) log(`warning: ${warning}`);
-  const stamped = stampFiles(renderAll(model, now), previous, now);
+  const byModule = renderByModule(model, now);
+  const renderers = byModule.map(({ module, render, files }) => ({ module, render, paths: files.map((f) => f.path) }));
+  const renderedFiles = byModule.flatMap(({ files }) => files);
+  const stamped = stampFiles(renderedFiles, previous, now);
   const ledger = buildLedger(stamped, now);
   const encoder = new TextEncoder();
   const ledgerFiles = [
@@ -120,9 +125,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   if (!options.dryRun && (await writeEventLog(eventsPath, events))) log(`recorded change events up to cursor ${events.head} in state/events.json`);
   if (options.dryRun) {
     log(`dry run: ${changed.length} of ${files.length} files would change`);
-    return { model, files, written: false, changed };
+    return { model, files, written: false, changed, renderers };
   }
   const written = await writeDist(distDir, files);
   log(written ? `wrote ${files.length} files (${changed.length} changed) to ${distDir}` : `no change: ${distDir} already holds these ${files.length} files`);
-  return { model, files, written, changed };
+  return { model, files, written, changed, renderers };
 }

@@ -66,7 +66,14 @@ const RENDERERS: readonly Renderer[] = [
   { module: 'render/host-rules.ts', render: renderHostRules },
 ];
 
-/** Each renderer's module and render function, with the files it made. */
+/** A renderer that ran: its module, its function and the paths it made. */
+export interface RendererRun {
+  module: string;
+  render: Renderer['render'];
+  paths: string[];
+}
+
+/** Every file of dist/ but the ledger, by the renderer that made it: its module, its function and its files. */
 export function renderByModule(model: Model, now: string): { module: string; render: Renderer['render']; files: RenderedFile[] }[] {
   const rendered: RenderedFile[] = [];
   return RENDERERS.map(({ module, render }) => {
@@ -74,8 +81,4 @@ export function renderByModule(model: Model, now: string): { module: string; ren
     rendered.push(...files);
     return { module, render, files };
   });
-}
-
-export function renderAll(model: Model, now: string): RenderedFile[] {
-  return renderByModule(model, now).flatMap(({ files }) => files);
 }

@@ -2,7 +2,8 @@
 // prefixes) through the whole refresh, the build of every document, a commit and a verify, over a
 // real loopback upstream and a real git repository. Every stage must handle it without spreading
 // the list into a call's arguments. test/large-list.test.ts runs it on the smallest list that a
-// spread would break in its own process (spreadLimit); `npm run bench` runs it on 500,000.
+// spread would break on the thread that runs it (spreadLimit, on the small stack of
+// large-list-thread.ts); `npm run bench` runs it on 500,000.
 
 import { strict as assert } from 'node:assert';
 import { readFile } from 'node:fs/promises';
