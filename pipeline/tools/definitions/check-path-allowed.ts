@@ -27,7 +27,7 @@ export const allowedTool = defineTool({
   name: 'check_path_allowed',
   path: 'robots-allowed',
   title: 'Is this path allowed for this crawler?',
-  description: `Evaluates a robots.txt under RFC 9309 for one product token and up to ${MAX_PATHS} paths: the longest matching token picks the group (groups naming it merge), the longest pattern picks the rule, Allow wins a tie, * and $ are supported. Each verdict gives the deciding line, flags where a first-group-wins or non-merging parser would decide differently, and gives the usage preferences (Content-Usage, Content-Signal) that apply to the crawler at that path, with contradictions such as a use allowed on a path it may not fetch. Limits per call: each path at most ${MAX_PATH_BYTES} bytes; the evaluation may spend ${EVALUATION_BUDGET} work units, about rules x paths x (path length + ${UNITS_PER_COMPARISON}), counted before any rule is matched; a larger call is refused, naming the cost and the budget, so split it.`,
+  description: `Evaluates a robots.txt under RFC 9309 for one product token and up to ${MAX_PATHS} paths: the longest matching token picks the group (groups naming it merge), the longest pattern picks the rule, Allow wins a tie, * and $ are supported. Each verdict gives the deciding line, flags where a first-group-wins or non-merging parser, or Google's reference parser, would decide differently (each with a note), and gives the usage preferences (Content-Usage, Content-Signal) that apply to the crawler at that path, with contradictions such as a use allowed on a path it may not fetch. An empty ua asks for a crawler that no group names (the * group applies). Limits per call: each path at most ${MAX_PATH_BYTES} bytes (a GET's request head is at most 16 KiB, so send long paths in a POST form); the evaluation may spend ${EVALUATION_BUDGET} work units, about rules x paths x (path length + ${UNITS_PER_COMPARISON}), counted before any rule is matched; a larger call is refused, naming the cost and the budget, so split it.`,
   params: [
     ROBOTS_TXT,
     {
@@ -35,9 +35,11 @@ export const allowedTool = defineTool({
       kind: 'string',
       required: true,
       maxBytes: 256,
+      // RFC 9309 2.2.1: a crawler that no group names obeys the `*` group, or no rule; an empty ua asks for that crawler.
+      emptyIsValue: true,
       description:
-        "The product token of the crawler (GPTBot). A whole User-Agent header that names a crawler of the index is read as that crawler's token, with a note.",
-      accepted: 'a robots.txt product token such as GPTBot or Googlebot-Image, at most 256 bytes',
+        "The product token of the crawler (GPTBot). A whole User-Agent header that names a crawler of the index is read as that crawler's token, with a note. Empty: a crawler that no group names, so the * group applies, or no rule (RFC 9309 2.2.1).",
+      accepted: 'a robots.txt product token such as GPTBot or Googlebot-Image, or empty, at most 256 bytes',
       example: 'GPTBot',
     },
     {

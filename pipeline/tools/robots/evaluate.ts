@@ -560,6 +560,11 @@ export function evaluateMany(parsed: ParsedRobots, productToken: string, paths: 
   if (token !== productToken.trim()) {
     baseNotes.push(`"${productToken.trim()}" was read as the product token "${token}"; pass a token, not a whole User-Agent header`);
   }
+  if (token === '') {
+    baseNotes.push(
+      `no product token was given, so no group names it and ${sel.matchedBy === 'star' ? 'the "*" group applies' : 'no rule applies'} (RFC 9309 2.2.1)`,
+    );
+  }
   if (readingForToken(token) === 'whole-token') {
     baseNotes.push(`"${token}" is not an RFC 9309 product token (only letters, "_" and "-"); a strict parser can never match it to a user-agent line`);
   }
