@@ -13,6 +13,7 @@ import {
   LISTED_UNKNOWN_TOKENS,
   MAX_ANSWER_BYTES,
   MAX_PATH_BYTES,
+  MAX_PATHS_TOTAL_BYTES,
   SUGGESTED_TOKENS,
 } from '../pipeline/tools/registry/limits.ts';
 import { suggestToken } from '../pipeline/tools/definitions/robots-answers.ts';
@@ -191,6 +192,18 @@ describe('long paths: accepted in a POST body, a clear 431 in a GET (docs/API.md
     assert.equal(body.error.code, 'headers_too_large');
     assert.match(body.error.message, /larger than 16384 bytes/);
     assert.match(body.error.message, /POST body.*long paths as form fields/);
+  });
+
+  test(`paths of ${MAX_PATHS_TOTAL_BYTES} bytes together are answered; one byte more is refused naming both limits (MCP)`, async () => {
+    const paths = (last: number) => [...Array.from({ length: 12 }, (_, i) => `/${i}`.padEnd(MAX_PATH_BYTES, 'a')), '/'.padEnd(last, 'b')];
+    const fits = paths(MAX_PATHS_TOTAL_BYTES - 12 * MAX_PATH_BYTES);
+    const answer = await rpc('/robots/mcp', call(7, 'check_path_allowed', { robots_txt: 'User-agent: *\nDisallow: /1\n', ua: 'GPTBot', path: fits }));
+    assert.equal(answer.body.result?.['isError'], undefined, answer.text.slice(0, 300));
+    const over = await rpc(
+      '/robots/mcp',
+      call(8, 'check_path_allowed', { robots_txt: 'User-agent: *\n', ua: 'GPTBot', path: paths(MAX_PATHS_TOTAL_BYTES - 12 * MAX_PATH_BYTES + 1) }),
+    );
+    assert.match(toolErrorText(over), new RegExp(`13 paths hold ${MAX_PATHS_TOTAL_BYTES + 1} bytes together; one call takes at most ${MAX_PATHS_TOTAL_BYTES}`));
   });
 
   test("the tool's specification lists 431 and the per-item path limit", async () => {

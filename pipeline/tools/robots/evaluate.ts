@@ -129,6 +129,8 @@ interface Compiled {
   byWholeName: Map<string, number[]> | null;
   /** The RFC 9309 reading's compiled rules, shared by the Google reading where it reads a rule the same. */
   rfcRules: Map<Rule, CompiledRule>;
+  /** Whether some line is a user-agent line or a rule to Google's parser only (hasGoogleOnlyLines); found when first needed. */
+  googleOnlyLines: boolean | null;
 }
 
 function googleModel(compiled: Compiled, parsed: ParsedRobots): Model {
@@ -242,7 +244,7 @@ function compile(parsed: ParsedRobots): Compiled {
     });
     for (const list of whole.values()) list.sort((a, b) => a - b);
   }
-  const compiled: Compiled = { rfc, google: null, googleDiffers, byWholeName, rfcRules: ruleCache };
+  const compiled: Compiled = { rfc, google: null, googleDiffers, byWholeName, rfcRules: ruleCache, googleOnlyLines: null };
   cache.set(parsed, compiled);
   return compiled;
 }
@@ -636,7 +638,7 @@ export function evaluateMany(parsed: ParsedRobots, productToken: string, paths: 
       const googleBest = decideLongest(google.model, google.sel.indices, pathForGoogle).best;
       if (allowedBy(googleBest) !== allowed) {
         disagreements.google_parser = true;
-        notes.push(googleNote({ parsed, plan, google, googleBest, best, path: pathForGoogle, normalized }));
+        notes.push(googleNote({ parsed, compiled, plan, google, googleBest, best, path: pathForGoogle, normalized }));
       }
     }
     if (wholeSel && allowedBy(decideLongest(rfc, wholeSel.indices, normalized).best) !== allowed) {
@@ -669,6 +671,7 @@ export function evaluateMany(parsed: ParsedRobots, productToken: string, paths: 
 /** What one Google-reading verdict that differs is explained from. */
 interface GoogleDifference {
   parsed: ParsedRobots;
+  compiled: Compiled;
   plan: Plan;
   google: GoogleSelection;
   /** The rule that decided in the Google reading, and in this tool's. */
@@ -696,7 +699,7 @@ function googleNote(d: GoogleDifference): string {
       `it compares "${plan.googleToken}" whole with each user-agent line, so ${google.sel.matchedBy === 'star' ? 'only the "*" group applies' : 'no group applies'}; this tool reads the product token "${plan.token}" from it (RFC 9309 2.2.1)`,
     );
   }
-  if (d.parsed.google_groups !== null && hasGoogleOnlyLines(d.parsed)) {
+  if (d.parsed.google_groups !== null && (d.compiled.googleOnlyLines ??= hasGoogleOnlyLines(d.parsed))) {
     reasons.push(
       'it obeys lines that RFC 9309 2.2 does not define as user-agent lines or rules (a misspelt key such as "Dissallow", a key without its colon, a key read by its prefix), which this tool ignores',
     );
