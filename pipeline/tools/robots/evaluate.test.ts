@@ -287,6 +287,9 @@ describe('disagreements between parser behaviours', () => {
     assert.equal(check(text, 'bot', '/a/').disagreements.google_parser, true, 'Google allows the directory of an allowed index.html');
     assert.equal(check(text, 'bot', '/a/x').disagreements.google_parser, false, 'only the directory itself');
     assert.equal(check('User-agent: *\nDisallow: /\n', ' bot ', '/x').disagreements.google_parser, false, 'surrounding spaces are not a different value');
+    const long = check('User-agent: *\nAllow: /%C3%A9\nDisallow: /\n', 'bot', `/é${'é'.repeat(5_000)}`);
+    assert.equal(long.disagreements.google_parser, true);
+    assert.ok(long.notes.at(-1)!.length < 500, 'a long path is quoted by its start');
   });
 
   it('no disagreement is flagged on a plain file', () => {

@@ -687,6 +687,13 @@ function hasGoogleOnlyLines(parsed: ParsedRobots): boolean {
   return parsed.lines.some((l) => l.google_kind !== l.kind && (l.google_kind === 'user-agent' || l.google_kind === 'allow' || l.google_kind === 'disallow'));
 }
 
+/** A path or pattern quoted in a note: its start, when it is long (a note is a sentence, not a copy of a 32 KiB path). */
+function quoted(text: string): string {
+  return text.length <= NOTE_QUOTE ? text : `${text.slice(0, NOTE_QUOTE - 1)}…`;
+}
+
+const NOTE_QUOTE = 100;
+
 /**
  * The note for a verdict Google's reference parser would reverse: each of its behaviours that
  * bears on this verdict, and the RFC 9309 section this tool follows instead (docs/API.md).
@@ -706,7 +713,7 @@ function googleNote(d: GoogleDifference): string {
   }
   if (googleBest?.change === 'index-directory') {
     reasons.push(
-      `it reads line ${googleBest.rule.line} (Allow: ${googleBest.rule.value}) as also allowing the directory ${googleBest.pattern.slice(0, -1)} itself; RFC 9309 2.2.2 has no such rule, so this tool matches the pattern as written`,
+      `it reads line ${googleBest.rule.line} (Allow: ${quoted(googleBest.rule.value)}) as also allowing the directory ${quoted(googleBest.pattern.slice(0, -1))} itself; RFC 9309 2.2.2 has no such rule, so this tool matches the pattern as written`,
     );
   }
   const cut = [googleBest, best].find((r) => r !== null && googleLine(r.rule.text) !== r.rule.text);
@@ -718,12 +725,12 @@ function googleNote(d: GoogleDifference): string {
   const escaped = [googleBest, best].find((r) => r !== null && googleLine(r.rule.text) === r.rule.text && googlePattern(r.rule.value) !== r.rule.pattern);
   if (escaped) {
     reasons.push(
-      `it compares the escapes of line ${escaped.rule.line} as written (${googlePattern(escaped.rule.value)}); RFC 9309 2.2.2 brings rule and path to one percent-encoding before comparing, so this tool matches ${escaped.rule.pattern}`,
+      `it compares the escapes of line ${escaped.rule.line} as written (${quoted(googlePattern(escaped.rule.value))}); RFC 9309 2.2.2 brings rule and path to one percent-encoding before comparing, so this tool matches ${quoted(escaped.rule.pattern)}`,
     );
   }
   if (d.path !== d.normalized && /[^\x21-\x7e]|%/.test(d.path)) {
     reasons.push(
-      `it matches the URL as given (${d.path}), without percent-encoding it; RFC 9309 2.2.2 percent-encodes the path as it does the rules before comparing, so this tool matched ${d.normalized}`,
+      `it matches the URL as given (${quoted(d.path)}), without percent-encoding it; RFC 9309 2.2.2 percent-encodes the path as it does the rules before comparing, so this tool matched ${quoted(d.normalized)}`,
     );
   }
   if (reasons.length === 0) reasons.push('its reading of this file differs from RFC 9309 (2.2) here');
