@@ -81,9 +81,6 @@ export interface PathVerdict {
   notes: string[];
 }
 
-/** Why a rule of the Google reading differs from the same line's RFC 9309 rule. */
-type GoogleChange = 'escapes' | 'index-directory' | 'cut-line';
-
 interface CompiledRule {
   rule: Rule;
   /** The pattern matched: the rule's normalised pattern, or in the Google reading its value as Google reads it. */
@@ -91,8 +88,8 @@ interface CompiledRule {
   /** Compiled on first use: a call refused for its cost, or one decided by a longer rule, never compiles the rest. */
   matcher: Matcher | null;
   octets: number;
-  /** Google reading only: what makes this rule differ from the RFC 9309 rule of its line, if anything. */
-  change: GoogleChange | null;
+  /** Google reading only: the directory rule Google adds for an Allow of an `index.htm…` path. */
+  indexDirectory: boolean;
 }
 
 function matches(r: CompiledRule, path: string): boolean {
@@ -163,7 +160,7 @@ function addTo(map: Map<string, number[]>, key: string, index: number): void {
 }
 
 function rfcRule(rule: Rule): CompiledRule {
-  return { rule, pattern: rule.pattern, matcher: null, octets: rule.pattern.length, change: null };
+  return { rule, pattern: rule.pattern, matcher: null, octets: rule.pattern.length, indexDirectory: false };
 }
 
 /** A rule as Google's parser reads it, and for an Allow ending in `index.htm…` the directory rule it adds. */
@@ -171,18 +168,10 @@ function googleRules(rule: Rule, rfcRules: ReadonlyMap<Rule, CompiledRule>): Com
   const rfcVersion = rfcRules.get(rule);
   const pattern = googlePattern(rule.value);
   const own: CompiledRule =
-    rfcVersion !== undefined && rfcVersion.pattern === pattern
-      ? rfcVersion
-      : {
-          rule,
-          pattern,
-          matcher: null,
-          octets: pattern.length,
-          change: googleLine(rule.text) !== rule.text ? 'cut-line' : pattern !== rule.pattern ? 'escapes' : null,
-        };
+    rfcVersion !== undefined && rfcVersion.pattern === pattern ? rfcVersion : { rule, pattern, matcher: null, octets: pattern.length, indexDirectory: false };
   const directory = rule.directive === 'allow' ? indexDirectoryPattern(pattern) : null;
   if (directory === null) return [own];
-  return [own, { rule, pattern: directory, matcher: null, octets: directory.length, change: 'index-directory' }];
+  return [own, { rule, pattern: directory, matcher: null, octets: directory.length, indexDirectory: true }];
 }
 
 function buildModel(groups: Group[], compileRule: (rule: Rule) => CompiledRule[]): Model {
@@ -711,7 +700,7 @@ function googleNote(d: GoogleDifference): string {
       'it obeys lines that RFC 9309 2.2 does not define as user-agent lines or rules (a misspelt key such as "Dissallow", a key without its colon, a key read by its prefix), which this tool ignores',
     );
   }
-  if (googleBest?.change === 'index-directory') {
+  if (googleBest?.indexDirectory) {
     reasons.push(
       `it reads line ${googleBest.rule.line} (Allow: ${quoted(googleBest.rule.value)}) as also allowing the directory ${quoted(googleBest.pattern.slice(0, -1))} itself; RFC 9309 2.2.2 has no such rule, so this tool matches the pattern as written`,
     );
