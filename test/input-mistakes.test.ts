@@ -1,6 +1,10 @@
 import { strict as assert } from 'node:assert';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { TOOLS } from '../pipeline/tools/registry/index.ts';
+import { cliInProcess } from './support/cli.ts';
 import { JSON_RPC_HEADERS, raw } from './support/http.ts';
 import { serveMini, type ServedMini } from './support/served.ts';
 
@@ -185,4 +189,71 @@ describe('a robots.txt percent-encoded as a whole is refused with the form that 
     assert.equal(answer.status, 200, answer.text.slice(0, 300));
     assert.equal((await post('/tools/robots-lint', 'Disallow: /a%0Ab', 'text/plain')).status, 200);
   });
+});
+
+test('an empty ua is a question, not a mistake (RFC 9309 2.2.1: no group names it, so * applies): GET, POST form, MCP, A2A and the CLI', async () => {
+  const file = 'User-agent: FooBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private\n';
+  type Verdicts = { token: string; results: { path: string; allowed: boolean; matched_by: string; notes: string[] }[] };
+  const expectStar = (answer: Verdicts, how: string) => {
+    assert.equal(answer.token, '', how);
+    assert.deepEqual(
+      answer.results.map((r) => [r.path, r.allowed, r.matched_by]),
+      [
+        ['/x', true, 'star'],
+        ['/private', false, 'star'],
+      ],
+      how,
+    );
+    assert.match(answer.results[0]!.notes.join(' '), /no product token was given.*"\*" group applies \(RFC 9309 2\.2\.1\)/, how);
+  };
+  const query = `robots_txt=${encodeURIComponent(file)}&ua=&path=/x,/private`;
+  const get = await raw(served.server.url, `/tools/robots-allowed?${query}`);
+  assert.equal(get.status, 200, get.text);
+  expectStar(json<Verdicts>(get.text), 'GET');
+  // A browser sends the ua field blank; for ua blank is the question itself, not "not given".
+  const form = await post('/tools/robots-allowed', new URLSearchParams({ robots_txt: file, ua: '', path: '/x,/private' }).toString(), FORM);
+  assert.equal(form.status, 200, form.text);
+  expectStar(json<Verdicts>(form.text), 'POST form');
+  const rawBody = await post('/tools/robots-allowed?ua=&path=/x,/private', file);
+  assert.equal(rawBody.status, 200, rawBody.text);
+  expectStar(json<Verdicts>(rawBody.text), 'POST raw body');
+  // Leaving ua out is still a 400: a call that forgets it is not taken as asking for no crawler.
+  assert.equal((await post('/tools/robots-allowed?path=/x', file)).status, 400);
+
+  const args = { robots_txt: file, ua: '', path: ['/x', '/private'] };
+  const mcp = await raw(served.server.url, '/robots/mcp', {
+    method: 'POST',
+    headers: JSON_RPC_HEADERS,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'check_path_allowed', arguments: args } }),
+  });
+  const result = json<{ result: { isError?: boolean; structuredContent: Verdicts } }>(mcp.text).result;
+  assert.equal(result.isError, undefined, mcp.text.slice(0, 300));
+  expectStar(result.structuredContent, 'MCP');
+
+  const a2a = await raw(served.server.url, '/a2a', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'message/send',
+      params: {
+        message: { kind: 'message', role: 'user', messageId: 'empty-ua', parts: [{ kind: 'data', data: { skill: 'check_path_allowed', input: args } }] },
+      },
+    }),
+  });
+  const parts = json<{ result: { parts: { kind: string; data?: { output?: Verdicts } }[] } }>(a2a.text).result.parts;
+  const output = parts.find((p) => p.kind === 'data')?.data?.output;
+  assert.ok(output, a2a.text.slice(0, 300));
+  expectStar(output, 'A2A');
+
+  const dir = await mkdtemp(join(tmpdir(), 'empty-ua-'));
+  try {
+    await writeFile(join(dir, 'robots.txt'), file);
+    const ran = await cliInProcess('allowed', join(dir, 'robots.txt'), '--ua', '', '--path', '/x', '/private', '--json');
+    assert.equal(ran.code, 0, ran.stderr);
+    expectStar(json<Verdicts>(ran.stdout), 'CLI');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });

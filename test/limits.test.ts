@@ -13,6 +13,7 @@ import {
   LISTED_UNKNOWN_TOKENS,
   MAX_ANSWER_BYTES,
   MAX_PATH_BYTES,
+  MAX_PATHS_TOTAL_BYTES,
   SUGGESTED_TOKENS,
 } from '../pipeline/tools/registry/limits.ts';
 import { suggestToken } from '../pipeline/tools/definitions/robots-answers.ts';
@@ -116,13 +117,19 @@ describe('check_path_allowed: a work budget on rules x paths x length, counted b
     assert.equal(evaluationCost(parsed, ['GPTBot'], ['/x']), (1 + 1 + 2) * perPath(2));
     // A repeated path and a repeated token cost nothing more.
     assert.equal(evaluationCost(parsed, ['GPTBot', 'gptbot'], ['/x', '/x']), (1 + 1 + 2) * perPath(2));
-    // Percent-encoding lengthens the path that is matched, and the cost follows it.
-    assert.equal(evaluationCost(parsed, ['GPTBot'], ['/é']), (1 + 1 + 2) * perPath('/%C3%A9'.length));
+    // Percent-encoding lengthens the path that is matched, and the cost follows it; Google's parser
+    // reads that path unencoded, so its reading of GPTBot's group (1 rule) is searched too.
+    assert.equal(evaluationCost(parsed, ['GPTBot'], ['/é']), (1 + 1 + 2 + 1) * perPath('/%C3%A9'.length));
   });
 
-  test(`a path over ${MAX_PATH_BYTES} bytes → 400 naming the item and the limit; MCP → a tool error`, async () => {
+  test(`a path over ${MAX_PATH_BYTES} bytes → 400 naming the item and the limit (a POST form); MCP → a tool error`, async () => {
     const long = '/' + 'a'.repeat(MAX_PATH_BYTES);
-    const error = errorOf(await raw(server.url, `/tools/robots-allowed?robots_txt=User-agent:%20*&ua=GPTBot&path=/ok&path=${long}`), 400, 'path');
+    const form = `robots_txt=User-agent:%20*&ua=GPTBot&path=/ok,${long}`;
+    const error = errorOf(
+      await raw(server.url, '/tools/robots-allowed', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form }),
+      400,
+      'path',
+    );
     assert.match(error.message, new RegExp(`path item 2 is larger than ${MAX_PATH_BYTES} bytes`));
     assert.match(error.accepted, new RegExp(`at most ${MAX_PATH_BYTES} bytes each`));
     const answer = await rpc('/robots/mcp', call(3, 'check_path_allowed', { robots_txt: 'User-agent: *\n', ua: 'GPTBot', path: [long] }));
@@ -157,6 +164,55 @@ describe('check_path_allowed: a work budget on rules x paths x length, counted b
     assert.equal(results[0]!.group.line_count, groups);
     assert.deepEqual(results[0]!.group.tokens, ['*']);
     assert.ok(answer.text.length < 100_000, `${answer.text.length} bytes`);
+  });
+});
+
+describe('long paths: accepted in a POST body, a clear 431 in a GET (docs/API.md)', () => {
+  // google/robotstxt's long-line test: a rule longer than the 16,663 bytes of a line Google's parser keeps, and a path of 16,656 bytes.
+  const rule = `/x/${'a'.repeat(16_649)}/qux`;
+  const file = `user-agent: FooBot\ndisallow: ${rule}\n`;
+  const path = `/x/${'a'.repeat(16_649)}/fux`;
+  const formType = { 'content-type': 'application/x-www-form-urlencoded' };
+
+  test('a 16,656-byte path in a POST form is answered by RFC 9309, with the cut line Google would read said in a note', async () => {
+    const form = new URLSearchParams({ robots_txt: file, ua: 'FooBot', path }).toString();
+    const response = await raw(server.url, '/tools/robots-allowed', { method: 'POST', headers: formType, body: form });
+    assert.equal(response.status, 200, response.text.slice(0, 300));
+    const [result] = (JSON.parse(response.text) as { results: { allowed: boolean; disagreements: { google_parser: boolean }; notes: string[] }[] }).results;
+    assert.equal(result?.allowed, true, 'the whole rule does not match');
+    assert.equal(result.disagreements.google_parser, true);
+    assert.ok(result.notes.some((n) => /first 16663 bytes of line 2/.test(n)));
+  });
+
+  test('the same path in a GET → 431 headers_too_large, JSON naming the limit and the POST alternative', async () => {
+    const response = await raw(server.url, `/tools/robots-allowed?robots_txt=${encodeURIComponent(file.slice(0, 40))}&ua=FooBot&path=${path}`);
+    assert.equal(response.status, 431);
+    const body = JSON.parse(response.text) as { error: { code: string; message: string } };
+    assert.ok(validateError(body), JSON.stringify(validateError.errors));
+    assert.equal(body.error.code, 'headers_too_large');
+    assert.match(body.error.message, /larger than 16384 bytes/);
+    assert.match(body.error.message, /POST body.*long paths as form fields/);
+  });
+
+  test(`paths of ${MAX_PATHS_TOTAL_BYTES} bytes together are answered; one byte more is refused naming both limits (MCP)`, async () => {
+    const paths = (last: number) => [...Array.from({ length: 12 }, (_, i) => `/${i}`.padEnd(MAX_PATH_BYTES, 'a')), '/'.padEnd(last, 'b')];
+    const fits = paths(MAX_PATHS_TOTAL_BYTES - 12 * MAX_PATH_BYTES);
+    const answer = await rpc('/robots/mcp', call(7, 'check_path_allowed', { robots_txt: 'User-agent: *\nDisallow: /1\n', ua: 'GPTBot', path: fits }));
+    assert.equal(answer.body.result?.['isError'], undefined, answer.text.slice(0, 300));
+    const over = await rpc(
+      '/robots/mcp',
+      call(8, 'check_path_allowed', { robots_txt: 'User-agent: *\n', ua: 'GPTBot', path: paths(MAX_PATHS_TOTAL_BYTES - 12 * MAX_PATH_BYTES + 1) }),
+    );
+    assert.match(toolErrorText(over), new RegExp(`13 paths hold ${MAX_PATHS_TOTAL_BYTES + 1} bytes together; one call takes at most ${MAX_PATHS_TOTAL_BYTES}`));
+  });
+
+  test("the tool's specification lists 431 and the per-item path limit", async () => {
+    const spec = JSON.parse((await raw(server.url, '/tools/robots-allowed')).text) as {
+      http: { statuses: number[]; post_body: string; parameters: { name: string; max_item_bytes?: number }[] };
+    };
+    assert.ok(spec.http.statuses.includes(431));
+    assert.match(spec.http.post_body, /431 headers_too_large/);
+    assert.equal(spec.http.parameters.find((p) => p.name === 'path')?.max_item_bytes, MAX_PATH_BYTES);
   });
 });
 

@@ -4,6 +4,15 @@
 
 import { href } from '../paths.ts';
 
+/** The largest request head (request line with its URL, and headers) the server reads: Node's default, 16 KiB. */
+export const REQUEST_HEAD_BYTES = 16_384;
+
+/**
+ * Refusals every path can give before routing: the server reads the request head first, so
+ * each operation and each tool's specification lists them beside its own statuses.
+ */
+export const TRANSPORT_REFUSALS: readonly number[] = [408, 431];
+
 export interface StatusMeaning {
   status: number;
   meaning: string;
@@ -28,7 +37,10 @@ export const STATUSES: readonly StatusMeaning[] = [
   { status: 413, meaning: 'The request body is larger than the path accepts' },
   { status: 415, meaning: 'MCP only: the body is not JSON' },
   { status: 417, meaning: 'An Expect header other than 100-continue' },
-  { status: 431, meaning: 'The request head (URL and headers) is larger than 16 KiB; send long input as a POST body' },
+  {
+    status: 431,
+    meaning: `The request head (URL and headers) is larger than 16 KiB (${REQUEST_HEAD_BYTES} bytes); send long input (a robots.txt, long paths) in a POST body`,
+  },
   { status: 500, meaning: 'The server failed on this request; it is logged' },
   { status: 503, meaning: 'The call was not run (past its deadline, the server busy, or its data not loaded); send it again after Retry-After' },
 ];
@@ -49,7 +61,11 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   { status: 408, code: 'request_timeout', when: 'the request head or body did not arrive in time' },
   { status: 413, code: 'payload_too_large', when: 'a tool POST body over 512,000 bytes, or an MCP or A2A body over 1 MiB' },
   { status: 417, code: 'expectation_failed', when: 'an Expect header other than 100-continue' },
-  { status: 431, code: 'headers_too_large', when: 'the request head is larger than 16 KiB' },
+  {
+    status: 431,
+    code: 'headers_too_large',
+    when: `the request head (URL and headers) is larger than ${REQUEST_HEAD_BYTES} bytes, such as a GET carrying a long robots.txt or path`,
+  },
   { status: 500, code: 'internal_error', when: 'the server or a tool failed; try again or report the URL' },
   { status: 503, code: 'tool_deadline', when: 'the tool call ran past its deadline and was stopped (Retry-After: 1)' },
   { status: 503, code: 'busy', when: "too many tool calls are waiting in the call's lane, small or large (Retry-After: 1)" },

@@ -3,6 +3,7 @@ import { MCP_SERVERS, TOOLS } from '../tools/registry/index.ts';
 import type { ParamSpec, ToolDefinition, ToolInput } from '../tools/registry/types.ts';
 import { toolHref } from '../paths.ts';
 import { routeOf, toolRouteKey } from '../routes.ts';
+import { REQUEST_HEAD_BYTES, TRANSPORT_REFUSALS } from './error-catalog.ts';
 
 /** A parameter's description as the HTTP surfaces show it: with how to send it over HTTP. */
 export function httpDescription(param: ParamSpec): string {
@@ -30,7 +31,10 @@ export function toolSpec(baseUrl: string, tool: ToolDefinition) {
         : {
             url: `${baseUrl}${toolHref(tool, 'endpoint')}`,
             methods,
-            post_body: tool.postBody ? `The raw request body is ${tool.postBody}; other parameters go in the query string.` : null,
+            post_body: tool.postBody
+              ? `The raw request body is ${tool.postBody}, with the other parameters in the query string; or a form (urlencoded or multipart) holding ${tool.postBody} and the other parameters. ` +
+                `A GET whose request head (URL and headers) is over ${REQUEST_HEAD_BYTES} bytes is answered 431 headers_too_large: send long input (a robots.txt, long paths) this way.`
+              : null,
             parameters: [
               ...tool.params.map((p) => ({
                 name: p.name,
@@ -41,6 +45,7 @@ export function toolSpec(baseUrl: string, tool: ToolDefinition) {
                 accepted: p.accepted,
                 ...(p.maxBytes !== undefined ? { max_bytes: p.maxBytes } : {}),
                 ...(p.maxItems !== undefined ? { max_items: p.maxItems } : {}),
+                ...(p.maxItemBytes !== undefined ? { max_item_bytes: p.maxItemBytes } : {}),
                 ...(p.default !== undefined ? { default: p.default } : {}),
               })),
               {
@@ -53,7 +58,8 @@ export function toolSpec(baseUrl: string, tool: ToolDefinition) {
               },
             ],
             no_parameters: tool.runsWithoutParams ? 'answers for real; ?spec=1 returns this specification' : 'returns this specification',
-            statuses: routeOf(toolRouteKey(tool.name, 'endpoint')).statuses,
+            // The tool's own statuses and the transport's refusals of an over-long or slow request head.
+            statuses: [...new Set([...routeOf(toolRouteKey(tool.name, 'endpoint')).statuses, ...TRANSPORT_REFUSALS])].sort((a, b) => a - b),
             form: `${baseUrl}${toolHref(tool, 'form')}`,
             spec: `${baseUrl}${toolHref(tool, 'spec')}`,
           },

@@ -25,7 +25,7 @@ const decoder = () => new TextDecoder('utf-8', { ignoreBOM: true });
  * file in a field named `field`; a urlencoded body without that field is the raw file sent with
  * curl's default content type, unless its line breaks are gone.
  */
-export async function toolBody(bytes: Uint8Array, contentType: string | null, field: string): Promise<ToolBody> {
+export async function toolBody(bytes: Uint8Array, contentType: string | null, field: string, emptyIsValue: readonly string[] = []): Promise<ToolBody> {
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   const howTo = `the raw file as the body (curl --data-binary @robots.txt), or a form with a field named ${field}`;
   if (type === 'multipart/form-data') {
@@ -50,7 +50,7 @@ export async function toolBody(bytes: Uint8Array, contentType: string | null, fi
     }
     if (!(field in fields))
       return { ok: false, message: `The form has no field named ${field} (it has ${Object.keys(fields).join(', ') || 'none'}).`, accepted: howTo };
-    return { ok: true, fields: filledIn(fields, field), form: 'multipart' };
+    return { ok: true, fields: filledIn(fields, [field, ...emptyIsValue]), form: 'multipart' };
   }
   const text = decoder().decode(bytes);
   if (type === 'application/x-www-form-urlencoded') {
@@ -62,7 +62,7 @@ export async function toolBody(bytes: Uint8Array, contentType: string | null, fi
         if (values.length > 1) return { ok: false, message: `The form has ${name} ${values.length} times; send it once.`, accepted: howTo };
         fields[name] = values[0]!;
       }
-      return { ok: true, fields: filledIn(fields, field), form: 'urlencoded' };
+      return { ok: true, fields: filledIn(fields, [field, ...emptyIsValue]), form: 'urlencoded' };
     }
     if (lineBreaksStripped(text))
       return {
@@ -79,10 +79,10 @@ export async function toolBody(bytes: Uint8Array, contentType: string | null, fi
  * A form's fields without the ones left blank: a browser sends every field of a form, and an
  * optional one a person did not fill in means "not given", not a value (an API call that sends
  * a parameter empty is still told so). The file's own field stays, since an empty robots.txt
- * is a file.
+ * is a file, and so does any field whose parameter takes empty as a value (an empty ua).
  */
-function filledIn(fields: Record<string, string>, field: string): Record<string, string> {
+function filledIn(fields: Record<string, string>, keep: readonly string[]): Record<string, string> {
   const kept = clientRecord<string>();
-  for (const [name, value] of Object.entries(fields)) if (name === field || value.trim() !== '') kept[name] = value;
+  for (const [name, value] of Object.entries(fields)) if (keep.includes(name) || value.trim() !== '') kept[name] = value;
   return kept;
 }

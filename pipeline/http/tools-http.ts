@@ -106,7 +106,8 @@ export async function callTool(call: ToolCall): Promise<{ document: StoredDocume
       };
     // The raw file, or a form's fields (an HTML form, an upload); a BOM is kept either way so
     // that the linter reports it as it does for a GET parameter.
-    const posted = await toolBody(body.bytes, request.headers.get('content-type'), tool.postBody);
+    const emptyIsValue = tool.params.filter((p) => p.emptyIsValue && p.name !== tool.postBody).map((p) => p.name);
+    const posted = await toolBody(body.bytes, request.headers.get('content-type'), tool.postBody, emptyIsValue);
     if (!posted.ok)
       return { response: errorResponse(400, { code: 'invalid_parameter', message: posted.message, field: tool.postBody, accepted: posted.accepted }, headers) };
     for (const [name, value] of Object.entries(posted.fields)) {

@@ -24,6 +24,7 @@ import { logEntry } from '../log/entry.ts';
 import type { Visits } from '../http/request-log.ts';
 import { routeTemplateOf } from '../http/route-template.ts';
 import { href } from '../paths.ts';
+import { REQUEST_HEAD_BYTES } from '../contract/error-catalog.ts';
 
 /**
  * How long a client may take, and how many connections it may hold. A slow client is cut off
@@ -116,7 +117,14 @@ export async function readSite(root: string): Promise<SiteSettings> {
 function clientErrorAnswer(code: string | undefined): { status: number; code: string; message: string } {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return { status: 431, code: 'headers_too_large', message: 'The request head is larger than 16 KiB. Send long input (a robots.txt) as a POST body.' };
+      return {
+        status: 431,
+        code: 'headers_too_large',
+        message:
+          `The request head (the URL with its query, and the headers) is larger than ${REQUEST_HEAD_BYTES} bytes (16 KiB). ` +
+          'Send long input in a POST body instead: a robots.txt as the raw body or a form field, and long paths as form fields ' +
+          '(ai-access, robots-allowed, robots-lint); or call the tool over MCP or A2A.',
+      };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return { status: 408, code: 'request_timeout', message: 'The request did not arrive in time.' };
     case 'HPE_INVALID_METHOD':
@@ -237,6 +245,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     {
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,
+      // Stated here, not left to Node's default or a command-line flag: the 431 and docs/API.md name it.
+      maxHeaderSize: REQUEST_HEAD_BYTES,
       keepAliveTimeout: limits.keepAliveTimeoutMs,
       // How often node:http looks for requests past their timeouts (default 30 s).
       connectionsCheckingInterval: Math.max(100, Math.min(1_000, limits.headersTimeoutMs / 2)),

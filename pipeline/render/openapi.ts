@@ -6,7 +6,7 @@ import { ATTRIBUTION_PARAM, inputSchema } from '../tools/registry/input.ts';
 import type { ToolDefinition } from '../tools/registry/types.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
-import { statusMeaning } from '../contract/error-catalog.ts';
+import { statusMeaning, TRANSPORT_REFUSALS } from '../contract/error-catalog.ts';
 import { httpDescription } from '../contract/tool-spec.ts';
 import { bundleSchemas } from './schema-bundle.ts';
 import { toSwagger2 } from './swagger.ts';
@@ -44,12 +44,6 @@ function responseBody(route: Route, tool: ToolDefinition | undefined): Record<st
         : { type: 'string' };
   return { [route.type.split(';')[0]!]: { schema } };
 }
-
-/**
- * Refusals every path can give before routing: the server reads the request head first, so
- * each operation lists them beside its own statuses.
- */
-const TRANSPORT_REFUSALS: readonly number[] = [408, 431];
 
 // Written out in each operation rather than as $refs to components/responses: some validators
 // read a Reference Object's $ref as an absolute URI and refuse the local form.

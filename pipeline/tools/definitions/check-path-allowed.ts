@@ -1,6 +1,7 @@
 import { contradictionsOf, evaluateMany, notRobotsTxt, parseRobotsTxt, readingForToken, UNITS_PER_COMPARISON } from '../robots/index.ts';
 import { listOf, textOf } from '../registry/input.ts';
-import { EVALUATION_BUDGET, MAX_PATH_BYTES } from '../registry/limits.ts';
+import { EVALUATION_BUDGET, InputRefused, MAX_PATH_BYTES, MAX_PATHS_TOTAL_BYTES } from '../registry/limits.ts';
+import { utf8Length } from '../../util/utf8-length.ts';
 import { defineTool } from '../registry/types.ts';
 import { crawlerNamedBy, type Classifier } from '../classify/classify.ts';
 import { PREFERENCES_SCHEMA, preferencesFor, preferenceText } from './preference-answers.ts';
@@ -27,7 +28,7 @@ export const allowedTool = defineTool({
   name: 'check_path_allowed',
   path: 'robots-allowed',
   title: 'Is this path allowed for this crawler?',
-  description: `Evaluates a robots.txt under RFC 9309 for one product token and up to ${MAX_PATHS} paths: the longest matching token picks the group (groups naming it merge), the longest pattern picks the rule, Allow wins a tie, * and $ are supported. Each verdict gives the deciding line, flags where a first-group-wins or non-merging parser would decide differently, and gives the usage preferences (Content-Usage, Content-Signal) that apply to the crawler at that path, with contradictions such as a use allowed on a path it may not fetch. Limits per call: each path at most ${MAX_PATH_BYTES} bytes; the evaluation may spend ${EVALUATION_BUDGET} work units, about rules x paths x (path length + ${UNITS_PER_COMPARISON}), counted before any rule is matched; a larger call is refused, naming the cost and the budget, so split it.`,
+  description: `Evaluates a robots.txt under RFC 9309 for one product token and up to ${MAX_PATHS} paths: the longest matching token picks the group (groups naming it merge), the longest pattern picks the rule, Allow wins a tie, * and $ are supported. Each verdict gives the deciding line, flags where a first-group-wins or non-merging parser, or Google's reference parser, would decide differently (each with a note), and gives the usage preferences (Content-Usage, Content-Signal) that apply to the crawler at that path, with contradictions such as a use allowed on a path it may not fetch. An empty ua asks for a crawler that no group names (the * group applies). Limits per call: each path at most ${MAX_PATH_BYTES} bytes and all together ${MAX_PATHS_TOTAL_BYTES} (a GET's request head is at most 16 KiB, so send long paths in a POST form); the evaluation may spend ${EVALUATION_BUDGET} work units, about rules x paths x (path length + ${UNITS_PER_COMPARISON}), counted before any rule is matched; a larger call is refused, naming the cost and the budget, so split it.`,
   params: [
     ROBOTS_TXT,
     {
@@ -35,9 +36,11 @@ export const allowedTool = defineTool({
       kind: 'string',
       required: true,
       maxBytes: 256,
+      // RFC 9309 2.2.1: a crawler that no group names obeys the `*` group, or no rule; an empty ua asks for that crawler.
+      emptyIsValue: true,
       description:
-        "The product token of the crawler (GPTBot). A whole User-Agent header that names a crawler of the index is read as that crawler's token, with a note.",
-      accepted: 'a robots.txt product token such as GPTBot or Googlebot-Image, at most 256 bytes',
+        "The product token of the crawler (GPTBot). A whole User-Agent header that names a crawler of the index is read as that crawler's token, with a note. Empty: a crawler that no group names, so the * group applies, or no rule (RFC 9309 2.2.1).",
+      accepted: 'a robots.txt product token such as GPTBot or Googlebot-Image, or empty, at most 256 bytes',
       example: 'GPTBot',
     },
     {
@@ -50,7 +53,7 @@ export const allowedTool = defineTool({
       default: ['/'],
       description: 'The URL paths to evaluate, each starting with /.',
       http: 'Repeat path= or separate the paths with commas.',
-      accepted: `1 to ${MAX_PATHS} URL paths of at most ${MAX_PATH_BYTES} bytes each, as a list or separated by commas (default /)`,
+      accepted: `1 to ${MAX_PATHS} URL paths of at most ${MAX_PATH_BYTES} bytes each and ${MAX_PATHS_TOTAL_BYTES} bytes together, as a list or separated by commas (default /)`,
     },
   ],
   postBody: 'robots_txt',
@@ -100,8 +103,16 @@ export const allowedTool = defineTool({
     },
   ],
   run: (input, { data }) => {
-    const parsed = parseRobotsTxt(textOf(input, 'robots_txt'));
     const paths = listOf(input, 'path');
+    const total = paths.reduce((sum, p) => sum + utf8Length(p), 0);
+    if (total > MAX_PATHS_TOTAL_BYTES) {
+      throw new InputRefused(
+        'path',
+        `The ${paths.length} paths hold ${total} bytes together; one call takes at most ${MAX_PATHS_TOTAL_BYTES}. Split them over several calls.`,
+        `URL paths of at most ${MAX_PATH_BYTES} bytes each and ${MAX_PATHS_TOTAL_BYTES} bytes together`,
+      );
+    }
+    const parsed = parseRobotsTxt(textOf(input, 'robots_txt'));
     const { token, note } = tokenOf(textOf(input, 'ua'), data.classifier);
     checkEvaluationBudget(
       parsed,

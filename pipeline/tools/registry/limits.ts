@@ -8,8 +8,22 @@
 /** Bytes of a robots.txt given to a tool, as a parameter or a POST body (RFC 9309 2.5 asks parsers to read at least 500 KiB). */
 export const ROBOTS_BODY_LIMIT = 512_000;
 
-/** Bytes of one path given to check_path_allowed (and the path of ai-access and site_check). */
-export const MAX_PATH_BYTES = 2048;
+/**
+ * Bytes of one path given to check_path_allowed (and the path of ai-access and site_check).
+ * Google's reference parser reads a robots.txt line up to 16,663 bytes, and its own tests ask
+ * about paths of up to 16,659 bytes; 32 KiB answers those, in a POST form or an MCP or A2A call.
+ * A GET cannot carry such a path: its request head is limited to REQUEST_HEAD_BYTES (431).
+ * The matching work stays bounded by EVALUATION_BUDGET, and the paths' total by MAX_PATHS_TOTAL_BYTES.
+ */
+export const MAX_PATH_BYTES = 32_768;
+
+/**
+ * Bytes of all the paths of one check_path_allowed call together: 200 paths of 2,048 bytes, the
+ * largest call the worst-case bench measured before single paths could be longer. Normalising,
+ * matching and answering cost grows with this total (a non-ASCII path is matched and answered
+ * at three times its length), not with one path's size, so it keeps that worst case.
+ */
+export const MAX_PATHS_TOTAL_BYTES = 409_600;
 
 /**
  * Work units one call may spend evaluating robots.txt rules (see evaluationCost in

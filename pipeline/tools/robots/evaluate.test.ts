@@ -271,12 +271,25 @@ describe('disagreements between parser behaviours', () => {
     assert.equal(v.disagreements.google_parser, true);
   });
 
-  it('google_parser: a Crawl-delay between user-agent lines splits the group for Google only', () => {
+  it('google_parser: a Crawl-delay between user-agent lines keeps one group for Google too', () => {
     const text = 'User-agent: a\nCrawl-delay: 5\nUser-agent: b\nDisallow: /\n';
     const v = check(text, 'a', '/x');
     assert.equal(v.allowed, false, 'RFC 9309 2.2.4: the other record does not interfere');
-    assert.equal(v.disagreements.google_parser, true);
-    assert.equal(check(text, 'b', '/x').disagreements.google_parser, false);
+    assert.equal(v.disagreements.google_parser, false, "Google's parser lets only a rule end a run of user-agent lines");
+  });
+
+  it('google_parser: the Google reading runs only where it can differ, and its note names the RFC 9309 section', () => {
+    const text = 'User-agent: *\nDisallow: /\nAllow: /caf%C3%A9\nAllow: /a/index.html\n';
+    assert.equal(check(text, 'bot', '/café').disagreements.google_parser, true, 'a raw é is not encoded by Google');
+    assert.match(check(text, 'bot', '/café').notes.at(-1)!, /URL as given \(\/café\).*RFC 9309 2\.2\.2.*\/caf%C3%A9/);
+    assert.equal(check(text, 'bot', '/caf%C3%A9').disagreements.google_parser, false);
+    assert.equal(check(text, 'bot', '/a/').allowed, false);
+    assert.equal(check(text, 'bot', '/a/').disagreements.google_parser, true, 'Google allows the directory of an allowed index.html');
+    assert.equal(check(text, 'bot', '/a/x').disagreements.google_parser, false, 'only the directory itself');
+    assert.equal(check('User-agent: *\nDisallow: /\n', ' bot ', '/x').disagreements.google_parser, false, 'surrounding spaces are not a different value');
+    const long = check('User-agent: *\nAllow: /%C3%A9\nDisallow: /\n', 'bot', `/é${'é'.repeat(5_000)}`);
+    assert.equal(long.disagreements.google_parser, true);
+    assert.ok(long.notes.at(-1)!.length < 500, 'a long path is quoted by its start');
   });
 
   it('no disagreement is flagged on a plain file', () => {

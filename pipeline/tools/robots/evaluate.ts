@@ -16,7 +16,14 @@
 // Rule selection (RFC 9309 2.2.2, 2.2.3): the matching rule with the most octets in
 // its normalised pattern wins; Allow wins a tie; an empty pattern matches nothing;
 // `/robots.txt` itself is always allowed.
+//
+// Google's reference parser is run beside it as a second reading (google-reading.ts): its
+// groups (parse.ts), its rule values and URLs as it matches them, its `index.html` rule, and
+// the caller's value compared whole, as that parser compares it. Where it answers the
+// opposite, `disagreements.google_parser` is set and a note says which of its behaviours made
+// the difference and the RFC 9309 section this tool follows instead.
 
+import { GOOGLE_LINE_BYTES, googleLine, googlePath, googlePattern, indexDirectoryPattern } from './google-reading.ts';
 import { compilePattern } from './match.ts';
 import type { Matcher } from './match.ts';
 import { normalizeRequestPath } from './percent-encoding.ts';
@@ -44,8 +51,9 @@ interface Disagreements {
   first_rule_wins: boolean;
   /** Strict RFC 9309 without the hyphen-prefix fallback used here (only when `matched_by` is `fallback`). */
   without_fallback: boolean;
-  /** Google's reference parser: accepts typos such as `Dissallow`, a missing colon, and ends a run of
-   * user-agent lines at any other directive. */
+  /** Google's reference parser (google/robotstxt): accepts typos such as `Dissallow` and a missing colon,
+   * compares the caller's value whole, matches the URL without percent-encoding it and rule escapes
+   * literally, reads `Allow: /a/index.html` as also allowing `/a/`, and cuts long lines. */
   google_parser: boolean;
   /** Compares the whole user-agent value (`AI2Bot`) instead of cutting it at the first character that is
    * not a product-token character (`AI`). */
@@ -75,13 +83,17 @@ export interface PathVerdict {
 
 interface CompiledRule {
   rule: Rule;
+  /** The pattern matched: the rule's normalised pattern, or in the Google reading its value as Google reads it. */
+  pattern: string;
   /** Compiled on first use: a call refused for its cost, or one decided by a longer rule, never compiles the rest. */
   matcher: Matcher | null;
   octets: number;
+  /** Google reading only: the directory rule Google adds for an Allow of an `index.htm…` path. */
+  indexDirectory: boolean;
 }
 
 function matches(r: CompiledRule, path: string): boolean {
-  r.matcher ??= compilePattern(r.rule.pattern);
+  r.matcher ??= compilePattern(r.pattern);
   return r.matcher(path);
 }
 
@@ -106,9 +118,31 @@ interface Model {
 
 interface Compiled {
   rfc: Model;
+  /** The Google reading; built when first needed. */
   google: Model | null;
+  /** Whether the Google reading of the file (its groups or rules) differs from the RFC 9309 one. */
+  googleDiffers: boolean;
   /** Present only when some user-agent value reads differently as a whole name. */
   byWholeName: Map<string, number[]> | null;
+  /** The RFC 9309 reading's compiled rules, shared by the Google reading where it reads a rule the same. */
+  rfcRules: Map<Rule, CompiledRule>;
+  /** Whether some line is a user-agent line or a rule to Google's parser only (hasGoogleOnlyLines); found when first needed. */
+  googleOnlyLines: boolean | null;
+}
+
+function googleModel(compiled: Compiled, parsed: ParsedRobots): Model {
+  compiled.google ??= buildModel(parsed.google_groups ?? parsed.groups, (rule) => googleRules(rule, compiled.rfcRules));
+  return compiled.google;
+}
+
+/**
+ * The caller's path as Google's parser would be given it: a URL as it is, a path (this tool's
+ * input, always read from the root) behind a host, so that `a/b` is not read as host `a`.
+ */
+function googlePathOf(input: string): string {
+  const s = input.trim();
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(s)) return googlePath(s);
+  return googlePath(s.startsWith('/') ? `http://host${s}` : `http://host/${s}`);
 }
 
 interface Selection {
@@ -125,7 +159,22 @@ function addTo(map: Map<string, number[]>, key: string, index: number): void {
   else if (list[list.length - 1] !== index) list.push(index);
 }
 
-function buildModel(groups: Group[], ruleCache: Map<Rule, CompiledRule>): Model {
+function rfcRule(rule: Rule): CompiledRule {
+  return { rule, pattern: rule.pattern, matcher: null, octets: rule.pattern.length, indexDirectory: false };
+}
+
+/** A rule as Google's parser reads it, and for an Allow ending in `index.htm…` the directory rule it adds. */
+function googleRules(rule: Rule, rfcRules: ReadonlyMap<Rule, CompiledRule>): CompiledRule[] {
+  const rfcVersion = rfcRules.get(rule);
+  const pattern = googlePattern(rule.value);
+  const own: CompiledRule =
+    rfcVersion !== undefined && rfcVersion.pattern === pattern ? rfcVersion : { rule, pattern, matcher: null, octets: pattern.length, indexDirectory: false };
+  const directory = rule.directive === 'allow' ? indexDirectoryPattern(pattern) : null;
+  if (directory === null) return [own];
+  return [own, { rule, pattern: directory, matcher: null, octets: directory.length, indexDirectory: true }];
+}
+
+function buildModel(groups: Group[], compileRule: (rule: Rule) => CompiledRule[]): Model {
   const byToken = new Map<string, number[]>();
   const star: number[] = [];
   const rules = groups.map((g, i) => {
@@ -134,14 +183,7 @@ function buildModel(groups: Group[], ruleCache: Map<Rule, CompiledRule>): Model 
         if (star[star.length - 1] !== i) star.push(i);
       } else if (ua.token !== '') addTo(byToken, ua.token.toLowerCase(), i);
     }
-    return g.rules.map((rule) => {
-      let c = ruleCache.get(rule);
-      if (!c) {
-        c = { rule, matcher: null, octets: rule.pattern.length };
-        ruleCache.set(rule, c);
-      }
-      return c;
-    });
+    return g.rules.flatMap(compileRule);
   });
   return {
     groups,
@@ -160,8 +202,17 @@ function compile(parsed: ParsedRobots): Compiled {
   const hit = cache.get(parsed);
   if (hit) return hit;
   const ruleCache = new Map<Rule, CompiledRule>();
-  const rfc = buildModel(parsed.groups, ruleCache);
-  const google = parsed.google_groups ? buildModel(parsed.google_groups, ruleCache) : null;
+  const rfc = buildModel(parsed.groups, (rule) => {
+    let c = ruleCache.get(rule);
+    if (!c) {
+      c = rfcRule(rule);
+      ruleCache.set(rule, c);
+    }
+    return [c];
+  });
+  const googleDiffers =
+    parsed.google_groups !== null ||
+    parsed.groups.some((g) => g.rules.some((r) => googlePattern(r.value) !== r.pattern || (r.directive === 'allow' && r.value.includes('/index.htm'))));
   let byWholeName: Map<string, number[]> | null = null;
   parsed.groups.forEach((g, i) => {
     for (const ua of g.user_agents) {
@@ -182,7 +233,7 @@ function compile(parsed: ParsedRobots): Compiled {
     });
     for (const list of whole.values()) list.sort((a, b) => a - b);
   }
-  const compiled = { rfc, google, byWholeName };
+  const compiled: Compiled = { rfc, google: null, googleDiffers, byWholeName, rfcRules: ruleCache, googleOnlyLines: null };
   cache.set(parsed, compiled);
   return compiled;
 }
@@ -351,7 +402,9 @@ interface Plan {
   /** Strict RFC 9309 selection, when the hyphen fallback chose `sel`. */
   strictSel: Selection | null;
   firstGroup: number[];
-  googleSel: Selection | null;
+  /** The caller's value as Google's parser compares it: whole, not cut to a product token. */
+  googleToken: string;
+  googleTokenDiffers: boolean;
   /** The selection by whole user-agent values, when it differs from `sel`. */
   wholeSel: Selection | null;
 }
@@ -374,8 +427,9 @@ export function readingForToken(productToken: string): Reading {
 }
 
 function planFor(compiled: Compiled, productToken: string, reading: Reading = 'rfc'): Plan {
-  const { rfc, google } = compiled;
+  const { rfc } = compiled;
   const token = normalizeToken(productToken);
+  const googleToken = productToken.trim();
   const rfcSel = select(rfc.byToken, rfc.star, token, true);
   const wholeRead = compiled.byWholeName ? select(compiled.byWholeName, rfc.star, token, true) : null;
   // The chosen reading decides; the other, where it selects other groups, is the alternative.
@@ -385,7 +439,8 @@ function planFor(compiled: Compiled, productToken: string, reading: Reading = 'r
     sel,
     strictSel: sel.matchedBy === 'fallback' ? select(rfc.byToken, rfc.star, token, false) : null,
     firstGroup: firstGroupInFileOrder(rfc, token),
-    googleSel: google ? select(google.byToken, google.star, token, true) : null,
+    googleToken,
+    googleTokenDiffers: googleToken.toLowerCase() !== token.toLowerCase(),
     wholeSel: wholeSel !== null && !sameIndices(wholeSel.indices, sel.indices) ? wholeSel : null,
   };
 }
@@ -397,16 +452,27 @@ interface Pass {
   indices: readonly number[];
 }
 
+/** The Google reading and the groups it applies to the caller's value. */
+interface GoogleSelection {
+  model: Model;
+  sel: Selection;
+}
+
+function googleSelection(compiled: Compiled, parsed: ParsedRobots, plan: Plan): GoogleSelection {
+  const model = googleModel(compiled, parsed);
+  return { model, sel: select(model.byToken, model.star, plan.googleToken, true) };
+}
+
 /** Every search a verdict may run for one path, in the order evaluateMany runs them. */
-function passesOf(compiled: Compiled, plan: Plan): Pass[] {
-  const { rfc, google } = compiled;
+function passesOf(compiled: Compiled, plan: Plan, google: GoogleSelection | null): Pass[] {
+  const { rfc } = compiled;
   const { sel } = plan;
   const passes: Pass[] = [{ model: rfc, kind: 'longest', indices: sel.indices }];
   if (sel.indices.length > 1) passes.push({ model: rfc, kind: 'longest', indices: sel.indices.slice(0, 1) });
   if (!sameIndices(plan.firstGroup, sel.indices)) passes.push({ model: rfc, kind: 'longest', indices: plan.firstGroup });
   passes.push({ model: rfc, kind: 'first', indices: sel.indices });
   if (plan.strictSel) passes.push({ model: rfc, kind: 'longest', indices: plan.strictSel.indices });
-  if (google && plan.googleSel) passes.push({ model: google, kind: 'longest', indices: plan.googleSel.indices });
+  if (google) passes.push({ model: google.model, kind: 'longest', indices: google.sel.indices });
   if (plan.wholeSel) passes.push({ model: rfc, kind: 'longest', indices: plan.wholeSel.indices });
   return passes;
 }
@@ -430,8 +496,10 @@ export const UNITS_PER_COMPARISON = 40;
 export function evaluationCost(parsed: ParsedRobots, tokens: readonly string[], paths: readonly string[]): number {
   const compiled = compile(parsed);
   const searches = new Map<string, number>();
+  const pathsDifferForGoogle = paths.some((p) => googlePathOf(p) !== normalizeRequestPath(p));
   for (const productToken of tokens) {
     const plan = planFor(compiled, productToken);
+    const google = compiled.googleDiffers || plan.googleTokenDiffers || pathsDifferForGoogle ? googleSelection(compiled, parsed, plan) : null;
     // The usage preferences of the groups that apply are matched against each path as rules are.
     const preferencesKey = `preferences ${selectionId(compiled.rfc, plan.sel.indices)}`;
     if (!searches.has(preferencesKey)) {
@@ -439,7 +507,7 @@ export function evaluationCost(parsed: ParsedRobots, tokens: readonly string[], 
       for (const gi of plan.sel.indices) count += parsed.groups[gi]!.preferences.length;
       searches.set(preferencesKey, count);
     }
-    for (const pass of passesOf(compiled, plan)) {
+    for (const pass of passesOf(compiled, plan, google)) {
       const key = `${pass.model === compiled.rfc ? 'rfc' : 'google'} ${pass.kind} ${selectionId(pass.model, pass.indices)}`;
       if (searches.has(key)) continue;
       let rules = 0;
@@ -471,13 +539,22 @@ export function selectedGroups(parsed: ParsedRobots, productToken: string, readi
  */
 export function evaluateMany(parsed: ParsedRobots, productToken: string, paths: readonly string[], reading: Reading = 'rfc'): PathVerdict[] {
   const compiled = compile(parsed);
-  const { rfc, google } = compiled;
-  const { token, sel, strictSel, firstGroup, googleSel, wholeSel } = planFor(compiled, productToken, reading);
+  const { rfc } = compiled;
+  const plan = planFor(compiled, productToken, reading);
+  const { token, sel, strictSel, firstGroup, wholeSel } = plan;
+  // The Google reading runs only where it can differ: its file reading, the caller's value, or a path it reads otherwise.
+  const googleForAllPaths = compiled.googleDiffers || plan.googleTokenDiffers;
+  let google: GoogleSelection | null = null;
   const group = describeGroup(rfc, sel);
 
   const baseNotes: string[] = [];
   if (token !== productToken.trim()) {
     baseNotes.push(`"${productToken.trim()}" was read as the product token "${token}"; pass a token, not a whole User-Agent header`);
+  }
+  if (token === '') {
+    baseNotes.push(
+      `no product token was given, so no group names it and ${sel.matchedBy === 'star' ? 'the "*" group applies' : 'no rule applies'} (RFC 9309 2.2.1)`,
+    );
   }
   if (readingForToken(token) === 'whole-token') {
     baseNotes.push(`"${token}" is not an RFC 9309 product token (only letters, "_" and "-"); a strict parser can never match it to a user-agent line`);
@@ -544,11 +621,14 @@ export function evaluateMany(parsed: ParsedRobots, productToken: string, paths: 
       disagreements.without_fallback = true;
       notes.push('a strict RFC 9309 parser, which has no hyphen-prefix fallback, would answer the opposite');
     }
-    if (google && googleSel && allowedBy(decideLongest(google, googleSel.indices, normalized).best) !== allowed) {
-      disagreements.google_parser = true;
-      notes.push(
-        "Google's reference parser, which accepts misspelt directives, missing colons, and ends a run of user-agent lines at any other directive, would answer the opposite",
-      );
+    const pathForGoogle = googlePathOf(path);
+    if (googleForAllPaths || pathForGoogle !== normalized) {
+      google ??= googleSelection(compiled, parsed, plan);
+      const googleBest = decideLongest(google.model, google.sel.indices, pathForGoogle).best;
+      if (allowedBy(googleBest) !== allowed) {
+        disagreements.google_parser = true;
+        notes.push(googleNote({ parsed, compiled, plan, google, googleBest, best, path: pathForGoogle, normalized }));
+      }
     }
     if (wholeSel && allowedBy(decideLongest(rfc, wholeSel.indices, normalized).best) !== allowed) {
       disagreements.whole_name = true;
@@ -575,6 +655,75 @@ export function evaluateMany(parsed: ParsedRobots, productToken: string, paths: 
     }
     return verdict(allowed, deciding, reason, notes);
   });
+}
+
+/** What one Google-reading verdict that differs is explained from. */
+interface GoogleDifference {
+  parsed: ParsedRobots;
+  compiled: Compiled;
+  plan: Plan;
+  google: GoogleSelection;
+  /** The rule that decided in the Google reading, and in this tool's. */
+  googleBest: CompiledRule | null;
+  best: CompiledRule | null;
+  /** The path as Google's parser matches it, and as this tool does. */
+  path: string;
+  normalized: string;
+}
+
+/** Lines Google's parser reads as a user-agent line or a rule where RFC 9309 2.2 reads none (a typo, a missing colon, a key read by its prefix). */
+function hasGoogleOnlyLines(parsed: ParsedRobots): boolean {
+  return parsed.lines.some((l) => l.google_kind !== l.kind && (l.google_kind === 'user-agent' || l.google_kind === 'allow' || l.google_kind === 'disallow'));
+}
+
+/** A path or pattern quoted in a note: its start, when it is long (a note is a sentence, not a copy of a 32 KiB path). */
+function quoted(text: string): string {
+  return text.length <= NOTE_QUOTE ? text : `${text.slice(0, NOTE_QUOTE - 1)}…`;
+}
+
+const NOTE_QUOTE = 100;
+
+/**
+ * The note for a verdict Google's reference parser would reverse: each of its behaviours that
+ * bears on this verdict, and the RFC 9309 section this tool follows instead (docs/API.md).
+ */
+function googleNote(d: GoogleDifference): string {
+  const { plan, google, googleBest, best } = d;
+  const reasons: string[] = [];
+  if (plan.googleTokenDiffers && google.sel.matchedBy !== plan.sel.matchedBy) {
+    reasons.push(
+      `it compares "${plan.googleToken}" whole with each user-agent line, so ${google.sel.matchedBy === 'star' ? 'only the "*" group applies' : 'no group applies'}; this tool reads the product token "${plan.token}" from it (RFC 9309 2.2.1)`,
+    );
+  }
+  if (d.parsed.google_groups !== null && (d.compiled.googleOnlyLines ??= hasGoogleOnlyLines(d.parsed))) {
+    reasons.push(
+      'it obeys lines that RFC 9309 2.2 does not define as user-agent lines or rules (a misspelt key such as "Dissallow", a key without its colon, a key read by its prefix), which this tool ignores',
+    );
+  }
+  if (googleBest?.indexDirectory) {
+    reasons.push(
+      `it reads line ${googleBest.rule.line} (Allow: ${quoted(googleBest.rule.value)}) as also allowing the directory ${quoted(googleBest.pattern.slice(0, -1))} itself; RFC 9309 2.2.2 has no such rule, so this tool matches the pattern as written`,
+    );
+  }
+  const cut = [googleBest, best].find((r) => r !== null && googleLine(r.rule.text) !== r.rule.text);
+  if (cut) {
+    reasons.push(
+      `it keeps only the first ${GOOGLE_LINE_BYTES} bytes of line ${cut.rule.line} and matches the shorter rule they hold; RFC 9309 sets no line length (2.5 limits only the file), so this tool reads the whole line`,
+    );
+  }
+  const escaped = [googleBest, best].find((r) => r !== null && googleLine(r.rule.text) === r.rule.text && googlePattern(r.rule.value) !== r.rule.pattern);
+  if (escaped) {
+    reasons.push(
+      `it compares the escapes of line ${escaped.rule.line} as written (${quoted(googlePattern(escaped.rule.value))}); RFC 9309 2.2.2 brings rule and path to one percent-encoding before comparing, so this tool matches ${quoted(escaped.rule.pattern)}`,
+    );
+  }
+  if (d.path !== d.normalized && /[^\x21-\x7e]|%/.test(d.path)) {
+    reasons.push(
+      `it matches the URL as given (${quoted(d.path)}), without percent-encoding it; RFC 9309 2.2.2 percent-encodes the path as it does the rules before comparing, so this tool matched ${quoted(d.normalized)}`,
+    );
+  }
+  if (reasons.length === 0) reasons.push('its reading of this file differs from RFC 9309 (2.2) here');
+  return `Google's reference parser (google/robotstxt) would answer the opposite: ${reasons.join('; ')}`;
 }
 
 export function evaluate(parsed: ParsedRobots, productToken: string, path: string, reading: Reading = 'rfc'): PathVerdict {

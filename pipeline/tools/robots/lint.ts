@@ -276,15 +276,16 @@ function lintGroupBodies(parsed: ParsedRobots, out: Draft[]): void {
     let reportedBlank = false;
     for (let n = first + 1; n < last; n++) {
       const l: ParsedLine = byLine[n - 1]!;
-      if (n < lastUa && (l.google_kind === 'sitemap' || l.google_kind === 'other')) {
+      // Other records do not end a run of user-agent lines, under RFC 9309 2.2.4 or in Google's
+      // parser; only the attach draft's Content-Usage, which it makes a rule, does.
+      if (n < lastUa && l.kind === 'content-usage') {
         out.push({
           line: n,
           severity: 'warning',
           code: 'group-split-by-directive',
           message:
-            `this line sits between the user-agent lines ${first} and ${lastUa}: RFC 9309 (2.2.4) keeps them in one group, ` +
-            `but Google's parser starts a new group after it, leaving the user-agent lines above with no rules` +
-            (l.kind === 'content-usage' ? '; and draft-ietf-aipref-attach-05 makes Content-Usage a rule, which also ends the run of user-agent lines' : ''),
+            `this line sits between the user-agent lines ${first} and ${lastUa}: RFC 9309 (2.2.4) and Google's parser keep them in one group, ` +
+            'but draft-ietf-aipref-attach-05 makes Content-Usage a rule, which ends the run of user-agent lines and leaves the ones above with no rules',
           fix: 'Move this line below the rules of the group (or to the end of the file).',
         });
       }

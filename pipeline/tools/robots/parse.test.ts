@@ -209,16 +209,22 @@ describe('parse: misspellings (decision: the RFC reading is exact, the Google re
     );
   });
 
-  it('Google: any directive other than user-agent ends a run of user-agent lines', () => {
-    const p = parseRobotsTxt('User-agent: a\nCrawl-delay: 5\nUser-agent: b\nDisallow: /\n');
-    assert.equal(p.groups.length, 1);
-    assert.deepEqual(
-      p.google_groups?.map((g) => [g.user_agents.map((u) => u.token), g.rules.length]),
-      [
-        [['a'], 0],
-        [['b'], 1],
-      ],
-    );
+  it('Google, like RFC 9309 2.2.4: only a rule ends a run of user-agent lines, not a Sitemap or another record', () => {
+    for (const other of ['Crawl-delay: 5', 'Sitemap: https://e.com/s', 'Invalid-Unknown-Line: x']) {
+      const p = parseRobotsTxt(`User-agent: a\n${other}\nUser-agent: b\nDisallow: /\n`);
+      assert.equal(p.groups.length, 1);
+      assert.equal(p.google_groups, null, other);
+    }
+  });
+
+  it("Google: a rule on a line over 16,663 bytes is read from the line's first 16,663 bytes; RFC 9309 reads it whole", () => {
+    const value = `/x/${'a'.repeat(16_700)}`;
+    const p = parseRobotsTxt(`User-agent: a\nDisallow: ${value}\n`);
+    assert.equal(p.groups[0]!.rules[0]!.value, value);
+    const cut = p.google_groups?.[0]?.rules[0];
+    assert.equal(cut?.value, value.slice(0, 16_663 - 'Disallow: '.length));
+    assert.equal(cut?.line, 2);
+    assert.equal(cut?.text, `Disallow: ${value}`, 'the line keeps its whole text');
   });
 
   it('google_groups is null when both readings agree', () => {

@@ -16,11 +16,12 @@
 //    `dissallow`, `dissalow`, `disalow`, `diasllow`, `disallaw`, `useragent`,
 //    `user agent`, `site-map`; it recognises a key by its prefix (`Disallowed:` is a
 //    disallow); it takes whitespace instead of the colon when the line has exactly
-//    two words (`Disallow /x`); and any directive other than a user-agent line ends a
-//    run of user-agent lines, where RFC 9309 2.2.4 says other records "MUST NOT
-//    interfere" (`User-agent: a` / `Crawl-delay: 5` / `User-agent: b` is one group
-//    under the RFC and two under Google). The evaluator compares both readings and
-//    flags `disagreements.google_parser` when they decide differently.
+//    two words (`Disallow /x`); and it keeps only the first GOOGLE_LINE_BYTES bytes of a
+//    line, so a longer rule is read as its first part (google-reading.ts). Like RFC 9309
+//    2.2.4, it lets only a rule end a run of user-agent lines: `User-agent: a` /
+//    `Crawl-delay: 5` / `User-agent: b` is one group in both readings. The evaluator
+//    compares both readings and flags `disagreements.google_parser` when they decide
+//    differently.
 //
 // Other decisions:
 // - Lines end at CR, LF or CRLF (RFC 9309 2.2 `NL`). Line numbers are 1-based and
@@ -36,6 +37,7 @@
 //   `AI2Bot` reads as `AI`. A value that is `*`, or `*` followed by whitespace, is
 //   the global group (Google's behaviour).
 
+import { googleLine } from './google-reading.ts';
 import { normalizePattern } from './percent-encoding.ts';
 import { utf8Length } from '../../util/utf8-length.ts';
 
@@ -344,9 +346,18 @@ function preferenceOf(l: ParsedLine, vocabulary: PreferenceLine['vocabulary']): 
 
 type Reading = 'rfc' | 'google';
 
+/** The rule as Google's parser reads the line: the same rule unless the line is cut (GOOGLE_LINE_BYTES). */
+function googleRuleOf(l: ParsedLine, directive: 'allow' | 'disallow', rfcRule: Rule): Rule {
+  const kept = googleLine(l.text);
+  if (kept === l.text) return rfcRule;
+  const { parsed } = readLine(l.line, kept);
+  return { ...ruleOf(parsed, directive), text: l.text };
+}
+
 // Builds groups from classified lines. A user-agent line opens a new group when the
-// current one is closed: under the RFC by an allow/disallow line (2.1, 2.2.4), under
-// Google by any directive line other than user-agent.
+// current one is closed by an allow/disallow line (RFC 9309 2.1, 2.2.4; Google's parser
+// likewise). In the Google reading, a rule on a line over GOOGLE_LINE_BYTES is read from the
+// line's first part, as that parser does.
 //
 // Content-Usage and Content-Signal lines join the current group without closing it: under
 // RFC 9309 they are records other than rules, which "MUST NOT interfere" (2.2.4). The attach
@@ -384,6 +395,7 @@ function buildGroups(
         rule = ruleOf(l, kind);
         ruleCache[l.line] = rule;
       }
+      if (reading === 'google') rule = googleRuleOf(l, kind, rule);
       if (current === null) orphans.push(rule);
       else {
         current.rules.push(rule);
@@ -397,10 +409,6 @@ function buildGroups(
       }
       if (current === null) orphanPreferences.push(preference);
       else current.preferences.push(preference);
-      // Google's parser knows neither line: to it they are other records, which end a run of user-agent lines.
-      if (reading === 'google') closed = true;
-    } else if (reading === 'google' && (kind === 'sitemap' || kind === 'other')) {
-      closed = true;
     }
   }
   return { groups, orphans, orphanPreferences };
@@ -413,7 +421,8 @@ function sameShape(a: Group[], b: Group[]): boolean {
     const y = b[i]!;
     if (x.user_agents.length !== y.user_agents.length || x.rules.length !== y.rules.length) return false;
     for (let j = 0; j < x.user_agents.length; j++) if (x.user_agents[j]!.line !== y.user_agents[j]!.line) return false;
-    for (let j = 0; j < x.rules.length; j++) if (x.rules[j]!.line !== y.rules[j]!.line) return false;
+    // The same line gives the same rule object in both readings, unless Google's reading cut it.
+    for (let j = 0; j < x.rules.length; j++) if (x.rules[j] !== y.rules[j]) return false;
   }
   return true;
 }

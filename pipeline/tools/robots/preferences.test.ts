@@ -47,10 +47,10 @@ describe('parse: preference, licence and managed lines', () => {
     assert.deepEqual(p.licenses, [{ line: 2, text: 'License: https://example.com/l.xml', url: 'https://example.com/l.xml' }]);
   });
 
-  it('a preference line between user-agent lines keeps one group under RFC 9309 and splits it for Google', () => {
+  it("a preference line between user-agent lines keeps one group, under RFC 9309 and in Google's reading", () => {
     const p = parseRobotsTxt('User-agent: a\nContent-Usage: train-ai=n\nUser-agent: b\nDisallow: /\n');
     assert.equal(p.groups.length, 1);
-    assert.equal(p.google_groups?.length, 2);
+    assert.equal(p.google_groups, null);
   });
 
   it('Cloudflare-managed blocks are found by their markers in any case; a block without END runs to the end', () => {
