@@ -2,8 +2,8 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { HtmlValidate, StaticConfigLoader } from 'html-validate';
 import { executeTool } from '../pipeline/tools/registry/call.ts';
+import { htmlProblems } from './support/html-validator.ts';
 import { raw } from './support/http.ts';
 import { REPO, readTree } from './support/project.ts';
 import { serveMini, type ServedMini } from './support/served.ts';
@@ -12,13 +12,8 @@ import { publishedToolData } from './support/tool-data.ts';
 // Site hygiene: every page is valid HTML (html-validate's recommended rules), also with the
 // live counters written in; the service's own robots.txt passes its own linter.
 
-const validator = new HtmlValidate(new StaticConfigLoader({ extends: ['html-validate:recommended'] }));
+const problems = htmlProblems();
 const dist = await readTree(join(REPO, 'dist'));
-
-async function problems(name: string, html: string): Promise<string[]> {
-  const report = await validator.validateString(html, name);
-  return report.results.flatMap((r) => r.messages.map((m) => `${name}:${m.line}:${m.column} ${m.ruleId}: ${m.message}`));
-}
 
 test('every page of the committed tree is valid HTML', async () => {
   const pages = [...dist.keys()].filter((path) => path.endsWith('.html'));

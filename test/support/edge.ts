@@ -26,7 +26,19 @@ async function wranglerConfig(): Promise<WranglerConfig> {
   return parse(await readFile(join(REPO, 'wrangler.toml'), 'utf8')) as unknown as WranglerConfig;
 }
 
-async function bundleWorker(config: WranglerConfig): Promise<string> {
+/** The bundle of each entry, made once per process: every Worker a test file starts runs the same code. */
+const bundles = new Map<string, Promise<string>>();
+
+function bundleWorker(config: WranglerConfig): Promise<string> {
+  let bundle = bundles.get(config.main);
+  if (bundle === undefined) {
+    bundle = bundleOnce(config);
+    bundles.set(config.main, bundle);
+  }
+  return bundle;
+}
+
+async function bundleOnce(config: WranglerConfig): Promise<string> {
   const result = await build({
     entryPoints: [join(REPO, config.main)],
     bundle: true,
