@@ -226,12 +226,21 @@ describe('the pool itself', () => {
   after(() => served.dispose());
 
   const job = { tool: 'classify_user_agent', params: { ua: 'GPTBot/1.2' }, caller: { userAgent: null, address: null }, form: 'structured' as const };
+  const large = { tool: 'lint_robots_txt', params: { robots_txt: slowLintBody() }, caller: job.caller, form: 'structured' as const };
 
-  test('a full queue answers busy at once; the calls already queued are run', async () => {
-    const store = await snapshotStore(join(served.root, 'dist'), { compress: false });
-    // One thread in all: it takes the small calls when no large one waits (a small calls' thread would only start and idle).
-    const pool = toolPool(store, { threads: 1, lightThreads: 0, maxQueued: 1 });
-    try {
+  describe('one thread in all, its queues bounded at one small call and two large ones', () => {
+    // One pool for the tests below, in order: each thread loads the tools' modules, about a
+    // second of CPU. One thread in all: it takes the small calls when no large one waits (a small
+    // calls' thread would only start and idle), so a small call waits in its own queue, which the
+    // large calls do not fill.
+    let pool: ReturnType<typeof toolPool>;
+    before(async () => {
+      const store = await snapshotStore(join(served.root, 'dist'), { compress: false });
+      pool = toolPool(store, { threads: 1, lightThreads: 0, maxQueued: 1, maxQueuedHeavy: 2 });
+    });
+    after(() => pool.close());
+
+    test('a full queue answers busy at once; the calls already queued are run', async () => {
       // The thread takes far longer to start than these three take to arrive: the first waits, the others find the queue full.
       const runs = await Promise.all([pool.run(job), pool.run(job), pool.run(job)]);
       assert.deepEqual(
@@ -241,19 +250,14 @@ describe('the pool itself', () => {
       const busy = runs[1]!;
       assert.ok(busy.status === 'unavailable' && busy.reason === 'busy' && /1 tool call is already waiting/.test(busy.message));
       assert.equal((await pool.run(job)).status, 'answered');
-    } finally {
-      await pool.close();
-    }
-  });
+    });
 
-  test('large calls wait in a queue of their own, bounded apart from the small calls', async () => {
-    const store = await snapshotStore(join(served.root, 'dist'), { compress: false });
-    // One thread in all: the small call is answered after the large ones, having waited in its own queue, which they did not fill.
-    const pool = toolPool(store, { threads: 1, lightThreads: 0, maxQueuedHeavy: 2 });
-    try {
-      const large = { tool: 'lint_robots_txt', params: { robots_txt: slowLintBody() }, caller: job.caller, form: 'structured' as const };
-      // The thread takes far longer to start than these take to arrive: two large calls wait, three more find their queue full.
-      const runs = await Promise.all([...Array.from({ length: 5 }, () => pool.run(large)), pool.run(job)]);
+    test('large calls wait in a queue of their own, bounded apart from the small calls', async () => {
+      // A large call that arrives first takes the thread, which answers it no sooner than the
+      // next turn of the event loop, long after these arrive: two large calls wait, three more
+      // find their queue full, and the small call waits in its own.
+      const [first, ...runs] = await Promise.all([pool.run(large), ...Array.from({ length: 5 }, () => pool.run(large)), pool.run(job)]);
+      assert.equal(first!.status, 'answered');
       assert.deepEqual(
         runs.map((r) => r.status),
         ['answered', 'answered', 'unavailable', 'unavailable', 'unavailable', 'answered'],
@@ -263,22 +267,17 @@ describe('the pool itself', () => {
         busy.status === 'unavailable' && /2 large tool calls are already waiting \(over 16384 characters of input/.test(busy.message),
         JSON.stringify(busy),
       );
-    } finally {
-      await pool.close();
-    }
-  });
+    });
 
-  test('an input no thread can be handed (nested 50,000 deep) is refused, and the thread goes on to the next call', async () => {
-    const store = await snapshotStore(join(served.root, 'dist'), { compress: false });
-    // One thread in all, so the call after the refusals is run by the very thread that refused them.
-    const pool = toolPool(store, { threads: 1, lightThreads: 0 });
-    try {
+    test('an input no thread can be handed (nested 50,000 deep) is refused, and the thread goes on to the next call', async () => {
       let deep: unknown = [];
       for (let level = 0; level < 50_000; level++) deep = [deep];
       const uncopyable = { ...job, params: { ua: deep } };
-      // All three wait for the thread to start: the deep one is then handed over from the
-      // thread's 'message' listener, where a throw used to end the process.
-      const runs = await Promise.all([pool.run(uncopyable), pool.run(job), pool.run(uncopyable)]);
+      // A large call takes the thread first, so that the three below wait for it: the deep ones
+      // are then handed over from the thread's 'message' listener, where a throw used to end the
+      // process. The one thread runs the call after the refusals.
+      const [first, ...runs] = await Promise.all([pool.run(large), pool.run(uncopyable), pool.run(job), pool.run(uncopyable)]);
+      assert.equal(first!.status, 'answered');
       assert.deepEqual(
         runs.map((r) => r.status),
         ['refused', 'answered', 'refused'],
@@ -286,17 +285,13 @@ describe('the pool itself', () => {
       const refused = runs[0]!;
       assert.ok(refused.status === 'refused' && /cannot be handed to a tool thread/.test(refused.message), JSON.stringify(refused));
       assert.equal((await pool.run(job)).status, 'answered', 'the thread was not left waiting for a deadline');
-    } finally {
-      await pool.close();
-    }
-  });
+    });
 
-  test('a call after close is refused, not left waiting', async () => {
-    const store = await snapshotStore(join(served.root, 'dist'), { compress: false });
-    const pool = toolPool(store, { threads: 1 });
-    await pool.close();
-    const run = await pool.run(job);
-    assert.equal(run.status, 'unavailable');
+    test('a call after close is refused, not left waiting', async () => {
+      await pool.close();
+      const run = await pool.run(job);
+      assert.equal(run.status, 'unavailable');
+    });
   });
 
   test('threads: 0 runs calls in place, with the same answers', async () => {
