@@ -5,7 +5,8 @@ import { snapshotStore } from '../pipeline/node/dist-snapshot.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
 import { MAX_JSON_DEPTH } from '../pipeline/http/jsonrpc.ts';
 import { JSON_RPC_HEADERS, raw } from './support/http.ts';
-import { serveMini, type ServedMini, serveTree } from './support/served.ts';
+import { serveTree } from './support/served.ts';
+import { builtMini } from './support/built-mini.ts';
 import { join } from 'node:path';
 import { readFile, writeFile } from 'node:fs/promises';
 import { build } from '../pipeline/publish/build.ts';
@@ -13,8 +14,8 @@ import { readSite, type RunningServer } from '../pipeline/node/server.ts';
 import { handleA2a } from '../pipeline/http/a2a/endpoint.ts';
 import { handleMcp } from '../pipeline/http/mcp.ts';
 import { relocate } from '../pipeline/http/origin.ts';
-import { MCP_SERVERS, TOOLS } from '../pipeline/tools/registry/index.ts';
-import { inPlace } from './support/tool-data.ts';
+import { MCP_SERVERS, TOOLS, type ToolData } from '../pipeline/tools/registry/index.ts';
+import { inPlace, publishedToolData } from './support/tool-data.ts';
 import { tempProject } from './support/project.ts';
 
 // docs/API.md §8.1: tool calls run on worker threads with a per-call deadline, so no call holds
@@ -39,14 +40,21 @@ function lintCall(origin: string) {
   return raw(origin, '/tools/robots-lint', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: slowLintBody() });
 }
 
+/** One copy of the mini build, which each describe below serves with the threads it tests. */
+let mini: Awaited<ReturnType<typeof builtMini>>;
+before(async () => {
+  mini = await builtMini();
+});
+after(() => mini.dispose());
+
 describe('tool calls on threads', () => {
   // One general thread and the small calls' thread, the pool a 2-core machine has by default
   // (the server of "a large valid prefix list" below runs with the default count).
-  let served: ServedMini;
+  let served: { root: string; server: RunningServer; data: ToolData };
   before(async () => {
-    served = await serveMini({ tools: { threads: 1 } });
+    served = { root: mini.root, server: await serveTree(mini.root, { tools: { threads: 1 } }), data: await publishedToolData(mini.root) };
   });
-  after(() => served.dispose());
+  after(() => served.server.close());
 
   /** An answer given in place, with the build's addresses named by this server's origin, as the server's own answers name them. */
   const asServed = async <T>(response: Response): Promise<T> => JSON.parse(relocate(await response.text(), served.data.baseUrl, served.server.url)) as T;
@@ -166,15 +174,15 @@ describe('tool calls on threads', () => {
 });
 
 describe('a call past its deadline', () => {
-  let served: ServedMini;
+  let server: RunningServer;
   before(async () => {
     // Every call here is large: one general thread and no small calls' thread, which would start and idle.
-    served = await serveMini({ tools: { threads: 1, lightThreads: 0, deadlineMs: 1 } });
+    server = await serveTree(mini.root, { tools: { threads: 1, lightThreads: 0, deadlineMs: 1 } });
   });
-  after(() => served.dispose());
+  after(() => server.close());
 
   test('HTTP: 503 tool_deadline with Retry-After, and the server goes on', async () => {
-    const origin = served.server.url;
+    const origin = server.url;
     const answer = await lintCall(origin);
     assert.equal(answer.status, 503, answer.text.slice(0, 300));
     assert.equal(answer.headers['retry-after'], '1');
@@ -195,7 +203,7 @@ describe('a call past its deadline', () => {
       method: 'tools/call',
       params: { name: 'lint_robots_txt', arguments: { robots_txt: slowLintBody() } },
     });
-    const answer = await raw(served.server.url, '/mcp/robots', { method: 'POST', headers: { ...JSON_HEADERS, 'mcp-protocol-version': '2025-06-18' }, body });
+    const answer = await raw(server.url, '/mcp/robots', { method: 'POST', headers: { ...JSON_HEADERS, 'mcp-protocol-version': '2025-06-18' }, body });
     const rpc = JSON.parse(answer.text) as { id: number; error: { code: number; message: string; data: { reason: string } } };
     assert.equal(rpc.id, 7);
     assert.equal(rpc.error.code, -32000);
@@ -211,7 +219,7 @@ describe('a call past its deadline', () => {
       parts: [{ kind: 'data', data: { skill: 'lint_robots_txt', input: { robots_txt: slowLintBody() } } }],
     };
     const body = JSON.stringify({ jsonrpc: '2.0', id: 'a', method: 'message/send', params: { message } });
-    const answer = await raw(served.server.url, '/a2a', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const answer = await raw(server.url, '/a2a', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     const rpc = JSON.parse(answer.text) as { error: { code: number; data: { reason: string } } };
     assert.equal(rpc.error.code, -32000, answer.text.slice(0, 300));
     assert.equal(rpc.error.data.reason, 'deadline');
@@ -219,11 +227,11 @@ describe('a call past its deadline', () => {
 });
 
 describe('the pool itself', () => {
-  let served: ServedMini;
+  let server: RunningServer;
   before(async () => {
-    served = await serveMini({ tools: { threads: 0 } });
+    server = await serveTree(mini.root, { tools: { threads: 0 } });
   });
-  after(() => served.dispose());
+  after(() => server.close());
 
   const job = { tool: 'classify_user_agent', params: { ua: 'GPTBot/1.2' }, caller: { userAgent: null, address: null }, form: 'structured' as const };
   const large = { tool: 'lint_robots_txt', params: { robots_txt: slowLintBody() }, caller: job.caller, form: 'structured' as const };
@@ -235,7 +243,7 @@ describe('the pool itself', () => {
     // large calls do not fill.
     let pool: ReturnType<typeof toolPool>;
     before(async () => {
-      const store = await snapshotStore(join(served.root, 'dist'), { compress: false });
+      const store = await snapshotStore(join(mini.root, 'dist'), { compress: false });
       pool = toolPool(store, { threads: 1, lightThreads: 0, maxQueued: 1, maxQueuedHeavy: 2 });
     });
     after(() => pool.close());
@@ -295,7 +303,7 @@ describe('the pool itself', () => {
   });
 
   test('threads: 0 runs calls in place, with the same answers', async () => {
-    const answer = await raw(served.server.url, '/tools/classify-ua?ua=GPTBot%2F1.2');
+    const answer = await raw(server.url, '/tools/classify-ua?ua=GPTBot%2F1.2');
     assert.equal(answer.status, 200);
   });
 });
