@@ -57,6 +57,7 @@ interface InspectorClient {
   connect(client: Client, transport: Transport): Promise<void>;
   disconnect(transport: Transport): Promise<void>;
   listTools(client: Client): Promise<{ tools: { name: string }[] }>;
+  callTool(client: Client, name: string, args: Record<string, string>): Promise<unknown>;
 }
 
 /** The MCP Inspector CLI's transport choice (its build/transport.js). */
@@ -534,59 +535,25 @@ describe('the official MCP Inspector CLI', () => {
   // 0.15 is the Inspector that installs on Node 20 (2.x needs Node 22); its CLI sends a URL whose path does not end in /mcp to /mcp.
   const build = join(REPO, 'node_modules', '@modelcontextprotocol', 'inspector', 'cli', 'build');
   // `mcp-inspector --cli` (the command users type) starts a process that starts the CLI, its
-  // build/index.js, with the same arguments, and does nothing else. One call goes through
-  // that command; the others start the CLI itself, one Node process each instead of two.
+  // build/index.js, with the same arguments, and does nothing else. One call goes through that
+  // command, the one whose arguments the command line shapes most (several --tool-arg, a JSON
+  // array in one). The others run what the CLI runs for them, from its own modules, in this
+  // process: a CLI process costs about two seconds of CPU, and each one only started Node again.
   const inspectorCommand = (url: string, ...args: string[]) =>
     run(join(REPO, 'node_modules', '.bin', 'mcp-inspector'), ['--cli', url, '--transport', 'http', ...args], options);
-  const inspector = (url: string, ...args: string[]) => run(process.execPath, [join(build, 'index.js'), url, '--transport', 'http', ...args], options);
-
-  test('the command lists a server’s tools', async () => {
-    const spec = MCP_SERVERS.find((s) => s.path === '/netcheck/mcp')!;
-    const { stdout } = await inspectorCommand(server.url + spec.path, '--method', 'tools/list');
-    assert.deepEqual(
-      (JSON.parse(stdout) as { tools: { name: string }[] }).tools.map((t) => t.name),
-      [...spec.tools],
-    );
-  });
-
-  test('reaches every server at its own path and lists that server’s tools', async () => {
-    // What the CLI runs for --transport http --method tools/list, from its own modules, in this
-    // process: its transport for the URL (where a path that does not end in /mcp would become
-    // /mcp), its client's connect and listTools. One process per path only started Node again.
-    const { connect, disconnect, listTools } = (await import(pathToFileURL(join(build, 'client', 'index.js')).href)) as InspectorClient;
+  /** The CLI's own client functions, connected to `path` as its transport for that URL connects them. */
+  async function inspectorClient(path: string): Promise<{ client: Client; cli: InspectorClient; close(): Promise<void> }> {
+    const cli = (await import(pathToFileURL(join(build, 'client', 'index.js')).href)) as InspectorClient;
     const { createTransport } = (await import(pathToFileURL(join(build, 'transport.js')).href)) as InspectorTransport;
-    for (const spec of MCP_SERVERS) {
-      const transport = createTransport({ transportType: 'http', url: server.url + spec.path });
-      const client = new Client({ name: 'inspector-cli', version: '0.5.1' });
-      await connect(client, transport);
-      try {
-        assert.deepEqual(
-          (await listTools(client)).tools.map((t) => t.name),
-          [...spec.tools],
-          spec.path,
-        );
-      } finally {
-        await disconnect(transport);
-      }
-    }
-  });
+    const transport = createTransport({ transportType: 'http', url: server.url + path });
+    const client = new Client({ name: 'inspector-cli', version: '0.5.1' });
+    await cli.connect(client, transport);
+    return { client, cli, close: () => cli.disconnect(transport) };
+  }
 
-  test('calls a tool and gets the summary, the JSON and the structured result; a bad argument comes back as isError', async () => {
-    const { stdout } = await inspector(
-      `${server.url}/robots/mcp`,
-      '--method',
-      'tools/call',
-      '--tool-name',
-      'lint_robots_txt',
-      '--tool-arg',
-      'robots_txt=Disalow: /',
-    );
-    const result = JSON.parse(stdout) as { content: { text: string }[]; structuredContent: { counts: { error: number; warning: number } } };
-    assert.equal(result.content.length, 2);
-    assert.deepEqual(JSON.parse(result.content[1]!.text), result.structuredContent);
-    assert.ok(result.structuredContent.counts.error + result.structuredContent.counts.warning > 0, 'the misspelt directive is reported');
+  test('the command calls a tool with --tool-arg pairs, a JSON array in one read as the list, and prints the structured result', async () => {
     // The CLI sends a --tool-arg as a string unless the schema's type is plainly "array": a JSON array in it is read as the list.
-    const paths = await inspector(
+    const paths = await inspectorCommand(
       `${server.url}/lint/mcp`,
       '--method',
       'tools/call',
@@ -607,7 +574,46 @@ describe('the official MCP Inspector CLI', () => {
         ['/b', true],
       ],
     );
-    const bad = await inspector(`${server.url}/mcp`, '--method', 'tools/call', '--tool-name', 'policy_markdown', '--tool-arg', 'policy=nope');
-    assert.equal((JSON.parse(bad.stdout) as { isError: boolean }).isError, true);
+  });
+
+  test('reaches every server at its own path and lists that server’s tools', async () => {
+    // What the CLI runs for --transport http --method tools/list: its transport for the URL
+    // (where a path that does not end in /mcp would become /mcp), its client's connect and listTools.
+    for (const spec of MCP_SERVERS) {
+      const { client, cli, close } = await inspectorClient(spec.path);
+      try {
+        assert.deepEqual(
+          (await cli.listTools(client)).tools.map((t) => t.name),
+          [...spec.tools],
+          spec.path,
+        );
+      } finally {
+        await close();
+      }
+    }
+  });
+
+  test('calls a tool and gets the summary, the JSON and the structured result; a bad argument comes back as isError', async () => {
+    // What the CLI runs for --method tools/call --tool-name <name> --tool-arg <key>=<value>: its
+    // callTool with the pairs as strings, which it converts by the tool's input schema.
+    const robots = await inspectorClient('/robots/mcp');
+    try {
+      const result = (await robots.cli.callTool(robots.client, 'lint_robots_txt', { robots_txt: 'Disalow: /' })) as {
+        content: { text: string }[];
+        structuredContent: { counts: { error: number; warning: number } };
+      };
+      assert.equal(result.content.length, 2);
+      assert.deepEqual(JSON.parse(result.content[1]!.text), result.structuredContent);
+      assert.ok(result.structuredContent.counts.error + result.structuredContent.counts.warning > 0, 'the misspelt directive is reported');
+    } finally {
+      await robots.close();
+    }
+    const all = await inspectorClient('/mcp');
+    try {
+      const bad = (await all.cli.callTool(all.client, 'policy_markdown', { policy: 'nope' })) as { isError: boolean };
+      assert.equal(bad.isError, true);
+    } finally {
+      await all.close();
+    }
   });
 });

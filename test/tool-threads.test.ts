@@ -5,7 +5,8 @@ import { snapshotStore } from '../pipeline/node/dist-snapshot.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
 import { MAX_JSON_DEPTH } from '../pipeline/http/jsonrpc.ts';
 import { JSON_RPC_HEADERS, raw } from './support/http.ts';
-import { serveMini, type ServedMini, serveTree } from './support/served.ts';
+import { serveTree } from './support/served.ts';
+import { builtMini } from './support/built-mini.ts';
 import { join } from 'node:path';
 import { readFile, writeFile } from 'node:fs/promises';
 import { build } from '../pipeline/publish/build.ts';
@@ -13,8 +14,8 @@ import { readSite, type RunningServer } from '../pipeline/node/server.ts';
 import { handleA2a } from '../pipeline/http/a2a/endpoint.ts';
 import { handleMcp } from '../pipeline/http/mcp.ts';
 import { relocate } from '../pipeline/http/origin.ts';
-import { MCP_SERVERS, TOOLS } from '../pipeline/tools/registry/index.ts';
-import { inPlace } from './support/tool-data.ts';
+import { MCP_SERVERS, TOOLS, type ToolData } from '../pipeline/tools/registry/index.ts';
+import { inPlace, publishedToolData } from './support/tool-data.ts';
 import { tempProject } from './support/project.ts';
 
 // docs/API.md §8.1: tool calls run on worker threads with a per-call deadline, so no call holds
@@ -39,14 +40,21 @@ function lintCall(origin: string) {
   return raw(origin, '/tools/robots-lint', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: slowLintBody() });
 }
 
+/** One copy of the mini build, which each describe below serves with the threads it tests. */
+let mini: Awaited<ReturnType<typeof builtMini>>;
+before(async () => {
+  mini = await builtMini();
+});
+after(() => mini.dispose());
+
 describe('tool calls on threads', () => {
   // One general thread and the small calls' thread, the pool a 2-core machine has by default
   // (the server of "a large valid prefix list" below runs with the default count).
-  let served: ServedMini;
+  let served: { root: string; server: RunningServer; data: ToolData };
   before(async () => {
-    served = await serveMini({ tools: { threads: 1 } });
+    served = { root: mini.root, server: await serveTree(mini.root, { tools: { threads: 1 } }), data: await publishedToolData(mini.root) };
   });
-  after(() => served.dispose());
+  after(() => served.server.close());
 
   /** An answer given in place, with the build's addresses named by this server's origin, as the server's own answers name them. */
   const asServed = async <T>(response: Response): Promise<T> => JSON.parse(relocate(await response.text(), served.data.baseUrl, served.server.url)) as T;
@@ -166,15 +174,15 @@ describe('tool calls on threads', () => {
 });
 
 describe('a call past its deadline', () => {
-  let served: ServedMini;
+  let server: RunningServer;
   before(async () => {
     // Every call here is large: one general thread and no small calls' thread, which would start and idle.
-    served = await serveMini({ tools: { threads: 1, lightThreads: 0, deadlineMs: 1 } });
+    server = await serveTree(mini.root, { tools: { threads: 1, lightThreads: 0, deadlineMs: 1 } });
   });
-  after(() => served.dispose());
+  after(() => server.close());
 
   test('HTTP: 503 tool_deadline with Retry-After, and the server goes on', async () => {
-    const origin = served.server.url;
+    const origin = server.url;
     const answer = await lintCall(origin);
     assert.equal(answer.status, 503, answer.text.slice(0, 300));
     assert.equal(answer.headers['retry-after'], '1');
@@ -195,7 +203,7 @@ describe('a call past its deadline', () => {
       method: 'tools/call',
       params: { name: 'lint_robots_txt', arguments: { robots_txt: slowLintBody() } },
     });
-    const answer = await raw(served.server.url, '/mcp/robots', { method: 'POST', headers: { ...JSON_HEADERS, 'mcp-protocol-version': '2025-06-18' }, body });
+    const answer = await raw(server.url, '/mcp/robots', { method: 'POST', headers: { ...JSON_HEADERS, 'mcp-protocol-version': '2025-06-18' }, body });
     const rpc = JSON.parse(answer.text) as { id: number; error: { code: number; message: string; data: { reason: string } } };
     assert.equal(rpc.id, 7);
     assert.equal(rpc.error.code, -32000);
@@ -211,7 +219,7 @@ describe('a call past its deadline', () => {
       parts: [{ kind: 'data', data: { skill: 'lint_robots_txt', input: { robots_txt: slowLintBody() } } }],
     };
     const body = JSON.stringify({ jsonrpc: '2.0', id: 'a', method: 'message/send', params: { message } });
-    const answer = await raw(served.server.url, '/a2a', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const answer = await raw(server.url, '/a2a', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     const rpc = JSON.parse(answer.text) as { error: { code: number; data: { reason: string } } };
     assert.equal(rpc.error.code, -32000, answer.text.slice(0, 300));
     assert.equal(rpc.error.data.reason, 'deadline');
@@ -219,19 +227,28 @@ describe('a call past its deadline', () => {
 });
 
 describe('the pool itself', () => {
-  let served: ServedMini;
+  let server: RunningServer;
   before(async () => {
-    served = await serveMini({ tools: { threads: 0 } });
+    server = await serveTree(mini.root, { tools: { threads: 0 } });
   });
-  after(() => served.dispose());
+  after(() => server.close());
 
   const job = { tool: 'classify_user_agent', params: { ua: 'GPTBot/1.2' }, caller: { userAgent: null, address: null }, form: 'structured' as const };
+  const large = { tool: 'lint_robots_txt', params: { robots_txt: slowLintBody() }, caller: job.caller, form: 'structured' as const };
 
-  test('a full queue answers busy at once; the calls already queued are run', async () => {
-    const store = await snapshotStore(join(served.root, 'dist'), { compress: false });
-    // One thread in all: it takes the small calls when no large one waits (a small calls' thread would only start and idle).
-    const pool = toolPool(store, { threads: 1, lightThreads: 0, maxQueued: 1 });
-    try {
+  describe('one thread in all, its queues bounded at one small call and two large ones', () => {
+    // One pool for the tests below, in order: each thread loads the tools' modules, about a
+    // second of CPU. One thread in all: it takes the small calls when no large one waits (a small
+    // calls' thread would only start and idle), so a small call waits in its own queue, which the
+    // large calls do not fill.
+    let pool: ReturnType<typeof toolPool>;
+    before(async () => {
+      const store = await snapshotStore(join(mini.root, 'dist'), { compress: false });
+      pool = toolPool(store, { threads: 1, lightThreads: 0, maxQueued: 1, maxQueuedHeavy: 2 });
+    });
+    after(() => pool.close());
+
+    test('a full queue answers busy at once; the calls already queued are run', async () => {
       // The thread takes far longer to start than these three take to arrive: the first waits, the others find the queue full.
       const runs = await Promise.all([pool.run(job), pool.run(job), pool.run(job)]);
       assert.deepEqual(
@@ -241,19 +258,14 @@ describe('the pool itself', () => {
       const busy = runs[1]!;
       assert.ok(busy.status === 'unavailable' && busy.reason === 'busy' && /1 tool call is already waiting/.test(busy.message));
       assert.equal((await pool.run(job)).status, 'answered');
-    } finally {
-      await pool.close();
-    }
-  });
+    });
 
-  test('large calls wait in a queue of their own, bounded apart from the small calls', async () => {
-    const store = await snapshotStore(join(served.root, 'dist'), { compress: false });
-    // One thread in all: the small call is answered after the large ones, having waited in its own queue, which they did not fill.
-    const pool = toolPool(store, { threads: 1, lightThreads: 0, maxQueuedHeavy: 2 });
-    try {
-      const large = { tool: 'lint_robots_txt', params: { robots_txt: slowLintBody() }, caller: job.caller, form: 'structured' as const };
-      // The thread takes far longer to start than these take to arrive: two large calls wait, three more find their queue full.
-      const runs = await Promise.all([...Array.from({ length: 5 }, () => pool.run(large)), pool.run(job)]);
+    test('large calls wait in a queue of their own, bounded apart from the small calls', async () => {
+      // A large call that arrives first takes the thread, which answers it no sooner than the
+      // next turn of the event loop, long after these arrive: two large calls wait, three more
+      // find their queue full, and the small call waits in its own.
+      const [first, ...runs] = await Promise.all([pool.run(large), ...Array.from({ length: 5 }, () => pool.run(large)), pool.run(job)]);
+      assert.equal(first!.status, 'answered');
       assert.deepEqual(
         runs.map((r) => r.status),
         ['answered', 'answered', 'unavailable', 'unavailable', 'unavailable', 'answered'],
@@ -263,22 +275,17 @@ describe('the pool itself', () => {
         busy.status === 'unavailable' && /2 large tool calls are already waiting \(over 16384 characters of input/.test(busy.message),
         JSON.stringify(busy),
       );
-    } finally {
-      await pool.close();
-    }
-  });
+    });
 
-  test('an input no thread can be handed (nested 50,000 deep) is refused, and the thread goes on to the next call', async () => {
-    const store = await snapshotStore(join(served.root, 'dist'), { compress: false });
-    // One thread in all, so the call after the refusals is run by the very thread that refused them.
-    const pool = toolPool(store, { threads: 1, lightThreads: 0 });
-    try {
+    test('an input no thread can be handed (nested 50,000 deep) is refused, and the thread goes on to the next call', async () => {
       let deep: unknown = [];
       for (let level = 0; level < 50_000; level++) deep = [deep];
       const uncopyable = { ...job, params: { ua: deep } };
-      // All three wait for the thread to start: the deep one is then handed over from the
-      // thread's 'message' listener, where a throw used to end the process.
-      const runs = await Promise.all([pool.run(uncopyable), pool.run(job), pool.run(uncopyable)]);
+      // A large call takes the thread first, so that the three below wait for it: the deep ones
+      // are then handed over from the thread's 'message' listener, where a throw used to end the
+      // process. The one thread runs the call after the refusals.
+      const [first, ...runs] = await Promise.all([pool.run(large), pool.run(uncopyable), pool.run(job), pool.run(uncopyable)]);
+      assert.equal(first!.status, 'answered');
       assert.deepEqual(
         runs.map((r) => r.status),
         ['refused', 'answered', 'refused'],
@@ -286,21 +293,17 @@ describe('the pool itself', () => {
       const refused = runs[0]!;
       assert.ok(refused.status === 'refused' && /cannot be handed to a tool thread/.test(refused.message), JSON.stringify(refused));
       assert.equal((await pool.run(job)).status, 'answered', 'the thread was not left waiting for a deadline');
-    } finally {
-      await pool.close();
-    }
-  });
+    });
 
-  test('a call after close is refused, not left waiting', async () => {
-    const store = await snapshotStore(join(served.root, 'dist'), { compress: false });
-    const pool = toolPool(store, { threads: 1 });
-    await pool.close();
-    const run = await pool.run(job);
-    assert.equal(run.status, 'unavailable');
+    test('a call after close is refused, not left waiting', async () => {
+      await pool.close();
+      const run = await pool.run(job);
+      assert.equal(run.status, 'unavailable');
+    });
   });
 
   test('threads: 0 runs calls in place, with the same answers', async () => {
-    const answer = await raw(served.server.url, '/tools/classify-ua?ua=GPTBot%2F1.2');
+    const answer = await raw(server.url, '/tools/classify-ua?ua=GPTBot%2F1.2');
     assert.equal(answer.status, 200);
   });
 });
