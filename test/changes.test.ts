@@ -51,17 +51,18 @@ describe('change events from diffs against HEAD in a real git repository', () =>
     await build({ root: project.root, now: '2026-01-05T00:00:00Z' });
     assert.equal((await events()).head, 1);
 
+    // A later commit withdraws one record and edits another: its own events, after the first's.
     await rm(join(project.root, 'records', 'crawlers', 'mj12bot.yaml'));
-    await build({ root: project.root, now: '2026-01-06T00:00:00Z' });
-    await commitAll(git, 'withdraw mj12bot');
     await edit('gptbot', 'category: ai-training', 'category: dataset');
     await edit('gptbot', 'respects_robots_txt: documented', 'respects_robots_txt: undocumented');
     await build({ root: project.root, now: '2026-01-07T00:00:00Z' });
-    await commitAll(git, 'recategorise gptbot');
+    await commitAll(git, 'withdraw mj12bot, recategorise gptbot');
     const log = await events();
+    // One commit's events come in the diff's order (edits before withdrawals); each commit's
+    // after the one before it (the cursors below, and the next test's commit).
     assert.deepEqual(kinds(log, 1), [
-      'crawler.withdrawn mj12bot',
       'crawler.edited gptbot [category,category_label,respects_robots_txt,respects_robots_txt_label]',
+      'crawler.withdrawn mj12bot',
     ]);
     assert.deepEqual(
       log.events.map((e) => e.cursor),

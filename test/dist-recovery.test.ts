@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rename, rm, truncate, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -8,7 +8,7 @@ import { build } from '../pipeline/publish/build.ts';
 import { isCompleteTree, recoverDist } from '../pipeline/publish/recover-dist.ts';
 import { leftoverPath } from '../pipeline/publish/write-dist.ts';
 import { builtMini, MINI_BUILT_AT } from './support/built-mini.ts';
-import { copyTree } from './support/copy-tree.ts';
+import { linkTree } from './support/copy-tree.ts';
 import { changedPaths, readTree } from './support/project.ts';
 
 // docs/ARCHITECTURE.md §1 (build, steps 6 and 10): a build killed anywhere in writeDist's swap leaves folders that the next
@@ -59,7 +59,7 @@ function builtTrees(): Promise<Trees> {
     );
     // What the killed build had written: the T1 tree, built from the T0 one as a build does.
     const next = join(project.root, 'built-at-t1');
-    await copyTree(dist, next);
+    await linkTree(dist, next);
     await build({ root: project.root, distDir: next, now: T1 });
     return { root: project.root, dist, previous: await readTree(dist), next, nextTree: await readTree(next), pid: deadPid() };
   })();
@@ -67,16 +67,24 @@ function builtTrees(): Promise<Trees> {
 }
 
 /**
- * A copy of the two trees for one test; `build` copies the records and state too, for a test
- * that runs the next build (the recovery itself reads only the trees).
+ * The two trees for one test, linked (test/support/copy-tree.ts); `build` links the records and
+ * state too, for a test that runs the next build (the recovery itself reads only the trees).
+ * A recovery and a build rename, remove and write new files, never into one: a test that damages
+ * a file replaces it (`replaceFile`), so the trees every test links stay whole.
  */
 async function interruptedBuild(t: { after(fn: () => Promise<void>): void }, build = false): Promise<Trees> {
   const built = await builtTrees();
   const root = await mkdtemp(join(tmpdir(), 'crawler-index-'));
   t.after(() => rm(root, { recursive: true, force: true }));
   for (const folder of build ? ['dist', 'built-at-t1', 'records', 'state'] : ['dist', 'built-at-t1'])
-    await copyTree(join(built.root, folder), join(root, folder));
+    await linkTree(join(built.root, folder), join(root, folder));
   return { ...built, root, dist: join(root, 'dist'), next: join(root, 'built-at-t1') };
+}
+
+/** `path` replaced by a new file holding `bytes`: what a stopped write leaves, its original untouched. */
+async function replaceFile(path: string, bytes: string | Buffer): Promise<void> {
+  await rm(path);
+  await writeFile(path, bytes);
 }
 
 async function leftovers(root: string): Promise<string[]> {
@@ -91,10 +99,11 @@ async function stamps(dist: string): Promise<Map<string, string>> {
 test('killed while writing the new tree: dist/ is kept, the partial tree removed', async (t) => {
   const trees = await interruptedBuild(t);
   const staging = leftoverPath(trees.dist, 'next', trees.pid);
-  await copyTree(trees.next, staging);
+  await rename(trees.next, staging);
   // writeDist writes the ledger last, so a tree cut short has none; and one file is half written.
   await rm(join(staging, 'documents.json'));
-  await truncate(join(staging, 'data', 'agents.json'), 10);
+  const agents = join(staging, 'data', 'agents.json');
+  await replaceFile(agents, (await readFile(agents)).subarray(0, 10));
   const message = await recoverDist(trees.dist);
   assert.match(message ?? '', new RegExp(`removed \\.dist-next-${trees.pid} left by a stopped build`));
   assert.deepEqual(changedPaths(trees.previous, await readTree(trees.dist)), []);
@@ -103,7 +112,7 @@ test('killed while writing the new tree: dist/ is kept, the partial tree removed
 
 test('killed after writing the new tree, before the first rename: dist/ is kept, the unswapped tree removed', async (t) => {
   const trees = await interruptedBuild(t);
-  await copyTree(trees.next, leftoverPath(trees.dist, 'next', trees.pid));
+  await rename(trees.next, leftoverPath(trees.dist, 'next', trees.pid));
   assert.match((await recoverDist(trees.dist)) ?? '', /removed \.dist-next-/);
   assert.deepEqual(changedPaths(trees.previous, await readTree(trees.dist)), [], 'the build did not finish: the previous tree stays');
   assert.deepEqual(await leftovers(trees.root), []);
@@ -125,7 +134,7 @@ test('between the renames with a new tree that does not match its ledger: the pr
   await rename(trees.dist, leftoverPath(trees.dist, 'old', trees.pid));
   const staging = leftoverPath(trees.dist, 'next', trees.pid);
   await rename(trees.next, staging);
-  await writeFile(join(staging, 'crawler', 'gptbot.json'), '{"cut": ');
+  await replaceFile(join(staging, 'crawler', 'gptbot.json'), '{"cut": ');
   assert.equal(await isCompleteTree(staging), false);
   const message = await recoverDist(trees.dist);
   assert.match(message ?? '', /from \.dist-old-\d+, the previous tree/);

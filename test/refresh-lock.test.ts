@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { simpleGit } from 'simple-git';
 import { EMPTY_LOG } from '../pipeline/changes/types.ts';
 import { CommitBlocked, commitRefresh } from '../pipeline/refresh/commit.ts';
@@ -19,24 +19,22 @@ import { cliInProcess } from './support/cli.ts';
 
 const hasProc = existsSync('/proc/self/cwd');
 
-// The mini fixture, built and committed once; each test works on its own copy of that repository.
-let committed: { root: string; dispose(): Promise<void> };
-before(async () => {
-  committed = await builtMini();
-  await initRepo(committed.root);
-});
-after(() => committed.dispose());
+type Cleanup = { after(fn: () => Promise<void>): void };
 
-async function copyOfRepo(t: { after(fn: () => Promise<void>): void }): Promise<string> {
+/**
+ * A real git repository whose one commit holds a file in state/ and one in dist/, with a
+ * change in state/ for a refresh to commit. commitRefresh and the lock's judge read only git
+ * and /proc, never what the files say, so two files stand for the project here; the command
+ * line's test below runs the whole refresh on the built mini fixture.
+ */
+async function repoWithChange(t: Cleanup) {
   const root = await mkdtemp(join(tmpdir(), 'crawler-index-lock-'));
   t.after(() => rm(root, { recursive: true, force: true }));
-  await cp(committed.root, root, { recursive: true, preserveTimestamps: true });
-  return root;
-}
-
-/** A copy of the committed repository with a change in state/ for a refresh to commit. */
-async function repoWithChange(t: { after(fn: () => Promise<void>): void }) {
-  const root = await copyOfRepo(t);
+  await mkdir(join(root, 'state', 'mirror'), { recursive: true });
+  await mkdir(join(root, 'dist'));
+  await writeFile(join(root, 'state', 'mirror', 'a-source.json'), '{}\n');
+  await writeFile(join(root, 'dist', 'status.json'), '{}\n');
+  await initRepo(root);
   await writeFile(join(root, 'state', 'mirror', 'new-source.json'), '{}\n');
   return { root, git: simpleGit(root), lock: join(root, '.git', 'index.lock') };
 }
@@ -94,7 +92,11 @@ test('an index.lock while a git process works in the repository is left alone, w
 // test/cli.test.ts's): a CommitBlocked that escaped the command would reject here, where the
 // process would print it with its stack and exit 1.
 test('the CLI reports a held lock in one line and exits 1, without a stack', { skip: !hasProc && 'needs /proc' }, async (t) => {
-  const root = await copyOfRepo(t);
+  // The mini fixture as built, committed: what the refresh reads, builds and would commit.
+  const project = await builtMini();
+  t.after(() => project.dispose());
+  const root = project.root;
+  await initRepo(root);
   await writeFile(join(root, '.git', 'index.lock'), '');
   const other = await runningGit(root);
   t.after(() => other.stop());

@@ -41,9 +41,23 @@ interface StatusDoc {
 
 type Refreshed = { committed: string | null; page: ChangesPage };
 
-async function refresh(): Promise<Refreshed> {
+/**
+ * A deadline no answering upstream misses on a loaded machine, and a short one for the two
+ * refreshes that hold the fault of an upstream that never answers, which waits it out twice.
+ */
+const DEADLINE_MS = 10_000;
+const HANG_DEADLINE_MS = 1_000;
+
+/** One refresh, build and commit of every source, or of `only` these. */
+async function refresh(options: { only?: readonly string[]; timeoutMs?: number } = {}): Promise<Refreshed> {
   const now = tick();
-  await refreshMirror({ root: project.root, upstreamBase: upstream.url(''), now, fetch: { timeoutMs: 400, attempts: 2, baseDelayMs: 5, maxBytes: 200_000 } });
+  await refreshMirror({
+    root: project.root,
+    upstreamBase: upstream.url(''),
+    only: options.only && [...options.only],
+    now,
+    fetch: { timeoutMs: options.timeoutMs ?? DEADLINE_MS, attempts: 2, baseDelayMs: 5, maxBytes: 200_000 },
+  });
   const result = await build({ root: project.root, now });
   const committed = await commitRefresh(project.root, result.model.log);
   return { committed, page: await readJson<ChangesPage>('/changes.json') };
@@ -59,30 +73,31 @@ async function assertOnlyChecked(commit: string | null, what: string): Promise<v
   assert.deepEqual(paths, ['dist/documents.json', 'dist/documents.txt', 'dist/status.json', 'state/checked.json'], `${what}: nothing else changed`);
 }
 
-/** A copy of SOURCE's row in records/sources.yaml under each fault's id. */
-async function addFaultSources(root: string): Promise<void> {
+/** A copy of SOURCE's row in records/sources.yaml under each fault's and each hostile input's id. */
+async function addCopiedSources(root: string): Promise<void> {
   const path = join(root, 'records', 'sources.yaml');
   const yaml = await readFile(path, 'utf8');
   const row = yaml
     .slice(yaml.indexOf(`- id: ${SOURCE}\n`))
     .split(/\n(?=- )/)[0]!
     .trimEnd();
-  const copies = FAULTS.slice(1).map((_, i) =>
-    row.replace(`- id: ${SOURCE}`, `- id: ${faultSource(i + 1)}`).replace(`/${'perplexitybot'}.json`, `/perplexitybot-fault-${i + 1}.json`),
+  const copies = COPIES.map((id) =>
+    row.replace(`- id: ${SOURCE}`, `- id: ${id}`).replace('/perplexitybot.json', `/${id.replace(SOURCE, 'perplexitybot')}.json`),
   );
   await writeFile(path, `${yaml.trimEnd()}\n${copies.join('\n')}\n`);
 }
 
 before(async () => {
-  // The mini fixture as built (test/support/built-mini.ts), its records then given the fault
+  // The mini fixture as built (test/support/built-mini.ts), its records then given the copied
   // sources and committed: the first refresh fetches every list and builds them all in.
   project = await builtMini();
-  await addFaultSources(project.root);
+  await addCopiedSources(project.root);
   upstream = await startUpstreamServer(routes);
   routes['/openai-gptbot'] = file('google-style.json');
   routes['/google-googlebot'] = status(404);
-  FAULTS.forEach((_, i) => {
-    routes[`/${faultSource(i)}`] = goodRoute(i);
+  routes[`/${SOURCE}`] = GOOD;
+  COPIES.forEach((id, i) => {
+    routes[`/${id}`] = goodRoute(i);
   });
   await initRepo(project.root);
   await refresh();
@@ -95,7 +110,9 @@ after(async () => {
 // The fault matrix starts from one state: every fault has its own source, a copy of SOURCE's
 // row in sources.yaml with its own twenty prefixes, so one refresh brings every fault at once,
 // one more repeats them, and one recovers them all; each fault's test then reads its own
-// source's answers. SOURCE itself carries the first fault.
+// source's answers. The hostile inputs of the file's last three tests arrive in the first of
+// those refreshes, each from a source of its own too (SOURCE, the one PerplexityBot is
+// verified by, carries the hostile list); the other two refreshes leave them alone.
 interface Fault {
   name: string;
   route: (id: string, list: Prefixes) => Route;
@@ -123,18 +140,64 @@ const FAULTS: Fault[] = [
 const TWENTY = (JSON.parse(fixture('twenty.json').toString('utf8')) as { prefixes: Prefixes }).prefixes;
 const twentyShrunk = (JSON.parse(fixture('twenty-shrunk.json').toString('utf8')) as { prefixes: Prefixes }).prefixes;
 assert.deepEqual(twentyShrunk, TWENTY.slice(0, 2), 'the 90% shrink keeps the first 2 of the 20');
-/** The fault's source: SOURCE for the first, else a copy of its row. */
-const faultSource = (index: number) => (index === 0 ? SOURCE : `${SOURCE}-fault-${index}`);
-/** Twenty prefixes of the fault's own (twenty.json's for SOURCE, 66.249.<66+index>.0/24 cut alike for the others). */
-const faultList = (index: number): Prefixes =>
-  index === 0 ? TWENTY : TWENTY.map((p) => ({ ipv4Prefix: p.ipv4Prefix.replace(/^66\.249\.66\./, `66.249.${66 + index}.`) }));
-const goodRoute = (index: number): Route => (index === 0 ? GOOD : bytes(JSON.stringify({ creationTime: '2026-01-01T00:00:00Z', prefixes: faultList(index) })));
+/** The fault's source, a copy of SOURCE's row. */
+const faultSource = (index: number) => `${SOURCE}-fault-${index + 1}`;
+/** The hostile inputs' sources after SOURCE: the two redirects, the five long strings, the line break. */
+const hostileSource = (index: number) => `${SOURCE}-hostile-${index + 1}`;
+const HOSTILE_COPIES = 8;
+/** Every copy of SOURCE's row: the faults', then the hostile inputs'. */
+const COPIES = [...FAULTS.map((_, i) => faultSource(i)), ...Array.from({ length: HOSTILE_COPIES }, (_, i) => hostileSource(i))];
+/** Twenty prefixes of copy `index`'s own: twenty.json's (SOURCE's) with 66.249.66. made 66.249.<67+index>. */
+const copyList = (index: number): Prefixes => TWENTY.map((p) => ({ ipv4Prefix: p.ipv4Prefix.replace(/^66\.249\.66\./, `66.249.${67 + index}.`) }));
+/** The fault's list: the copies' lists start with the faults'. */
+const faultList = copyList;
+const goodRoute = (index: number): Route => bytes(JSON.stringify({ creationTime: '2026-01-01T00:00:00Z', prefixes: copyList(index) }));
 
 type EventRow = { cursor: number; kind: string; subject: { id: string }; added?: { ipv4: string[]; ipv6: string[] } };
 const eventRowsAfter = async (cursor: number): Promise<EventRow[]> =>
   (await readJson<{ events: EventRow[] }>('/changes/log.json')).events.filter((e) => e.cursor > cursor);
 const named = (events: readonly EventRow[]): string[] => events.map((e) => `${e.kind} ${e.subject.id}`);
 const eventsAfter = async (cursor: number): Promise<string[]> => named(await eventRowsAfter(cursor));
+
+// The hostile inputs, each from a source of its own: SOURCE holds the hostile list, two more
+// redirect to a local service, five more quote a 200,000-character string around their own
+// list and one more sends a line break in plain text.
+const TOKEN = 'local-service-token-5f2c9e';
+const LONG = 'q'.repeat(200_000);
+const TWENTY_PREFIXES = TWENTY.map((p) => p.ipv4Prefix);
+const HOSTILE_LIST = [...TWENTY, { ipv4Prefix: '0.0.0.0/0' }, { ipv4Prefix: '10.0.0.0/8' }, { ipv4Prefix: '127.0.0.0/8' }];
+const REDIRECTED = [hostileSource(0), hostileSource(1)];
+const HOSTILE_SOURCES = [SOURCE, ...Array.from({ length: HOSTILE_COPIES }, (_, i) => hostileSource(i))];
+const LONG_CASES: Array<[string, (list: Prefixes) => Route]> = [
+  ['an invalid prefix', (list) => bytes(JSON.stringify({ creationTime: '2026-01-04T00:00:00Z', prefixes: [...list, { ipv4Prefix: LONG }] }))],
+  ['a creationTime', (list) => bytes(JSON.stringify({ creationTime: LONG, prefixes: list }))],
+  ['a key', () => bytes(JSON.stringify({ [LONG]: 1 }))],
+  ['an extra entry key', (list) => bytes(JSON.stringify({ creationTime: '2026-01-04T00:00:00Z', prefixes: list.map((p) => ({ ...p, [LONG]: 1 })) }))],
+  [
+    'a Content-Type',
+    (list) => bytes(JSON.stringify({ creationTime: '2026-01-01T00:00:00Z', prefixes: list }), { 'content-type': `text/${'q'.repeat(7_000)}` }),
+  ],
+];
+const longSource = (i: number) => hostileSource(2 + i);
+const LINE_BREAK = hostileSource(2 + LONG_CASES.length);
+/** The list copy `id` was first given, for the long strings to quote around. */
+const listOf = (id: string): Prefixes => copyList(COPIES.indexOf(id));
+
+/** What the hostile inputs left, read right after the refresh that brought them. */
+interface HostileRun {
+  refreshed: Refreshed;
+  /** The refresh's own clock. */
+  at: number;
+  statusDoc: StatusDoc;
+  statusText: string;
+  served: SourceDoc;
+  allLines: string[];
+  toolData: Awaited<ReturnType<typeof publishedToolData>>;
+  targets: string[];
+  localHits: number;
+  holdingToken: string[];
+  holdingLong: string[];
+}
 
 interface FaultRun {
   /** The changes page before the faults: every list good, as before() left them. */
@@ -145,6 +208,7 @@ interface FaultRun {
   statusDoc: StatusDoc;
   all: string;
   failedEvents: string[];
+  hostile: HostileRun;
   again: Refreshed;
   recovered: Refreshed;
   /** The events of the recovery, with their prefixes. */
@@ -160,30 +224,80 @@ let faultRun: Promise<FaultRun> | undefined;
 const NEXT_DAY = 'google-style.next-day.json';
 const ADDED = 'google-style.added.json';
 
-/** Every fault, every fault again, good again: three refreshes for the whole matrix. */
+/**
+ * Every fault and every hostile input, then every fault again, then the faults good again:
+ * three refreshes for the whole matrix and the hostile inputs.
+ */
 function runFaults(): Promise<FaultRun> {
   faultRun ??= (async () => {
     const sources = FAULTS.map((_, i) => faultSource(i));
     const docs = () => Promise.all(sources.map((id) => readJson<SourceDoc>(`/ip-ranges/${id}.json`)));
     const start = await readJson<ChangesPage>('/changes.json');
     const before = await docs();
-    FAULTS.forEach((fault, i) => {
-      routes[`/${faultSource(i)}`] = fault.route(faultSource(i), faultList(i));
+    const local = await startUpstreamServer({
+      [`/${SOURCE}`]: bytes(JSON.stringify({ creationTime: TOKEN, prefixes: [{ ipv4Prefix: '66.249.66.0/29' }], token: TOKEN }), { 'x-token': TOKEN }),
     });
-    const failed = await refresh();
-    const during = await docs();
-    const statusDoc = await readJson<StatusDoc>('/status.json');
-    const all = await readFile(join(project.root, 'dist', 'ip-ranges', 'all.txt'), 'utf8');
-    const failedEvents = await eventsAfter(start.head);
-    routes['/openai-gptbot'] = file(NEXT_DAY);
-    const again = await refresh();
-    FAULTS.forEach((_, i) => {
-      routes[`/${faultSource(i)}`] = goodRoute(i);
-    });
-    routes['/openai-gptbot'] = file(ADDED);
-    const recovered = await refresh();
-    const backEvents = await eventRowsAfter(again.page.head);
-    return { start, before, failed, during, statusDoc, all, failedEvents, again, recovered, backEvents, back: named(backEvents), after: await docs() };
+    try {
+      FAULTS.forEach((fault, i) => {
+        routes[`/${faultSource(i)}`] = fault.route(faultSource(i), faultList(i));
+      });
+      const targets = [local.url(`/${SOURCE}`), local.url(`/${SOURCE}`).replace('http:', 'https:')];
+      routes[`/${SOURCE}`] = bytes(JSON.stringify({ creationTime: '2026-01-03T00:00:00Z', prefixes: HOSTILE_LIST }));
+      targets.forEach((target, i) => {
+        routes[`/${REDIRECTED[i]}`] = redirect(target, 302);
+      });
+      LONG_CASES.forEach(([, route], i) => {
+        routes[`/${longSource(i)}`] = route(listOf(longSource(i)));
+      });
+      routes[`/${LINE_BREAK}`] = bytes('x\n8.8.8.8/32\n# a comment line\n');
+      const failed = await refresh({ timeoutMs: HANG_DEADLINE_MS });
+      const at = clock;
+      const during = await docs();
+      const statusText = await readFile(join(project.root, 'dist', 'status.json'), 'utf8');
+      const statusDoc = JSON.parse(statusText) as StatusDoc;
+      const all = await readFile(join(project.root, 'dist', 'ip-ranges', 'all.txt'), 'utf8');
+      const failedEvents = await eventsAfter(start.head);
+      const hostile = {
+        refreshed: failed,
+        at,
+        statusDoc,
+        statusText,
+        served: await readJson<SourceDoc>(`/ip-ranges/${SOURCE}.json`),
+        allLines: all.split('\n'),
+        toolData: await publishedToolData(project.root),
+        targets,
+        holdingToken: await filesHolding(TOKEN),
+        holdingLong: await filesHolding('q'.repeat(201)),
+      };
+      // The hostile inputs are not fetched again: they have been judged, and a cut-off download's
+      // error may read differently the next time (retried or not), which is no fault's business.
+      const matrix = ['google-googlebot', 'openai-gptbot', ...sources];
+      routes['/openai-gptbot'] = file(NEXT_DAY);
+      const again = await refresh({ only: matrix, timeoutMs: HANG_DEADLINE_MS });
+      FAULTS.forEach((_, i) => {
+        routes[`/${faultSource(i)}`] = goodRoute(i);
+      });
+      routes['/openai-gptbot'] = file(ADDED);
+      const recovered = await refresh({ only: matrix });
+      const backEvents = await eventRowsAfter(again.page.head);
+      return {
+        start,
+        before,
+        failed,
+        during,
+        statusDoc,
+        all,
+        failedEvents,
+        hostile: { ...hostile, localHits: local.hits(`/${SOURCE}`) },
+        again,
+        recovered,
+        backEvents,
+        back: named(backEvents),
+        after: await docs(),
+      };
+    } finally {
+      await local.close();
+    }
   })();
   return faultRun;
 }
@@ -191,8 +305,12 @@ function runFaults(): Promise<FaultRun> {
 test('the fault matrix: every fault at once is one stopped-answering event per source, the same faults again none, the recovery one started-answering each', async () => {
   const run = await runFaults();
   const sources = FAULTS.map((_, i) => faultSource(i));
-  assert.deepEqual([...run.failedEvents].sort(), sources.map((id) => `source.stopped-answering ${id}`).sort());
-  assert.equal(run.failed.page.head - run.start.head, FAULTS.length);
+  // The hostile inputs arrived in the same refresh: each one refused stopped answering too, and
+  // nothing else happened.
+  const refused = HOSTILE_SOURCES.filter((id) => run.statusDoc.sources.find((s) => s.id === id)?.state === 'failed');
+  assert.ok(refused.includes(SOURCE));
+  assert.deepEqual([...run.failedEvents].sort(), [...sources, ...refused].map((id) => `source.stopped-answering ${id}`).sort());
+  assert.equal(run.failed.page.head - run.start.head, FAULTS.length + refused.length);
   assert.equal(run.again.page.head, run.failed.page.head, 'the same failures again (and a creationTime-only change) are no new event');
   await assertOnlyChecked(run.again.committed, 'the same failures again, with a creationTime-only change of openai-gptbot');
   assert.deepEqual([...run.back].sort(), [...sources.map((id) => `source.started-answering ${id}`), 'ranges.changed openai-gptbot'].sort());
@@ -276,84 +394,10 @@ async function filesHolding(needle: string): Promise<string[]> {
   return found;
 }
 
-// The hostile inputs of the last three tests arrive in one refresh, the file's last, each from
-// its own source: SOURCE (the source PerplexityBot is verified by) holds the hostile list, two
-// more redirect to a local service, five more quote a 200,000-character string and one more
-// sends a line break in plain text. The matrix has recovered them all by then.
-const TOKEN = 'local-service-token-5f2c9e';
-const LONG = 'q'.repeat(200_000);
-const TWENTY_PREFIXES = TWENTY.map((p) => p.ipv4Prefix);
-const HOSTILE_LIST = [...TWENTY, { ipv4Prefix: '0.0.0.0/0' }, { ipv4Prefix: '10.0.0.0/8' }, { ipv4Prefix: '127.0.0.0/8' }];
-/** The redirects' sources and the long strings', after SOURCE. */
-const REDIRECTED = [faultSource(1), faultSource(2)];
-const LONG_CASES: Array<[string, Route]> = [
-  ['an invalid prefix', bytes(JSON.stringify({ creationTime: '2026-01-04T00:00:00Z', prefixes: [...TWENTY, { ipv4Prefix: LONG }] }))],
-  ['a creationTime', bytes(JSON.stringify({ creationTime: LONG, prefixes: TWENTY }))],
-  ['a key', bytes(JSON.stringify({ [LONG]: 1 }))],
-  ['an extra entry key', bytes(JSON.stringify({ creationTime: '2026-01-04T00:00:00Z', prefixes: TWENTY.map((p) => ({ ...p, [LONG]: 1 })) }))],
-  ['a Content-Type', bytes(fixture('twenty.json'), { 'content-type': `text/${'q'.repeat(7_000)}` })],
-];
-const longSource = (i: number) => faultSource(3 + i);
-const LINE_BREAK = faultSource(3 + LONG_CASES.length);
-
-interface HostileRun {
-  refreshed: Refreshed;
-  /** The refresh's own clock. */
-  at: number;
-  statusDoc: StatusDoc;
-  statusText: string;
-  served: SourceDoc;
-  allLines: string[];
-  toolData: Awaited<ReturnType<typeof publishedToolData>>;
-  targets: string[];
-  localHits: number;
-  holdingToken: string[];
-  holdingLong: string[];
-}
-let hostileRun: Promise<HostileRun> | undefined;
-
-function runHostile(): Promise<HostileRun> {
-  hostileRun ??= (async () => {
-    await runFaults();
-    const local = await startUpstreamServer({
-      [`/${SOURCE}`]: bytes(JSON.stringify({ creationTime: TOKEN, prefixes: [{ ipv4Prefix: '66.249.66.0/29' }], token: TOKEN }), { 'x-token': TOKEN }),
-    });
-    try {
-      const targets = [local.url(`/${SOURCE}`), local.url(`/${SOURCE}`).replace('http:', 'https:')];
-      routes[`/${SOURCE}`] = bytes(JSON.stringify({ creationTime: '2026-01-03T00:00:00Z', prefixes: HOSTILE_LIST }));
-      targets.forEach((target, i) => {
-        routes[`/${REDIRECTED[i]}`] = redirect(target, 302);
-      });
-      LONG_CASES.forEach(([, route], i) => {
-        routes[`/${longSource(i)}`] = route;
-      });
-      routes[`/${LINE_BREAK}`] = bytes('x\n8.8.8.8/32\n# a comment line\n');
-      const refreshed = await refresh();
-      const statusText = await readFile(join(project.root, 'dist', 'status.json'), 'utf8');
-      return {
-        refreshed,
-        at: clock,
-        statusDoc: JSON.parse(statusText) as StatusDoc,
-        statusText,
-        served: await readJson<SourceDoc>(`/ip-ranges/${SOURCE}.json`),
-        allLines: (await readFile(join(project.root, 'dist', 'ip-ranges', 'all.txt'), 'utf8')).split('\n'),
-        toolData: await publishedToolData(project.root),
-        targets,
-        localHits: local.hits(`/${SOURCE}`),
-        holdingToken: await filesHolding(TOKEN),
-        holdingLong: await filesHolding('q'.repeat(201)),
-      };
-    } finally {
-      await local.close();
-    }
-  })();
-  return hostileRun;
-}
-
 // docs/API.md §2.3: a list that holds everything, or private space, would make verify-crawler
 // call any address genuine. It is refused like any other fault, and verify still says no.
 test('a list holding 0.0.0.0/0, 10.0.0.0/8 and 127.0.0.0/8 is refused; verify-crawler calls none of those addresses genuine', async () => {
-  const run = await runHostile();
+  const run = (await runFaults()).hostile;
   const row = run.statusDoc.sources.find((s) => s.id === SOURCE);
   assert.equal(row?.state, 'failed');
   assert.equal(
@@ -375,7 +419,7 @@ test('a list holding 0.0.0.0/0, 10.0.0.0/8 and 127.0.0.0/8 is refused; verify-cr
 // docs/PRINCIPLES.md §4: an upstream's redirect to a service on our own network is not followed,
 // so nothing that service says can be published.
 test('a 302 to another loopback port is refused; nothing of the target appears in dist/ or state/', async () => {
-  const run = await runHostile();
+  const run = (await runFaults()).hostile;
   // Both redirects at once, each from its own source.
   run.targets.forEach((target, i) => {
     const id = REDIRECTED[i]!;
@@ -392,7 +436,7 @@ test('a 302 to another loopback port is refused; nothing of the target appears i
 });
 
 test('a 200,000-character upstream string is never published whole; a line break in an error starts no line of all.txt', async () => {
-  const run = await runHostile();
+  const run = (await runFaults()).hostile;
   // All five at once, each from its own source, in one refresh.
   assert.ok(run.statusText.length < 40_000, `status.json is ${run.statusText.length} characters`);
   assert.deepEqual(run.holdingLong, [], `quoted at most 200 characters at a time (${LONG_CASES.map(([what], i) => `${longSource(i)}: ${what}`).join('; ')})`);

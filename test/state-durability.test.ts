@@ -111,11 +111,15 @@ test('a writer killed with SIGKILL mid-write leaves the whole old or the whole n
   const dir = await tempDir(t);
   const path = join(dir, 'events.json');
   const [first, second] = loopLogs();
-  const wanted = new Set([canonicalJson(first), canonicalJson(second)]);
+  const texts = [canonicalJson(first), canonicalJson(second)];
+  const wanted = new Set(texts);
+  const work = await tempDir(t);
+  const sources = texts.map((_, i) => join(work, `log-${i}.json`));
+  await Promise.all(texts.map((text, i) => writeFile(sources[i]!, text)));
   // The writer (write-loop.ts and the modules it imports) bundled into one plain script, made by
   // esbuild as tsx would compile it, so that each round starts node alone instead of node and a
   // TypeScript loader: the rounds pay for the kills, not for the starts.
-  const script = join(await tempDir(t), 'write-loop.mjs');
+  const script = join(work, 'write-loop.mjs');
   await bundle({
     entryPoints: [join(REPO, 'test', 'support', 'write-loop.ts')],
     bundle: true,
@@ -130,7 +134,7 @@ test('a writer killed with SIGKILL mid-write leaves the whole old or the whole n
   // written: killed mid-write). The delay only places the kill; every outcome must be one of
   // the two whole files. The same loop with a plain writeFile left a partial file in 3 of 10.
   for (const delayMs of [0, 2, 4, 8, 16, 32]) {
-    const child = spawn(process.execPath, [script, path], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [script, path, ...sources], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
     child.stdout.once('data', () => setTimeout(() => child.kill('SIGKILL'), delayMs));
     assert.equal(await exited, 'SIGKILL', 'the writer was killed, not finished');

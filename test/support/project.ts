@@ -1,7 +1,8 @@
-import { cp, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { copyTree } from './copy-tree.ts';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 export const FIXTURES = join(REPO, 'test', 'fixtures');
@@ -10,8 +11,8 @@ export const FIXTURES = join(REPO, 'test', 'fixtures');
 export async function tempProject(fixture: 'mini' | 'repo' = 'mini'): Promise<{ root: string; dispose(): Promise<void> }> {
   const root = await mkdtemp(join(tmpdir(), 'crawler-index-'));
   const from = fixture === 'repo' ? REPO : join(FIXTURES, fixture);
-  await cp(join(from, 'records'), join(root, 'records'), { recursive: true });
-  await cp(join(from, 'state'), join(root, 'state'), { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+  await copyTree(join(from, 'records'), join(root, 'records'));
+  await copyTree(join(from, 'state'), join(root, 'state')).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'ENOENT') throw error;
   });
   return { root, dispose: () => rm(root, { recursive: true, force: true }) };
