@@ -44,10 +44,12 @@ export function stampFiles(files: readonly RenderedFile[], previous: ReadonlyMap
   return files.map((file) => {
     const before = previous.get(file.path);
     const render = (stamp: string) => encoder.encode(typeof file.body === 'string' ? file.body : file.body(stamp));
-    let bytes = render(before?.last_modified ?? now);
-    let etag = etagOf(bytes);
     let lastModified = before?.last_modified ?? now;
-    if (fileEtagOf(before) !== etag) {
+    let bytes = render(lastModified);
+    let etag = etagOf(bytes);
+    if (fileEtagOf(before) !== etag && lastModified !== now) {
+      // Changed since the previous build: rendered again with this build's stamp (a new file
+      // already has it).
       lastModified = now;
       bytes = render(now);
       etag = etagOf(bytes);

@@ -8,7 +8,7 @@ import type { CrawlerView, PolicyView } from '../../model/model.ts';
 import type { SiteSettings } from '../../records/types.ts';
 import { containsToken, tokenPattern } from '../../tools/classify/token.ts';
 import { fixtureCrawler, peerEntries, realCrawlers } from '../../../test/support/classify-data.ts';
-import { HeaderSet, measure, type Headers } from './accuracy.ts';
+import { alternatives, HeaderSet, measure, requiredText, type Headers } from './accuracy.ts';
 import { serverConfig } from './configs.ts';
 import { DIALECTS } from './dialects.ts';
 
@@ -109,5 +109,61 @@ describe('policy accuracy: the regex is the classifier rule', () => {
       for (const header of sample) if (regex.test(header) !== containsToken(header, substring!)) differ.push(`${substring} in ${header}`);
     }
     assert.deepEqual(differ, []);
+  });
+});
+
+describe('the text a pattern needs (what narrows the headers each regex runs over)', () => {
+  it('a served crawler pattern needs its literal, in lower case, escapes undone', () => {
+    assert.equal(requiredText(tokenPattern('GPTBot')), 'gptbot');
+    assert.equal(requiredText(tokenPattern('Google-Extended')), 'google-extended');
+    assert.equal(requiredText(tokenPattern('bnf.fr_bot')), 'bnf.fr_bot');
+  });
+
+  it('anything but a plain ASCII literal inside the bounds needs nothing, so every header is tried', () => {
+    assert.equal(requiredText('GPTBot'), 'gptbot');
+    assert.equal(requiredText('(?:^|[^A-Za-z0-9])GPT\\dBot(?:[^A-Za-z]|$)'), null);
+    assert.equal(requiredText('(?:^|[^A-Za-z0-9])GPT(?:Bot|User)(?:[^A-Za-z]|$)'), null);
+    assert.equal(requiredText('(?:^|[^A-Za-z0-9])Bot.*(?:[^A-Za-z]|$)'), null);
+    assert.equal(requiredText('(?:^|[^A-Za-z0-9])Yeti-ñ(?:[^A-Za-z]|$)'), null);
+  });
+
+  it('matches exactly what the regex alone matches, over the real crawlers and headers whose case differs', () => {
+    const crawlers = realCrawlers();
+    const samples = [
+      ...crawlers.flatMap((c) => (c.user_agent_example === null ? [] : [c.user_agent_example, c.user_agent_example.toUpperCase(), c.user_agent_example.toLowerCase()])),
+      IE8,
+      // Non-ASCII letters that fold to ASCII under toLowerCase (Kelvin sign, dotted I) but not under the regex's `i`.
+      'Mozilla/5.0 (compatible; \u212Aagi/1.0; \u0130A_Archiver)',
+    ];
+    const set = new HeaderSet(samples);
+    for (const crawler of crawlers) {
+      if (crawler.user_agent_substring === null) continue;
+      const pattern = tokenPattern(crawler.user_agent_substring);
+      const regex = new RegExp(pattern, 'i');
+      const expected = samples.flatMap((header, i) => (regex.test(header) ? [i] : []));
+      assert.deepEqual([...set.matching([pattern])].sort((a, b) => a - b), expected, crawler.slug);
+    }
+  });
+});
+
+describe('a joined pattern is measured through its alternatives', () => {
+  it('splits only at a top-level |, and unwraps a group only when its parentheses pair', () => {
+    assert.deepEqual(alternatives('(?:a)|(?:b|c)|d'), ['a', 'b|c', 'd']);
+    assert.deepEqual(alternatives('(?:a)(?:b)|c'), ['(?:a)(?:b)', 'c']);
+    assert.deepEqual(alternatives('[|]x|\\|y'), ['[|]x', '\\|y']);
+    assert.equal(alternatives('(?:a|b)'), null);
+    assert.equal(alternatives('abc'), null);
+    assert.equal(alternatives('(a|b'), null);
+  });
+
+  it('a config joining every pattern matches the headers its patterns match one by one, in every dialect', () => {
+    const crawlers = realCrawlers().filter((c) => c.user_agent_substring !== null && c.user_agent_example !== null);
+    const samples = [...crawlers.map((c) => c.user_agent_example!), IE8];
+    const policy = policyOf(crawlers);
+    for (const dialect of DIALECTS) {
+      const patterns = dialect.extract(serverConfig(SITE, policy, dialect, '2026-01-01T00:00:00Z'));
+      const expected = samples.flatMap((header, i) => (patterns.some((p) => new RegExp(p, 'i').test(header)) ? [i] : []));
+      assert.deepEqual([...new HeaderSet(samples).matching(patterns)].sort((a, b) => a - b), expected, dialect.id);
+    }
   });
 });

@@ -22,12 +22,85 @@ const EXAMPLES = 10;
 /** The stamp only changes a header comment line, never a pattern. */
 const ANY_STAMP = '2000-01-01T00:00:00Z';
 
+/** A served crawler pattern: a literal, with the bounds tokenPattern puts around it where it needs them. */
+const WORD_BOUNDED = /^(?:\(\?:\^\|\[\^A-Za-z0-9\]\))?(.*?)(?:\(\?:\[\^A-Za-z\]\|\$\))?$/s;
+const REGEX_SYNTAX = new Set('^$.|?*+()[]{}');
+
+/**
+ * The text a crawler pattern can only match through, in lower case, or null when the pattern is
+ * not a plain ASCII literal inside those bounds. A header without that text (ignoring ASCII
+ * case, as the `i` flag does for ASCII) cannot match, so only the headers holding it are run
+ * through the regex: the same answers for a tenth of the work over ~9,500 headers.
+ */
+export function requiredText(pattern: string): string | null {
+  const body = WORD_BOUNDED.exec(pattern)?.[1];
+  if (body === undefined) return null;
+  let text = '';
+  for (let i = 0; i < body.length; i++) {
+    let c = body[i]!;
+    if (c === '\\') {
+      c = body[++i] ?? '';
+      // An escape of a letter or digit is a class (\d, \w) or an assertion, not a character.
+      if (c === '' || /[A-Za-z0-9]/.test(c)) return null;
+    } else if (REGEX_SYNTAX.has(c)) return null;
+    if (c.charCodeAt(0) > 0x7e) return null;
+    text += c;
+  }
+  return text === '' ? null : text.toLowerCase();
+}
+
+/**
+ * The alternatives of a pattern's top-level `|`, each without a group that wraps it whole, or null
+ * when the pattern has none. A config that joins every crawler's pattern into one regex matches a
+ * header exactly when one of them does, so each is measured once and shared across the dialects.
+ */
+export function alternatives(pattern: string): string[] | null {
+  const parts: string[] = [];
+  let depth = 0;
+  let inClass = false;
+  let start = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === '|' && depth === 0) {
+      parts.push(pattern.slice(start, i));
+      start = i + 1;
+    }
+    if (depth < 0) return null;
+  }
+  if (parts.length === 0 || depth !== 0 || inClass) return null;
+  parts.push(pattern.slice(start));
+  return parts.map(unwrapGroup);
+}
+
+/** `(?:X)` as X when those two parentheses pair with each other; otherwise the pattern as it is. */
+function unwrapGroup(pattern: string): string {
+  if (!pattern.startsWith('(?:') || !pattern.endsWith(')')) return pattern;
+  let depth = 0;
+  let inClass = false;
+  for (let i = 0; i < pattern.length - 1; i++) {
+    const c = pattern[i];
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return pattern;
+  }
+  return pattern.slice(3, -1);
+}
+
 /** A set of headers and, per pattern source, which of them it matches (computed once). */
 export class HeaderSet {
   readonly #cache = new Map<string, Uint8Array>();
   readonly headers: readonly string[];
+  readonly #lowered: readonly string[];
   constructor(headers: readonly string[]) {
     this.headers = headers;
+    this.#lowered = headers.map((header) => header.toLowerCase());
   }
 
   /** Indices of the headers that any of the patterns matches. */
@@ -43,8 +116,18 @@ export class HeaderSet {
   #bits(pattern: string): Uint8Array {
     let bits = this.#cache.get(pattern);
     if (bits === undefined) {
-      const regex = new RegExp(pattern, 'i');
-      bits = Uint8Array.from(this.headers, (header) => (regex.test(header) ? 1 : 0));
+      const parts = alternatives(pattern);
+      if (parts === null) {
+        const regex = new RegExp(pattern, 'i');
+        const text = requiredText(pattern);
+        bits = Uint8Array.from(this.headers, (header, i) => ((text === null || this.#lowered[i]!.includes(text)) && regex.test(header) ? 1 : 0));
+      } else {
+        bits = new Uint8Array(this.headers.length);
+        for (const part of parts) {
+          const partBits = this.#bits(part);
+          for (let i = 0; i < bits.length; i++) bits[i]! |= partBits[i]!;
+        }
+      }
       this.#cache.set(pattern, bits);
     }
     return bits;
