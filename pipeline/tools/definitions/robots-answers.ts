@@ -12,6 +12,7 @@ import {
   type PathVerdict,
   notRobotsTxt,
   readingForToken,
+  type RecordedTokens,
 } from '../robots/index.ts';
 import {
   EVALUATION_BUDGET,
@@ -369,6 +370,28 @@ export function aiTokens(crawlers: readonly CrawlerView[], ai: ReadonlySet<strin
   return crawlers
     .filter((c) => ai.has(c.category) && c.status !== 'retired')
     .flatMap((c) => [...(c.robots_token === null ? [] : [c.robots_token]), ...c.honoured_tokens.map((h) => h.token)]);
+}
+
+const recordedTokensCache = new WeakMap<readonly CrawlerView[], RecordedTokens>();
+
+/**
+ * The index's robots tokens that are not RFC 9309 product tokens, with each record's note: the
+ * linter explains these instead of asking the site owner to respell them (docs/API.md, robots-lint).
+ * Built once per crawler list.
+ */
+export function recordedTokensOf(crawlers: readonly CrawlerView[]): RecordedTokens {
+  let recorded = recordedTokensCache.get(crawlers);
+  if (recorded === undefined) {
+    recorded = new Map(
+      crawlers.flatMap((c) =>
+        c.robots_token !== null && c.robots_token_note !== null && !c.robots_token_is_product_token
+          ? [[c.robots_token.toLowerCase(), { crawler: c.name, note: c.robots_token_note }] as const]
+          : [],
+      ),
+    );
+    recordedTokensCache.set(crawlers, recorded);
+  }
+  return recorded;
 }
 
 /** Lint findings as answered: the first LISTED_FINDINGS by line, counts over all of them. */

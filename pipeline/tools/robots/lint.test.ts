@@ -99,6 +99,23 @@ describe('lint: user-agent lines', () => {
     assert.match(f.message, /cut it to "AI"/);
   });
 
+  it('a token the index records for a crawler (RFC 9309 2.2.1 binds the crawler, not the site) is explained, not a warning', () => {
+    const recorded = new Map([['ai2bot', { crawler: 'AI2Bot', note: 'Google reads it as "AI".' }]]);
+    const [f] = lintRobotsTxt('User-agent: AI2Bot\nDisallow: /\n', recorded).filter((x) => x.code === 'not-product-token');
+    assert.equal(f?.severity, 'info');
+    assert.match(f.message, /token AI2Bot goes by.*Google reads it as "AI"/);
+    assert.match(f.fix, /Nothing to change/);
+    // A name the index does not record keeps its warning.
+    assert.equal(lintRobotsTxt('User-agent: AI3Bot\nDisallow: /\n', recorded).find((x) => x.code === 'not-product-token')?.severity, 'warning');
+  });
+
+  it('two names a strict parser cuts alike are two crawlers, not a duplicate group; the same name twice is one', () => {
+    assert.deepEqual(only('User-agent: AI2Bot\nDisallow: /\n\nUser-agent: AI2Bot-DeepResearchEval\nDisallow: /\n', 'duplicate-group'), []);
+    const [f] = only('User-agent: Kangaroo Bot\nDisallow: /\n\nUser-agent: kangaroo bot\nDisallow: /\n', 'duplicate-group');
+    assert.match(f?.message ?? '', /^"kangaroo bot" already has a group at line 1/);
+    assert.equal(only('User-agent: Googlebot/2.1\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /\n', 'duplicate-group').length, 1);
+  });
+
   it('a token with a version is only informational: it still works', () => {
     const [f] = only('User-agent: Googlebot/2.1\nDisallow: /\n', 'not-product-token');
     assert.ok(f);

@@ -10,6 +10,22 @@ import type { Group, LineKind, ParsedLine, ParsedRobots, UserAgentLine } from '.
 
 type Draft = Omit<Finding, 'text'>;
 
+/**
+ * A token the index records for a crawler although it is not an RFC 9309 product token
+ * (AI2Bot, MJ12bot, Screaming Frog SEO Spider). RFC 9309 2.2.1 puts the product-token rule on
+ * the crawler's own name, so a site owner has no other spelling to write: the linter explains
+ * what strict parsers read instead of telling the owner to change it. Keyed by the lower-case token.
+ */
+export interface RecordedToken {
+  /** The crawler's name, as the index gives it. */
+  crawler: string;
+  /** The record's robots_token_note: what strict and whole-token parsers do with the token. */
+  note: string;
+}
+export type RecordedTokens = ReadonlyMap<string, RecordedToken>;
+
+const NO_RECORDED_TOKENS: RecordedTokens = new Map();
+
 const LINE_TEXT_LIMIT = 200;
 
 /**
@@ -157,7 +173,7 @@ export function tokenFromHeader(value: string): string | null {
   return names.find((n) => /bot|crawl|spider|agent|fetch|scan/i.test(n)) ?? names[0] ?? null;
 }
 
-function lintUserAgent(ua: UserAgentLine, out: Draft[]): void {
+function lintUserAgent(ua: UserAgentLine, recorded: RecordedTokens, out: Draft[]): void {
   const { line, value, token } = ua;
   if (value === '') {
     out.push({
@@ -182,6 +198,17 @@ function lintUserAgent(ua: UserAgentLine, out: Draft[]): void {
     return;
   }
   if (/^[A-Za-z_-]+$/.test(value)) return;
+  const recordedToken = recorded.get(value.toLowerCase());
+  if (recordedToken !== undefined) {
+    out.push({
+      line,
+      severity: 'info',
+      code: 'not-product-token',
+      message: `"${value}" is the token ${recordedToken.crawler} goes by, though not an RFC 9309 product token (2.2.1): ${recordedToken.note}`,
+      fix: `Nothing to change: no other spelling reaches ${recordedToken.crawler}. Rules every parser must apply to it also belong in the * group.`,
+    });
+    return;
+  }
 
   if (looksLikeHeader(value)) {
     const suggested = tokenFromHeader(value);
@@ -229,21 +256,32 @@ function lintUserAgent(ua: UserAgentLine, out: Draft[]): void {
   });
 }
 
-function lintGroups(parsed: ParsedRobots, out: Draft[]): void {
+/**
+ * The name two user-agent lines must share to be the same crawler's: the product token when the
+ * value is one (a version after `/` aside), else the whole value. AI2Bot and
+ * AI2Bot-DeepResearchEval both cut to "AI", but they name two crawlers; only strict parsers merge
+ * them, and a group that names both already says what those parsers do.
+ */
+function crawlerName(ua: UserAgentLine): string {
+  return /^[A-Za-z_-]+(?:\/\S*)?$/.test(ua.value) ? ua.token : ua.value;
+}
+
+function lintGroups(parsed: ParsedRobots, recorded: RecordedTokens, out: Draft[]): void {
   const firstGroupOf = new Map<string, { group: number; line: number }>();
   parsed.groups.forEach((g, gi) => {
     const inGroup = new Map<string, number>();
     for (const ua of g.user_agents) {
-      lintUserAgent(ua, out);
+      lintUserAgent(ua, recorded, out);
       if (ua.token === '') continue;
-      const key = ua.token.toLowerCase();
+      const name = crawlerName(ua);
+      const key = name.toLowerCase();
       const sameGroup = inGroup.get(key);
       if (sameGroup !== undefined) {
         out.push({
           line: ua.line,
           severity: 'info',
           code: 'duplicate-user-agent',
-          message: `"${ua.token}" is already named on line ${sameGroup} of this group`,
+          message: `"${name}" is already named on line ${sameGroup} of this group`,
           fix: 'Remove the repeated line.',
         });
         continue;
@@ -256,7 +294,7 @@ function lintGroups(parsed: ParsedRobots, out: Draft[]): void {
           severity: 'warning',
           code: 'duplicate-group',
           message:
-            `"${ua.token}" already has a group at line ${earlier.line}; RFC 9309 parsers (and Google) merge the groups ` +
+            `"${name}" already has a group at line ${earlier.line}; RFC 9309 parsers (and Google) merge the groups ` +
             '(2.2.1), but parsers that stop at the first matching group ignore this one',
           fix: `Move these rules into the group at line ${earlier.line} and delete this user-agent line.`,
         });
@@ -503,7 +541,8 @@ function lintFile(parsed: ParsedRobots, out: Draft[]): void {
   }
 }
 
-export function lintParsed(parsed: ParsedRobots): Finding[] {
+/** Lints a parsed file; `recorded` names the index's tokens that are not RFC 9309 product tokens. */
+export function lintParsed(parsed: ParsedRobots, recorded: RecordedTokens = NO_RECORDED_TOKENS): Finding[] {
   const out: Draft[] = [];
   const html = notRobotsTxt(parsed);
   if (html !== null)
@@ -517,7 +556,7 @@ export function lintParsed(parsed: ParsedRobots): Finding[] {
   lintFile(parsed, out);
   lintSyntax(parsed, out);
   lintUnknown(parsed, out);
-  lintGroups(parsed, out);
+  lintGroups(parsed, recorded, out);
   lintGroupBodies(parsed, out);
   lintRules(parsed, out);
   lintSitemaps(parsed, out);
@@ -535,6 +574,6 @@ function lineText(parsed: ParsedRobots, line: number | null): string | null {
   return text === undefined ? null : text.length > LINE_TEXT_LIMIT ? `${text.slice(0, LINE_TEXT_LIMIT)}…` : text;
 }
 
-export function lintRobotsTxt(input: string | Uint8Array): Finding[] {
-  return lintParsed(parseRobotsTxt(input));
+export function lintRobotsTxt(input: string | Uint8Array, recorded: RecordedTokens = NO_RECORDED_TOKENS): Finding[] {
+  return lintParsed(parseRobotsTxt(input), recorded);
 }
