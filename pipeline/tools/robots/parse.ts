@@ -441,10 +441,42 @@ function readManagedMarker(l: ParsedLine, blocks: ManagedBlock[]): void {
   else if (open && MANAGED_END.test(l.text)) blocks[blocks.length - 1]!.end = l.line;
 }
 
-export function parseRobotsTxt(input: string | Uint8Array): ParsedRobots {
-  const issues: ParseIssue[] = [];
-  const { bytes: raw, total } = toBytes(input, PARSE_LIMIT_BYTES);
+/** What the parser reads: the text within the limit, and what the limit and decoding did to the input. */
+interface Input {
+  text: string;
+  total: number;
+  parsedBytes: number;
+  cutMidLine: boolean;
+  bom: boolean;
+  invalid: number[];
+}
 
+// ES2024 string methods, in Node since 20; the project's TypeScript lib predates them.
+interface WellFormed {
+  isWellFormed(): boolean;
+  toWellFormed(): string;
+}
+
+/** The string with each lone surrogate replaced by U+FFFD, as a UTF-8 encoder writes it. */
+function wellFormed(text: string): string {
+  const s = text as unknown as WellFormed;
+  return s.isWellFormed() ? text : s.toWellFormed();
+}
+
+/**
+ * A string within the limit is read as it is: encoding it to bytes and decoding them again
+ * changes nothing but a lone surrogate, which both make U+FFFD. Anything else goes through bytes.
+ */
+function readInput(input: string | Uint8Array): Input {
+  if (typeof input === 'string') {
+    const total = utf8Length(input, PARSE_LIMIT_BYTES);
+    if (total <= PARSE_LIMIT_BYTES) {
+      const whole = wellFormed(input);
+      const bom = whole.charCodeAt(0) === 0xfeff;
+      return { text: bom ? whole.slice(1) : whole, total, parsedBytes: total, cutMidLine: false, bom, invalid: [] };
+    }
+  }
+  const { bytes: raw, total } = toBytes(input, PARSE_LIMIT_BYTES);
   let bytes = raw.length > PARSE_LIMIT_BYTES ? raw.subarray(0, PARSE_LIMIT_BYTES) : raw;
   let cutMidLine = false;
   if (total > PARSE_LIMIT_BYTES && !isLineBreak(raw[PARSE_LIMIT_BYTES]) && !isLineBreak(bytes[bytes.length - 1])) {
@@ -454,14 +486,29 @@ export function parseRobotsTxt(input: string | Uint8Array): ParsedRobots {
     cutMidLine = true;
   }
   const parsedBytes = bytes.length;
-
   const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-  if (bom) {
-    bytes = bytes.subarray(3);
-    issues.push({ line: 1, code: 'bom', message: 'the file starts with a UTF-8 byte-order mark (stripped)' });
-  }
-
+  if (bom) bytes = bytes.subarray(3);
   const { text, invalid } = decode(bytes);
+  return { text, total, parsedBytes, cutMidLine, bom, invalid };
+}
+
+/**
+ * Whether Google's parser could form other groups than RFC 9309: a line it reads as a
+ * user-agent line or a rule where RFC 9309 reads another kind (or the reverse), or a rule line
+ * long enough for it to cut (GOOGLE_LINE_BYTES). Otherwise its groups are the same.
+ */
+function googleGroupsMayDiffer(lines: readonly ParsedLine[]): boolean {
+  const grouping = (k: LineKind) => k === 'user-agent' || k === 'allow' || k === 'disallow';
+  return lines.some(
+    (l) => (l.kind !== l.google_kind && (grouping(l.kind) || grouping(l.google_kind))) || (grouping(l.google_kind) && googleLine(l.text) !== l.text),
+  );
+}
+
+export function parseRobotsTxt(input: string | Uint8Array): ParsedRobots {
+  const issues: ParseIssue[] = [];
+  const { text, total, parsedBytes, cutMidLine, bom, invalid } = readInput(input);
+  if (bom) issues.push({ line: 1, code: 'bom', message: 'the file starts with a UTF-8 byte-order mark (stripped)' });
+
   const texts = splitLines(text);
 
   const lines: ParsedLine[] = [];
@@ -491,7 +538,7 @@ export function parseRobotsTxt(input: string | Uint8Array): ParsedRobots {
   const ruleCache = new Array<Rule | undefined>(lines.length + 1);
   const preferenceCache = new Array<PreferenceLine | undefined>(lines.length + 1);
   const rfc = buildGroups(lines, 'rfc', uaCache, ruleCache, preferenceCache);
-  const google = buildGroups(lines, 'google', uaCache, ruleCache, preferenceCache);
+  const google = googleGroupsMayDiffer(lines) ? buildGroups(lines, 'google', uaCache, ruleCache, preferenceCache) : rfc;
 
   for (const rule of rfc.orphans) {
     issues.push({
