@@ -2,7 +2,7 @@ import type { ClientEntry } from '../classify/clients.ts';
 // What the robots.txt tools share: their parameters, the work budget, the AI-access audit and
 // the lint answer.
 import type { CrawlerView } from '../../model/model.ts';
-import { boundedEditDistance } from '../robots/distance.ts';
+import { type SuggestionIndex, suggestionIndex, suggestToken } from '../robots/suggest-token.ts';
 import {
   evaluate,
   evaluationCost,
@@ -107,27 +107,26 @@ function groupBy(items: readonly Brief[], key: (b: Brief) => string): Record<str
   return out;
 }
 
+const suggestionIndexes = new WeakMap<readonly CrawlerView[], SuggestionIndex>();
+
 /**
- * The known token a misspelt one most likely meant: the nearest by edit distance within
- * max(2, a quarter of its length), ties to the alphabetically first. The bounded distance
- * skips tokens whose length alone puts them out of reach, so the cost does not grow with
- * the length of what a file holds.
+ * The names "did you mean" reads an unknown value against: every crawler's token, and the
+ * aliases and honoured tokens that stand for one (suggest-token.ts). Built once per crawler list.
  */
-export function suggestToken(value: string, tokens: readonly string[]): string | null {
-  const lower = value.toLowerCase();
-  const limit = Math.max(2, Math.floor(value.length / 4));
-  let best: string | null = null;
-  let bestDistance = limit + 1;
-  for (const token of tokens) {
-    // Once one is found only as near or nearer ones matter, so the bound tightens.
-    const d = boundedEditDistance(lower, token.toLowerCase(), best === null ? limit : bestDistance);
-    if (d > limit) continue;
-    if (best === null || d < bestDistance || (d === bestDistance && token < best)) {
-      best = token;
-      bestDistance = d;
-    }
+export function crawlerSuggestions(crawlers: readonly CrawlerView[]): SuggestionIndex {
+  let index = suggestionIndexes.get(crawlers);
+  if (index === undefined) {
+    index = suggestionIndex(
+      crawlers.flatMap((c) => [
+        ...(c.robots_token === null
+          ? []
+          : [{ name: c.robots_token, token: c.robots_token }, ...c.aliases.map((a) => ({ name: a.name, token: c.robots_token! }))]),
+        ...c.honoured_tokens.map((h) => ({ name: h.token, token: h.token })),
+      ]),
+    );
+    suggestionIndexes.set(crawlers, index);
   }
-  return best;
+  return index;
 }
 
 interface UnknownToken {
@@ -225,7 +224,7 @@ function unknownTokens(parsed: ParsedRobots, crawlers: readonly CrawlerView[], c
   // A client is written under its name, its id or its product token (Scrapy, python-requests, curl).
   const clientOf = new Map(clients.flatMap((c) => [c.name, c.id, c.user_agent_substring.replace(/\/$/, '')].map((name) => [name.toLowerCase(), c] as const)));
   const aliasOf = new Map(crawlers.flatMap((c) => c.aliases.map((a) => [a.name.toLowerCase(), { crawler: c, alias: a }] as const)));
-  const tokens = crawlers.flatMap((c) => (c.robots_token === null ? [] : [c.robots_token]));
+  const index = crawlerSuggestions(crawlers);
   const suggestions = new Map<string, string | null>();
   const listed: UnknownToken[] = [];
   const honoured: HonouredLine[] = [];
@@ -274,7 +273,7 @@ function unknownTokens(parsed: ParsedRobots, crawlers: readonly CrawlerView[], c
       lines += 1;
       if (!suggestions.has(lower)) {
         distinct += 1;
-        suggestions.set(lower, distinct <= SUGGESTED_TOKENS ? suggestToken(ua.value, tokens) : null);
+        suggestions.set(lower, distinct <= SUGGESTED_TOKENS ? (suggestToken(ua.value, index)?.token ?? null) : null);
       }
       if (listed.length < LISTED_UNKNOWN_TOKENS) listed.push({ token: ua.value, line: ua.line, did_you_mean: suggestions.get(lower) ?? null });
     }
