@@ -5,7 +5,7 @@ import type { CrawlerView } from '../pipeline/model/model.ts';
 import { buildClassifier, classify } from '../pipeline/tools/classify/index.ts';
 import { evaluateMany, parseRobotsTxt } from '../pipeline/tools/robots/index.ts';
 import { benchFile } from './tools/robots.bench.ts';
-import { benchSingleCheck, robotsParser } from './tools/single-check.bench.ts';
+import { benchChecksInARow, benchSingleCheck, robotsParser } from './tools/single-check.bench.ts';
 import { benchVerify } from './tools/verify.bench.ts';
 import { BROWSER_USER_AGENTS } from '../pipeline/tools/browser-user-agents.ts';
 import { fastest } from './figure.ts';
@@ -30,6 +30,14 @@ export function toolFigures(root: string): Figure[] {
     ours: ms(single.ours_ms),
     baseline: `${ms(single.theirs_ms)} (robots-parser)`,
     ratio: `${(single.theirs_ms / single.ours_ms).toFixed(2)}x`,
+  });
+
+  const inARow = benchChecksInARow();
+  figures.push({
+    task: `robots.txt: ${inARow.checks.toLocaleString('en')} single checks in a row (as a server answers them)`,
+    ours: ms(inARow.ours_ms),
+    baseline: `${ms(inARow.theirs_ms)} (robots-parser)`,
+    ratio: `${(inARow.theirs_ms / inARow.ours_ms).toFixed(2)}x`,
   });
 
   const file = benchFile();

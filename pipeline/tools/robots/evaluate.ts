@@ -115,6 +115,8 @@ interface Model {
   decisions: Map<string, Decision>;
   /** Group descriptions, keyed by selection. */
   described: Map<string, PathVerdict['group']>;
+  /** Selection keys by the array holding the selection (keyOf). */
+  keys: Map<readonly number[], string>;
 }
 
 interface Compiled {
@@ -154,7 +156,10 @@ interface Selection {
   matchedToken: string | null;
 }
 
-const cache = new WeakMap<ParsedRobots, Compiled>();
+// The compiled file travels with the parsed one, as a property no enumeration or comparison
+// sees (see keyOf for why not a WeakMap).
+const COMPILED = Symbol('compiled');
+type WithCompiled = ParsedRobots & { [COMPILED]?: Compiled };
 
 function addTo(map: Map<string, number[]>, key: string, index: number): void {
   const list = map.get(key);
@@ -198,6 +203,7 @@ function buildModel(groups: Group[], compileRule: (rule: Rule) => CompiledRule[]
     selectionIds: new Map(),
     decisions: new Map(),
     described: new Map(),
+    keys: new Map(),
   };
 }
 
@@ -219,7 +225,7 @@ function rulesOf(model: Model, gi: number): CompiledRule[] {
  * that decide can change a verdict, so a file is not read through for one check.
  */
 function googleReadsRulesOtherwise(compiled: Compiled, parsed: ParsedRobots, indices: readonly number[]): boolean {
-  const key = keyOf(indices);
+  const key = keyOf(compiled.rfc, indices);
   let differs = compiled.googleRulesDiffer.get(key);
   if (differs === undefined) {
     differs = indices.some((gi) =>
@@ -234,7 +240,7 @@ function googleReadsRulesOtherwise(compiled: Compiled, parsed: ParsedRobots, ind
 }
 
 function compile(parsed: ParsedRobots): Compiled {
-  const hit = cache.get(parsed);
+  const hit = (parsed as WithCompiled)[COMPILED];
   if (hit) return hit;
   const ruleCache = new Map<Rule, CompiledRule>();
   const rfc = buildModel(parsed.groups, (rule) => {
@@ -274,7 +280,7 @@ function compile(parsed: ParsedRobots): Compiled {
     rfcRules: ruleCache,
     googleOnlyLines: null,
   };
-  cache.set(parsed, compiled);
+  Object.defineProperty(parsed, COMPILED, { value: compiled, enumerable: false });
   return compiled;
 }
 
@@ -307,20 +313,20 @@ interface Decision {
 
 // Selections are compared and cached by the group indices they hold. The big lists (the
 // `*` groups, a token's groups) are the same array objects on every call, so their key is
-// built once.
-const keys = new WeakMap<readonly number[], string>();
-
-function keyOf(indices: readonly number[]): string {
-  let key = keys.get(indices);
+// built once per model. A Map on the model, not a module-wide WeakMap: a WeakMap entry per
+// parsed file makes every garbage collection walk all of them, which on a server answering one
+// file after another cost more than the evaluations themselves.
+function keyOf(model: Model, indices: readonly number[]): string {
+  let key = model.keys.get(indices);
   if (key === undefined) {
     key = indices.join(',');
-    keys.set(indices, key);
+    model.keys.set(indices, key);
   }
   return key;
 }
 
 function selectionId(model: Model, indices: readonly number[]): number {
-  const key = keyOf(indices);
+  const key = keyOf(model, indices);
   let id = model.selectionIds.get(key);
   if (id === undefined) {
     id = model.selectionIds.size;
@@ -337,7 +343,7 @@ function memoKey(model: Model, kind: 'L' | 'F', indices: readonly number[], path
 // Sorting once per selection lets the search stop at the first match: every rule
 // after it is no longer, and only an equal-length Allow can still change the answer.
 function longestFirst(model: Model, indices: readonly number[]): CompiledRule[] {
-  const key = keyOf(indices);
+  const key = keyOf(model, indices);
   let list = model.longestFirst.get(key);
   if (!list) {
     list = indices.flatMap((gi) => rulesOf(model, gi)).filter((r) => r.octets > 0);
@@ -442,7 +448,7 @@ export const GROUP_LISTED = 50;
 
 function describeGroup(model: Model, sel: Selection): PathVerdict['group'] {
   if (sel.indices.length === 0) return null;
-  const key = keyOf(sel.indices);
+  const key = keyOf(model, sel.indices);
   const known = model.described.get(key);
   if (known !== undefined) return known;
   const lines: number[] = [];
