@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { CrawlerView } from '../pipeline/model/model.ts';
-import { auditAiAccess, crawlerSuggestions } from '../pipeline/tools/definitions/robots-answers.ts';
-import { parseRobotsTxt } from '../pipeline/tools/robots/index.ts';
+import type { ClientEntry } from '../pipeline/tools/classify/clients.ts';
+import { auditAiAccess, crawlerSuggestions, lintIndexOf } from '../pipeline/tools/definitions/robots-answers.ts';
+import { lintParsed, parseRobotsTxt } from '../pipeline/tools/robots/index.ts';
 import { suggestToken } from '../pipeline/tools/robots/suggest-token.ts';
 import { REPO } from './support/project.ts';
 
@@ -14,6 +15,7 @@ import { REPO } from './support/project.ts';
 // read from the name's shape; it is kept to show what each row corrects, and is not tested.
 
 const crawlers = (JSON.parse(readFileSync(join(REPO, 'dist', 'data', 'agents.json'), 'utf8')) as { crawlers: CrawlerView[] }).crawlers;
+const clients = (JSON.parse(readFileSync(join(REPO, 'dist', 'data', 'clients.json'), 'utf8')) as { clients: ClientEntry[] }).clients;
 const index = crawlerSuggestions(crawlers);
 
 const TABLE: readonly { name: string; expected: string | null; basis?: string; was: string | null }[] = [
@@ -75,6 +77,20 @@ test('ai-access answers "did you mean" from the same reading, for the names it l
       ['mojeek', 'MojeekBot'],
       ['MoodleBot', null],
       ['Applebot-Ext', 'Applebot-Extended'],
+    ],
+  );
+});
+
+test('robots-lint names the crawler an unknown name most likely meant, and says nothing of known names or of names that fit none', () => {
+  const file = parseRobotsTxt(
+    'User-agent: mojeek\nUser-agent: MoodleBot\nUser-agent: GPTBot\nUser-agent: GPTBot/1.1\nUser-agent: msnbot\nUser-agent: Scrapy\nUser-agent: GPTBott\nDisallow: /\n',
+  );
+  const findings = lintParsed(file, lintIndexOf(crawlers, clients)).filter((f) => f.code === 'unknown-user-agent');
+  assert.deepEqual(
+    findings.map((f) => [f.line, f.message]),
+    [
+      [1, '"mojeek" names no crawler in the index; did you mean MojeekBot (the same name with its generic ending)?'],
+      [7, '"GPTBott" names no crawler in the index; did you mean GPTBot (one slip of the keyboard away)?'],
     ],
   );
 });

@@ -2,7 +2,7 @@ import type { ClientEntry } from '../classify/clients.ts';
 // What the robots.txt tools share: their parameters, the work budget, the AI-access audit and
 // the lint answer.
 import type { CrawlerView } from '../../model/model.ts';
-import { type SuggestionIndex, suggestionIndex, suggestToken } from '../robots/suggest-token.ts';
+import { type SuggestionBasis, type SuggestionIndex, suggestionIndex, suggestToken } from '../robots/suggest-token.ts';
 import {
   evaluate,
   evaluationCost,
@@ -12,6 +12,7 @@ import {
   type PathVerdict,
   notRobotsTxt,
   readingForToken,
+  type LintIndex,
   type RecordedTokens,
 } from '../robots/index.ts';
 import {
@@ -378,7 +379,7 @@ const recordedTokensCache = new WeakMap<readonly CrawlerView[], RecordedTokens>(
  * linter explains these instead of asking the site owner to respell them (docs/API.md, robots-lint).
  * Built once per crawler list.
  */
-export function recordedTokensOf(crawlers: readonly CrawlerView[]): RecordedTokens {
+function recordedTokensOf(crawlers: readonly CrawlerView[]): RecordedTokens {
   let recorded = recordedTokensCache.get(crawlers);
   if (recorded === undefined) {
     recorded = new Map(
@@ -391,6 +392,54 @@ export function recordedTokensOf(crawlers: readonly CrawlerView[]): RecordedToke
     recordedTokensCache.set(crawlers, recorded);
   }
   return recorded;
+}
+
+/** How a lint finding says what a suggestion was read from. */
+const BECAUSE: Record<SuggestionBasis, string> = {
+  version: 'the name before its version',
+  'product-token': 'the product token it starts with',
+  stem: 'the same name with its generic ending',
+  prefix: 'the one name it starts',
+  suffix: 'the name before a suffix of its own',
+  spelling: 'one slip of the keyboard away',
+};
+
+const lintIndexes = new WeakMap<readonly CrawlerView[], LintIndex>();
+
+/**
+ * What robots-lint knows of the index: the tokens it explains instead of warning about, and
+ * "did you mean" for a user-agent value that names nothing the index knows, by the same
+ * reading as ai-access's unknown_tokens (a crawler's token, with or without a version, an
+ * alias, an honoured token, a tokenless crawler's name or a client's name is known).
+ */
+export function lintIndexOf(crawlers: readonly CrawlerView[], clients: readonly ClientEntry[]): LintIndex {
+  let index = lintIndexes.get(crawlers);
+  if (index === undefined) {
+    const known = new Set(
+      [
+        ...crawlers.flatMap((c) => [
+          ...(c.robots_token === null ? [] : [c.robots_token]),
+          ...(c.robots_token === null && c.user_agent_substring !== null ? [c.user_agent_substring] : []),
+          ...c.aliases.map((a) => a.name),
+          ...c.honoured_tokens.map((h) => h.token),
+        ]),
+        ...clients.flatMap((c) => [c.name, c.id, c.user_agent_substring.replace(/\/$/, '')]),
+      ].map((name) => name.toLowerCase()),
+    );
+    const suggestions = crawlerSuggestions(crawlers);
+    index = {
+      recorded: recordedTokensOf(crawlers),
+      didYouMean: (value) => {
+        const lower = value.toLowerCase();
+        if (known.has(lower) || known.has(withoutVersion(lower))) return null;
+        const suggestion = suggestToken(value, suggestions);
+        return suggestion === null ? null : { token: suggestion.token, because: BECAUSE[suggestion.basis] };
+      },
+      lookups: SUGGESTED_TOKENS,
+    };
+    lintIndexes.set(crawlers, index);
+  }
+  return index;
 }
 
 /** Lint findings as answered: the first LISTED_FINDINGS by line, counts over all of them. */

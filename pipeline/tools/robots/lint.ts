@@ -24,7 +24,17 @@ export interface RecordedToken {
 }
 export type RecordedTokens = ReadonlyMap<string, RecordedToken>;
 
-const NO_RECORDED_TOKENS: RecordedTokens = new Map();
+/** What the linter knows of the index: it works without one, and then names no crawler. */
+export interface LintIndex {
+  recorded: RecordedTokens;
+  /** For a user-agent value that names nothing the index knows, the token it most likely meant
+   * and what that was read from; null when it is known, or when nothing fits one crawler. */
+  didYouMean(value: string): { token: string; because: string } | null;
+  /** How many distinct values one file may have looked up; the rest get no suggestion. */
+  lookups: number;
+}
+
+const NO_INDEX: LintIndex = { recorded: new Map(), didYouMean: () => null, lookups: 0 };
 
 const LINE_TEXT_LIMIT = 200;
 
@@ -266,12 +276,34 @@ function crawlerName(ua: UserAgentLine): string {
   return /^[A-Za-z_-]+(?:\/\S*)?$/.test(ua.value) ? ua.token : ua.value;
 }
 
-function lintGroups(parsed: ParsedRobots, recorded: RecordedTokens, out: Draft[]): void {
+/** Names no indexed crawler: says which one it most likely meant, and nothing when none fits. */
+function lintUnknownName(ua: UserAgentLine, index: LintIndex, looked: Map<string, ReturnType<LintIndex['didYouMean']>>, out: Draft[]): void {
+  if (ua.token === '*' || ua.value === '') return;
+  const lower = ua.value.toLowerCase();
+  let suggestion = looked.get(lower);
+  if (suggestion === undefined) {
+    if (looked.size >= index.lookups) return;
+    suggestion = index.didYouMean(ua.value);
+    looked.set(lower, suggestion);
+  }
+  if (suggestion === null) return;
+  out.push({
+    line: ua.line,
+    severity: 'info',
+    code: 'unknown-user-agent',
+    message: `"${ua.value}" names no crawler in the index; did you mean ${suggestion.token} (${suggestion.because})?`,
+    fix: `If ${suggestion.token} is the crawler meant, write "User-agent: ${suggestion.token}": a group reaches only the crawler whose token it names.`,
+  });
+}
+
+function lintGroups(parsed: ParsedRobots, index: LintIndex, out: Draft[]): void {
   const firstGroupOf = new Map<string, { group: number; line: number }>();
+  const looked = new Map<string, ReturnType<LintIndex['didYouMean']>>();
   parsed.groups.forEach((g, gi) => {
     const inGroup = new Map<string, number>();
     for (const ua of g.user_agents) {
-      lintUserAgent(ua, recorded, out);
+      lintUserAgent(ua, index.recorded, out);
+      lintUnknownName(ua, index, looked, out);
       if (ua.token === '') continue;
       const name = crawlerName(ua);
       const key = name.toLowerCase();
@@ -541,8 +573,8 @@ function lintFile(parsed: ParsedRobots, out: Draft[]): void {
   }
 }
 
-/** Lints a parsed file; `recorded` names the index's tokens that are not RFC 9309 product tokens. */
-export function lintParsed(parsed: ParsedRobots, recorded: RecordedTokens = NO_RECORDED_TOKENS): Finding[] {
+/** Lints a parsed file; `index` says what the crawler index knows of the names in it. */
+export function lintParsed(parsed: ParsedRobots, index: LintIndex = NO_INDEX): Finding[] {
   const out: Draft[] = [];
   const html = notRobotsTxt(parsed);
   if (html !== null)
@@ -556,7 +588,7 @@ export function lintParsed(parsed: ParsedRobots, recorded: RecordedTokens = NO_R
   lintFile(parsed, out);
   lintSyntax(parsed, out);
   lintUnknown(parsed, out);
-  lintGroups(parsed, recorded, out);
+  lintGroups(parsed, index, out);
   lintGroupBodies(parsed, out);
   lintRules(parsed, out);
   lintSitemaps(parsed, out);
@@ -574,6 +606,6 @@ function lineText(parsed: ParsedRobots, line: number | null): string | null {
   return text === undefined ? null : text.length > LINE_TEXT_LIMIT ? `${text.slice(0, LINE_TEXT_LIMIT)}…` : text;
 }
 
-export function lintRobotsTxt(input: string | Uint8Array, recorded: RecordedTokens = NO_RECORDED_TOKENS): Finding[] {
-  return lintParsed(parseRobotsTxt(input), recorded);
+export function lintRobotsTxt(input: string | Uint8Array, index: LintIndex = NO_INDEX): Finding[] {
+  return lintParsed(parseRobotsTxt(input), index);
 }
