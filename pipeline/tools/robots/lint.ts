@@ -16,7 +16,7 @@ type Draft = Omit<Finding, 'text'>;
  * the crawler's own name, so a site owner has no other spelling to write: the linter explains
  * what strict parsers read instead of telling the owner to change it. Keyed by the lower-case token.
  */
-export interface RecordedToken {
+interface RecordedToken {
   /** The crawler's name, as the index gives it. */
   crawler: string;
   /** The record's robots_token_note: what strict and whole-token parsers do with the token. */
