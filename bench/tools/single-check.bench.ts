@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { evaluate, parseRobotsTxt } from '../../pipeline/tools/robots/index.ts';
 import { fastest } from '../figure.ts';
 
@@ -16,7 +17,7 @@ export const robotsParser = createRequire(import.meta.url)('robots-parser') as (
   text: string,
 ) => { isAllowed(url: string, ua?: string): boolean | undefined };
 
-const ROBOTS = new URL('../../test/fixtures/robots/', import.meta.url).pathname;
+const ROBOTS = fileURLToPath(new URL('../../test/fixtures/robots/', import.meta.url));
 export const BENCH_ORIGIN = 'https://example.org';
 
 /**
