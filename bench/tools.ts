@@ -1,20 +1,14 @@
 // The tools' hot paths, each beside a baseline measured in the same run on the same input.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { isbot } from 'isbot';
 import type { CrawlerView } from '../pipeline/model/model.ts';
 import { buildClassifier, classify } from '../pipeline/tools/classify/index.ts';
 import { evaluateMany, parseRobotsTxt } from '../pipeline/tools/robots/index.ts';
 import { benchFile } from './tools/robots.bench.ts';
+import { benchChecksInARow, benchSingleCheck, robotsParser } from './tools/single-check.bench.ts';
 import { benchVerify } from './tools/verify.bench.ts';
 import { BROWSER_USER_AGENTS } from '../pipeline/tools/browser-user-agents.ts';
 import { fastest } from './figure.ts';
-
-// robots-parser is CommonJS whose typings declare an ES default export; require it as it is.
-const robotsParser = createRequire(import.meta.url)('robots-parser') as (
-  url: string,
-  text: string,
-) => { isAllowed(url: string, ua?: string): boolean | undefined };
 
 export interface Figure {
   task: string;
@@ -27,6 +21,24 @@ const ms = (n: number) => `${n.toFixed(1)} ms`;
 
 export function toolFigures(root: string): Figure[] {
   const figures: Figure[] = [];
+
+  // What one question costs: a real file parsed and one path checked (bench/single-check.test.ts
+  // checks that both answer alike on the whole corpus).
+  const single = benchSingleCheck();
+  figures.push({
+    task: `robots.txt: ${single.checks} single checks (a real file parsed + 1 path, ${single.files} files)`,
+    ours: ms(single.ours_ms),
+    baseline: `${ms(single.theirs_ms)} (robots-parser)`,
+    ratio: `${(single.theirs_ms / single.ours_ms).toFixed(2)}x`,
+  });
+
+  const inARow = benchChecksInARow();
+  figures.push({
+    task: `robots.txt: ${inARow.checks.toLocaleString('en')} single checks in a row (as a server answers them)`,
+    ours: ms(inARow.ours_ms),
+    baseline: `${ms(inARow.theirs_ms)} (robots-parser)`,
+    ratio: `${(inARow.theirs_ms / inARow.ours_ms).toFixed(2)}x`,
+  });
 
   const file = benchFile();
   const paths = Array.from({ length: 200 }, (_, i) => `/section${i % 40}/page${i}.html?x=${i}`);

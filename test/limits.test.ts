@@ -16,7 +16,7 @@ import {
   MAX_PATHS_TOTAL_BYTES,
   SUGGESTED_TOKENS,
 } from '../pipeline/tools/registry/limits.ts';
-import { suggestToken } from '../pipeline/tools/definitions/robots-answers.ts';
+import { suggestionIndex, suggestToken } from '../pipeline/tools/robots/suggest-token.ts';
 import { boundedEditDistance } from '../pipeline/tools/robots/distance.ts';
 import { evaluationCost, GROUP_LISTED, parseRobotsTxt } from '../pipeline/tools/robots/index.ts';
 import { jsonDepth, MAX_JSON_DEPTH } from '../pipeline/http/jsonrpc.ts';
@@ -255,8 +255,9 @@ describe('did you mean: bounded suggestions with a cheap pre-filter', () => {
     assert.equal(cells.count, 0);
     assert.equal(boundedEditDistance('gtpbot', 'gptbot', 2, cells), 1);
     assert.ok(cells.count <= 6 * (2 * 2 + 1), `${cells.count} cells`);
-    assert.equal(suggestToken('GPTBott', ['Googlebot', 'GPTBot']), 'GPTBot');
-    assert.equal(suggestToken('x'.repeat(100_000), ['GPTBot']), null);
+    const index = suggestionIndex(['Googlebot', 'GPTBot'].map((name) => ({ name, token: name })));
+    assert.equal(suggestToken('GPTBott', index)?.token, 'GPTBot');
+    assert.equal(suggestToken('x'.repeat(100_000), index), null);
   });
 });
 

@@ -2,7 +2,7 @@ import { lintParsed, parseRobotsTxt } from '../robots/index.ts';
 import { textOf } from '../registry/input.ts';
 import { LISTED_FINDINGS } from '../registry/limits.ts';
 import { defineTool } from '../registry/types.ts';
-import { LINT_SCHEMA, lintAnswer, ROBOTS_TXT, summarizeLint } from './robots-answers.ts';
+import { LINT_SCHEMA, lintAnswer, lintIndexOf, ROBOTS_TXT, summarizeLint } from './robots-answers.ts';
 
 export const lintTool = defineTool({
   name: 'lint_robots_txt',
@@ -22,6 +22,6 @@ export const lintTool = defineTool({
       },
     },
   ],
-  run: (input) => lintAnswer(lintParsed(parseRobotsTxt(textOf(input, 'robots_txt')))),
+  run: (input, { data }) => lintAnswer(lintParsed(parseRobotsTxt(textOf(input, 'robots_txt')), lintIndexOf(data.crawlers, data.clients))),
   summarize: summarizeLint,
 });

@@ -2,7 +2,7 @@ import type { ClientEntry } from '../classify/clients.ts';
 // What the robots.txt tools share: their parameters, the work budget, the AI-access audit and
 // the lint answer.
 import type { CrawlerView } from '../../model/model.ts';
-import { boundedEditDistance } from '../robots/distance.ts';
+import { type SuggestionBasis, type SuggestionIndex, suggestionIndex, suggestToken } from '../robots/suggest-token.ts';
 import {
   evaluate,
   evaluationCost,
@@ -12,6 +12,8 @@ import {
   type PathVerdict,
   notRobotsTxt,
   readingForToken,
+  type LintIndex,
+  type RecordedTokens,
 } from '../robots/index.ts';
 import {
   EVALUATION_BUDGET,
@@ -106,27 +108,26 @@ function groupBy(items: readonly Brief[], key: (b: Brief) => string): Record<str
   return out;
 }
 
+const suggestionIndexes = new WeakMap<readonly CrawlerView[], SuggestionIndex>();
+
 /**
- * The known token a misspelt one most likely meant: the nearest by edit distance within
- * max(2, a quarter of its length), ties to the alphabetically first. The bounded distance
- * skips tokens whose length alone puts them out of reach, so the cost does not grow with
- * the length of what a file holds.
+ * The names "did you mean" reads an unknown value against: every crawler's token, and the
+ * aliases and honoured tokens that stand for one (suggest-token.ts). Built once per crawler list.
  */
-export function suggestToken(value: string, tokens: readonly string[]): string | null {
-  const lower = value.toLowerCase();
-  const limit = Math.max(2, Math.floor(value.length / 4));
-  let best: string | null = null;
-  let bestDistance = limit + 1;
-  for (const token of tokens) {
-    // Once one is found only as near or nearer ones matter, so the bound tightens.
-    const d = boundedEditDistance(lower, token.toLowerCase(), best === null ? limit : bestDistance);
-    if (d > limit) continue;
-    if (best === null || d < bestDistance || (d === bestDistance && token < best)) {
-      best = token;
-      bestDistance = d;
-    }
+export function crawlerSuggestions(crawlers: readonly CrawlerView[]): SuggestionIndex {
+  let index = suggestionIndexes.get(crawlers);
+  if (index === undefined) {
+    index = suggestionIndex(
+      crawlers.flatMap((c) => [
+        ...(c.robots_token === null
+          ? []
+          : [{ name: c.robots_token, token: c.robots_token }, ...c.aliases.map((a) => ({ name: a.name, token: c.robots_token! }))]),
+        ...c.honoured_tokens.map((h) => ({ name: h.token, token: h.token })),
+      ]),
+    );
+    suggestionIndexes.set(crawlers, index);
   }
-  return best;
+  return index;
 }
 
 interface UnknownToken {
@@ -224,7 +225,7 @@ function unknownTokens(parsed: ParsedRobots, crawlers: readonly CrawlerView[], c
   // A client is written under its name, its id or its product token (Scrapy, python-requests, curl).
   const clientOf = new Map(clients.flatMap((c) => [c.name, c.id, c.user_agent_substring.replace(/\/$/, '')].map((name) => [name.toLowerCase(), c] as const)));
   const aliasOf = new Map(crawlers.flatMap((c) => c.aliases.map((a) => [a.name.toLowerCase(), { crawler: c, alias: a }] as const)));
-  const tokens = crawlers.flatMap((c) => (c.robots_token === null ? [] : [c.robots_token]));
+  const index = crawlerSuggestions(crawlers);
   const suggestions = new Map<string, string | null>();
   const listed: UnknownToken[] = [];
   const honoured: HonouredLine[] = [];
@@ -273,7 +274,7 @@ function unknownTokens(parsed: ParsedRobots, crawlers: readonly CrawlerView[], c
       lines += 1;
       if (!suggestions.has(lower)) {
         distinct += 1;
-        suggestions.set(lower, distinct <= SUGGESTED_TOKENS ? suggestToken(ua.value, tokens) : null);
+        suggestions.set(lower, distinct <= SUGGESTED_TOKENS ? (suggestToken(ua.value, index)?.token ?? null) : null);
       }
       if (listed.length < LISTED_UNKNOWN_TOKENS) listed.push({ token: ua.value, line: ua.line, did_you_mean: suggestions.get(lower) ?? null });
     }
@@ -369,6 +370,76 @@ export function aiTokens(crawlers: readonly CrawlerView[], ai: ReadonlySet<strin
   return crawlers
     .filter((c) => ai.has(c.category) && c.status !== 'retired')
     .flatMap((c) => [...(c.robots_token === null ? [] : [c.robots_token]), ...c.honoured_tokens.map((h) => h.token)]);
+}
+
+const recordedTokensCache = new WeakMap<readonly CrawlerView[], RecordedTokens>();
+
+/**
+ * The index's robots tokens that are not RFC 9309 product tokens, with each record's note: the
+ * linter explains these instead of asking the site owner to respell them (docs/API.md, robots-lint).
+ * Built once per crawler list.
+ */
+function recordedTokensOf(crawlers: readonly CrawlerView[]): RecordedTokens {
+  let recorded = recordedTokensCache.get(crawlers);
+  if (recorded === undefined) {
+    recorded = new Map(
+      crawlers.flatMap((c) =>
+        c.robots_token !== null && c.robots_token_note !== null && !c.robots_token_is_product_token
+          ? [[c.robots_token.toLowerCase(), { crawler: c.name, note: c.robots_token_note }] as const]
+          : [],
+      ),
+    );
+    recordedTokensCache.set(crawlers, recorded);
+  }
+  return recorded;
+}
+
+/** How a lint finding says what a suggestion was read from. */
+const BECAUSE: Record<SuggestionBasis, string> = {
+  version: 'the name before its version',
+  'product-token': 'the product token it starts with',
+  stem: 'the same name with its generic ending',
+  prefix: 'the one name it starts',
+  suffix: 'the name before a suffix of its own',
+  spelling: 'one slip of the keyboard away',
+};
+
+const lintIndexes = new WeakMap<readonly CrawlerView[], LintIndex>();
+
+/**
+ * What robots-lint knows of the index: the tokens it explains instead of warning about, and
+ * "did you mean" for a user-agent value that names nothing the index knows, by the same
+ * reading as ai-access's unknown_tokens (a crawler's token, with or without a version, an
+ * alias, an honoured token, a tokenless crawler's name or a client's name is known).
+ */
+export function lintIndexOf(crawlers: readonly CrawlerView[], clients: readonly ClientEntry[]): LintIndex {
+  let index = lintIndexes.get(crawlers);
+  if (index === undefined) {
+    const known = new Set(
+      [
+        ...crawlers.flatMap((c) => [
+          ...(c.robots_token === null ? [] : [c.robots_token]),
+          ...(c.robots_token === null && c.user_agent_substring !== null ? [c.user_agent_substring] : []),
+          ...c.aliases.map((a) => a.name),
+          ...c.honoured_tokens.map((h) => h.token),
+        ]),
+        ...clients.flatMap((c) => [c.name, c.id, c.user_agent_substring.replace(/\/$/, '')]),
+      ].map((name) => name.toLowerCase()),
+    );
+    const suggestions = crawlerSuggestions(crawlers);
+    index = {
+      recorded: recordedTokensOf(crawlers),
+      didYouMean: (value) => {
+        const lower = value.toLowerCase();
+        if (known.has(lower) || known.has(withoutVersion(lower))) return null;
+        const suggestion = suggestToken(value, suggestions);
+        return suggestion === null ? null : { token: suggestion.token, because: BECAUSE[suggestion.basis] };
+      },
+      lookups: SUGGESTED_TOKENS,
+    };
+    lintIndexes.set(crawlers, index);
+  }
+  return index;
 }
 
 /** Lint findings as answered: the first LISTED_FINDINGS by line, counts over all of them. */

@@ -2,7 +2,7 @@ import { evaluateMany, lintParsed, parseRobotsTxt } from '../robots/index.ts';
 import { textOf } from '../registry/input.ts';
 import { defineTool } from '../registry/types.ts';
 import { auditTool } from './audit-ai-access.ts';
-import { aiTokens, auditAiAccess, checkEvaluationBudget, LINT_SCHEMA, lintAnswer } from './robots-answers.ts';
+import { aiTokens, auditAiAccess, checkEvaluationBudget, LINT_SCHEMA, lintAnswer, lintIndexOf } from './robots-answers.ts';
 
 /** The crawlers site_check always evaluates, AI or not. */
 const KEY_TOKENS = ['Googlebot', 'Bingbot', 'GPTBot', 'OAI-SearchBot', 'ClaudeBot', 'PerplexityBot', 'Google-Extended', 'Applebot'];
@@ -31,7 +31,7 @@ export const siteCheckTool = defineTool({
       'Send a file with fewer rules (merge them with * patterns).',
     );
     return {
-      lint: lintAnswer(lintParsed(parsed)),
+      lint: lintAnswer(lintParsed(parsed, lintIndexOf(data.crawlers, data.clients))),
       ai_access: auditAiAccess(parsed, path, data.crawlers, data.aiCategories, data.clients, textOf(input, 'content_usage_header')),
       key_crawlers: KEY_TOKENS.map((token) => ({ token, ...pick(evaluateMany(parsed, token, [path])[0]!) })),
     };

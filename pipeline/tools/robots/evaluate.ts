@@ -99,8 +99,9 @@ function matches(r: CompiledRule, path: string): boolean {
 
 interface Model {
   groups: Group[];
-  /** Per group, in file order. */
-  rules: CompiledRule[][];
+  /** Per group, in file order; compiled when a selection first needs the group (rulesOf). */
+  rules: Array<CompiledRule[] | undefined>;
+  compileRule: (rule: Rule) => CompiledRule[];
   byToken: Map<string, number[]>;
   star: number[];
   /** The first group naming `*`, or -1. */
@@ -114,14 +115,18 @@ interface Model {
   decisions: Map<string, Decision>;
   /** Group descriptions, keyed by selection. */
   described: Map<string, PathVerdict['group']>;
+  /** Selection keys by the array holding the selection (keyOf). */
+  keys: Map<readonly number[], string>;
 }
 
 interface Compiled {
   rfc: Model;
   /** The Google reading; built when first needed. */
   google: Model | null;
-  /** Whether the Google reading of the file (its groups or rules) differs from the RFC 9309 one. */
-  googleDiffers: boolean;
+  /** Whether the Google reading forms other groups (parse.ts google_groups). */
+  googleGroupsDiffer: boolean;
+  /** Per selection key: whether Google's parser reads a rule of those groups otherwise (googleReadsRulesOtherwise). */
+  googleRulesDiffer: Map<string, boolean>;
   /** Present only when some user-agent value reads differently as a whole name. */
   byWholeName: Map<string, number[]> | null;
   /** The RFC 9309 reading's compiled rules, shared by the Google reading where it reads a rule the same. */
@@ -151,7 +156,10 @@ interface Selection {
   matchedToken: string | null;
 }
 
-const cache = new WeakMap<ParsedRobots, Compiled>();
+// The compiled file travels with the parsed one, as a property no enumeration or comparison
+// sees (see keyOf for why not a WeakMap).
+const COMPILED = Symbol('compiled');
+type WithCompiled = ParsedRobots & { [COMPILED]?: Compiled };
 
 function addTo(map: Map<string, number[]>, key: string, index: number): void {
   const list = map.get(key);
@@ -177,17 +185,17 @@ function googleRules(rule: Rule, rfcRules: ReadonlyMap<Rule, CompiledRule>): Com
 function buildModel(groups: Group[], compileRule: (rule: Rule) => CompiledRule[]): Model {
   const byToken = new Map<string, number[]>();
   const star: number[] = [];
-  const rules = groups.map((g, i) => {
+  groups.forEach((g, i) => {
     for (const ua of g.user_agents) {
       if (ua.token === '*') {
         if (star[star.length - 1] !== i) star.push(i);
       } else if (ua.token !== '') addTo(byToken, ua.token.toLowerCase(), i);
     }
-    return g.rules.flatMap(compileRule);
   });
   return {
     groups,
-    rules,
+    rules: new Array<CompiledRule[] | undefined>(groups.length),
+    compileRule,
     byToken,
     star,
     firstStar: star[0] ?? -1,
@@ -195,11 +203,44 @@ function buildModel(groups: Group[], compileRule: (rule: Rule) => CompiledRule[]
     selectionIds: new Map(),
     decisions: new Map(),
     described: new Map(),
+    keys: new Map(),
   };
 }
 
+/** The rules of one group, compiled on first use: one check reads only the groups that apply to it. */
+function rulesOf(model: Model, gi: number): CompiledRule[] {
+  let rules = model.rules[gi];
+  if (rules === undefined) {
+    const group = model.groups[gi]!.rules;
+    rules = [];
+    for (const rule of group) for (const c of model.compileRule(rule)) rules.push(c);
+    model.rules[gi] = rules;
+  }
+  return rules;
+}
+
+/**
+ * Whether Google's parser reads a rule of these groups otherwise: escapes compared as written,
+ * non-ASCII left raw, or an `index.htm…` Allow that also allows its directory. Only the groups
+ * that decide can change a verdict, so a file is not read through for one check.
+ */
+function googleReadsRulesOtherwise(compiled: Compiled, parsed: ParsedRobots, indices: readonly number[]): boolean {
+  const key = keyOf(compiled.rfc, indices);
+  let differs = compiled.googleRulesDiffer.get(key);
+  if (differs === undefined) {
+    differs = indices.some((gi) =>
+      parsed.groups[gi]!.rules.some(
+        // A value normalisation left as written has no escape and no non-ASCII, which is all googlePattern changes.
+        (r) => (r.pattern !== r.value && googlePattern(r.value) !== r.pattern) || (r.directive === 'allow' && r.value.includes('/index.htm')),
+      ),
+    );
+    compiled.googleRulesDiffer.set(key, differs);
+  }
+  return differs;
+}
+
 function compile(parsed: ParsedRobots): Compiled {
-  const hit = cache.get(parsed);
+  const hit = (parsed as WithCompiled)[COMPILED];
   if (hit) return hit;
   const ruleCache = new Map<Rule, CompiledRule>();
   const rfc = buildModel(parsed.groups, (rule) => {
@@ -210,9 +251,6 @@ function compile(parsed: ParsedRobots): Compiled {
     }
     return [c];
   });
-  const googleDiffers =
-    parsed.google_groups !== null ||
-    parsed.groups.some((g) => g.rules.some((r) => googlePattern(r.value) !== r.pattern || (r.directive === 'allow' && r.value.includes('/index.htm'))));
   let byWholeName: Map<string, number[]> | null = null;
   parsed.groups.forEach((g, i) => {
     for (const ua of g.user_agents) {
@@ -233,8 +271,16 @@ function compile(parsed: ParsedRobots): Compiled {
     });
     for (const list of whole.values()) list.sort((a, b) => a - b);
   }
-  const compiled: Compiled = { rfc, google: null, googleDiffers, byWholeName, rfcRules: ruleCache, googleOnlyLines: null };
-  cache.set(parsed, compiled);
+  const compiled: Compiled = {
+    rfc,
+    google: null,
+    googleGroupsDiffer: parsed.google_groups !== null,
+    googleRulesDiffer: new Map(),
+    byWholeName,
+    rfcRules: ruleCache,
+    googleOnlyLines: null,
+  };
+  Object.defineProperty(parsed, COMPILED, { value: compiled, enumerable: false });
   return compiled;
 }
 
@@ -267,20 +313,20 @@ interface Decision {
 
 // Selections are compared and cached by the group indices they hold. The big lists (the
 // `*` groups, a token's groups) are the same array objects on every call, so their key is
-// built once.
-const keys = new WeakMap<readonly number[], string>();
-
-function keyOf(indices: readonly number[]): string {
-  let key = keys.get(indices);
+// built once per model. A Map on the model, not a module-wide WeakMap: a WeakMap entry per
+// parsed file makes every garbage collection walk all of them, which on a server answering one
+// file after another cost more than the evaluations themselves.
+function keyOf(model: Model, indices: readonly number[]): string {
+  let key = model.keys.get(indices);
   if (key === undefined) {
     key = indices.join(',');
-    keys.set(indices, key);
+    model.keys.set(indices, key);
   }
   return key;
 }
 
 function selectionId(model: Model, indices: readonly number[]): number {
-  const key = keyOf(indices);
+  const key = keyOf(model, indices);
   let id = model.selectionIds.get(key);
   if (id === undefined) {
     id = model.selectionIds.size;
@@ -297,20 +343,54 @@ function memoKey(model: Model, kind: 'L' | 'F', indices: readonly number[], path
 // Sorting once per selection lets the search stop at the first match: every rule
 // after it is no longer, and only an equal-length Allow can still change the answer.
 function longestFirst(model: Model, indices: readonly number[]): CompiledRule[] {
-  const key = keyOf(indices);
+  const key = keyOf(model, indices);
   let list = model.longestFirst.get(key);
   if (!list) {
-    list = indices.flatMap((gi) => model.rules[gi]!).filter((r) => r.octets > 0);
+    list = indices.flatMap((gi) => rulesOf(model, gi)).filter((r) => r.octets > 0);
     list.sort((a, b) => b.octets - a.octets); // stable: file order within a length
     model.longestFirst.set(key, list);
   }
   return list;
 }
 
-function decideLongest(model: Model, indices: readonly number[], path: string): Decision {
+/**
+ * Up to this many paths per call, each search reads the rules in file order instead of sorting
+ * them first: sorting pays off only once it lets many paths stop early.
+ */
+const FEW_PATHS = 4;
+
+/** The longest match read in file order: the same decision as the sorted search, for one path. */
+function scanLongest(model: Model, indices: readonly number[], path: string): Decision {
+  // The first match of the greatest length, and the first Allow and Disallow of that length.
+  let first: CompiledRule | null = null;
+  let allow: CompiledRule | null = null;
+  let disallow: CompiledRule | null = null;
+  for (const gi of indices) {
+    for (const r of rulesOf(model, gi)) {
+      if (r.octets === 0 || (first !== null && r.octets < first.octets) || !matches(r, path)) continue;
+      if (first === null || r.octets > first.octets) {
+        first = r;
+        allow = null;
+        disallow = null;
+      }
+      if (r.rule.directive === 'allow') allow ??= r;
+      else disallow ??= r;
+    }
+  }
+  // Same length, opposite directives: Allow wins the tie (RFC 9309 2.2.2).
+  const tie = allow !== null && disallow !== null;
+  return { best: tie ? allow : first, tie };
+}
+
+function decideLongest(model: Model, indices: readonly number[], path: string, fewPaths = false): Decision {
   const memo = memoKey(model, 'L', indices, path);
   const known = model.decisions.get(memo);
   if (known) return known;
+  if (fewPaths) {
+    const scanned = scanLongest(model, indices, path);
+    model.decisions.set(memo, scanned);
+    return scanned;
+  }
   let best: CompiledRule | null = null;
   let tie = false;
   for (const r of longestFirst(model, indices)) {
@@ -336,7 +416,7 @@ function decideFirst(model: Model, indices: readonly number[], path: string): Co
   if (known) return known.best;
   let found: CompiledRule | null = null;
   search: for (const gi of indices) {
-    for (const r of model.rules[gi]!) {
+    for (const r of rulesOf(model, gi)) {
       if (matches(r, path)) {
         found = r;
         break search;
@@ -368,7 +448,7 @@ export const GROUP_LISTED = 50;
 
 function describeGroup(model: Model, sel: Selection): PathVerdict['group'] {
   if (sel.indices.length === 0) return null;
-  const key = keyOf(sel.indices);
+  const key = keyOf(model, sel.indices);
   const known = model.described.get(key);
   if (known !== undefined) return known;
   const lines: number[] = [];
@@ -445,6 +525,15 @@ function planFor(compiled: Compiled, productToken: string, reading: Reading = 'r
   };
 }
 
+/**
+ * Whether Google's reading can answer otherwise for any path: it forms other groups, compares
+ * the caller's value otherwise, or reads a rule of the groups that apply otherwise. When none
+ * holds, it can differ only for a path it reads otherwise, which each path is checked for.
+ */
+function googleForAllPaths(compiled: Compiled, parsed: ParsedRobots, plan: Plan): boolean {
+  return compiled.googleGroupsDiffer || plan.googleTokenDiffers || googleReadsRulesOtherwise(compiled, parsed, plan.sel.indices);
+}
+
 /** One search through the rules of a selection: longest match first, or first match in file order. */
 interface Pass {
   model: Model;
@@ -499,7 +588,7 @@ export function evaluationCost(parsed: ParsedRobots, tokens: readonly string[], 
   const pathsDifferForGoogle = paths.some((p) => googlePathOf(p) !== normalizeRequestPath(p));
   for (const productToken of tokens) {
     const plan = planFor(compiled, productToken);
-    const google = compiled.googleDiffers || plan.googleTokenDiffers || pathsDifferForGoogle ? googleSelection(compiled, parsed, plan) : null;
+    const google = googleForAllPaths(compiled, parsed, plan) || pathsDifferForGoogle ? googleSelection(compiled, parsed, plan) : null;
     // The usage preferences of the groups that apply are matched against each path as rules are.
     const preferencesKey = `preferences ${selectionId(compiled.rfc, plan.sel.indices)}`;
     if (!searches.has(preferencesKey)) {
@@ -511,7 +600,7 @@ export function evaluationCost(parsed: ParsedRobots, tokens: readonly string[], 
       const key = `${pass.model === compiled.rfc ? 'rfc' : 'google'} ${pass.kind} ${selectionId(pass.model, pass.indices)}`;
       if (searches.has(key)) continue;
       let rules = 0;
-      for (const gi of pass.indices) rules += pass.model.rules[gi]!.length;
+      for (const gi of pass.indices) rules += rulesOf(pass.model, gi).length;
       searches.set(key, rules);
     }
   }
@@ -543,7 +632,8 @@ export function evaluateMany(parsed: ParsedRobots, productToken: string, paths: 
   const plan = planFor(compiled, productToken, reading);
   const { token, sel, strictSel, firstGroup, wholeSel } = plan;
   // The Google reading runs only where it can differ: its file reading, the caller's value, or a path it reads otherwise.
-  const googleForAllPaths = compiled.googleDiffers || plan.googleTokenDiffers;
+  const googleForEveryPath = googleForAllPaths(compiled, parsed, plan);
+  const fewPaths = paths.length <= FEW_PATHS;
   let google: GoogleSelection | null = null;
   const group = describeGroup(rfc, sel);
 
@@ -597,15 +687,15 @@ export function evaluateMany(parsed: ParsedRobots, productToken: string, paths: 
       return verdict(true, null, '/robots.txt is always allowed (RFC 9309 2.2.2)', [...baseNotes]);
     }
 
-    const { best, tie } = decideLongest(rfc, sel.indices, normalized);
+    const { best, tie } = decideLongest(rfc, sel.indices, normalized, fewPaths);
     const allowed = allowedBy(best);
     const notes = [...baseNotes];
 
-    if (sel.indices.length > 1 && allowedBy(decideLongest(rfc, sel.indices.slice(0, 1), normalized).best) !== allowed) {
+    if (sel.indices.length > 1 && allowedBy(decideLongest(rfc, sel.indices.slice(0, 1), normalized, fewPaths).best) !== allowed) {
       disagreements.non_merging = true;
       notes.push(`a parser that obeys only the first group for "${token}" (no merging) would answer the opposite`);
     }
-    if (!sameIndices(firstGroup, sel.indices) && allowedBy(decideLongest(rfc, firstGroup, normalized).best) !== allowed) {
+    if (!sameIndices(firstGroup, sel.indices) && allowedBy(decideLongest(rfc, firstGroup, normalized, fewPaths).best) !== allowed) {
       disagreements.first_group_wins = true;
       notes.push(
         firstGroup.length > 0
@@ -617,20 +707,20 @@ export function evaluateMany(parsed: ParsedRobots, productToken: string, paths: 
       disagreements.first_rule_wins = true;
       notes.push('a parser that takes the first matching rule in file order, not the longest, would answer the opposite');
     }
-    if (strictSel && allowedBy(decideLongest(rfc, strictSel.indices, normalized).best) !== allowed) {
+    if (strictSel && allowedBy(decideLongest(rfc, strictSel.indices, normalized, fewPaths).best) !== allowed) {
       disagreements.without_fallback = true;
       notes.push('a strict RFC 9309 parser, which has no hyphen-prefix fallback, would answer the opposite');
     }
     const pathForGoogle = googlePathOf(path);
-    if (googleForAllPaths || pathForGoogle !== normalized) {
+    if (googleForEveryPath || pathForGoogle !== normalized) {
       google ??= googleSelection(compiled, parsed, plan);
-      const googleBest = decideLongest(google.model, google.sel.indices, pathForGoogle).best;
+      const googleBest = decideLongest(google.model, google.sel.indices, pathForGoogle, fewPaths).best;
       if (allowedBy(googleBest) !== allowed) {
         disagreements.google_parser = true;
         notes.push(googleNote({ parsed, compiled, plan, google, googleBest, best, path: pathForGoogle, normalized }));
       }
     }
-    if (wholeSel && allowedBy(decideLongest(rfc, wholeSel.indices, normalized).best) !== allowed) {
+    if (wholeSel && allowedBy(decideLongest(rfc, wholeSel.indices, normalized, fewPaths).best) !== allowed) {
       disagreements.whole_name = true;
       notes.push(
         reading === 'rfc'

@@ -4,6 +4,7 @@ export type { ParsedRobots } from './parse.ts';
 export { evaluate, evaluateMany, evaluationCost, GROUP_LISTED, readingForToken, selectedGroups, UNITS_PER_COMPARISON } from './evaluate.ts';
 export type { PathVerdict, Reading } from './evaluate.ts';
 export { lintParsed, notRobotsTxt } from './lint.ts';
+export type { LintIndex, RecordedTokens } from './lint.ts';
 export type { Finding } from './finding.ts';
 export { managedOverrides } from './managed.ts';
 export { contradictionsOf, readContentUsageHeader, resolvePreferences } from './preferences.ts';

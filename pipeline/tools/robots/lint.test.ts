@@ -99,6 +99,46 @@ describe('lint: user-agent lines', () => {
     assert.match(f.message, /cut it to "AI"/);
   });
 
+  it('a token the index records for a crawler (RFC 9309 2.2.1 binds the crawler, not the site) is explained, not a warning', () => {
+    const recorded = { recorded: new Map([['ai2bot', { crawler: 'AI2Bot', note: 'Google reads it as "AI".' }]]), didYouMean: () => null, lookups: 0 };
+    const [f] = lintRobotsTxt('User-agent: AI2Bot\nDisallow: /\n', recorded).filter((x) => x.code === 'not-product-token');
+    assert.equal(f?.severity, 'info');
+    assert.match(f.message, /token AI2Bot goes by.*Google reads it as "AI"/);
+    assert.match(f.fix, /Nothing to change/);
+    // A name the index does not record keeps its warning.
+    assert.equal(lintRobotsTxt('User-agent: AI3Bot\nDisallow: /\n', recorded).find((x) => x.code === 'not-product-token')?.severity, 'warning');
+  });
+
+  it('a name the index does not know gets the crawler it most likely meant, for a bounded number of distinct names', () => {
+    const asked: string[] = [];
+    const index = {
+      recorded: new Map(),
+      didYouMean: (value: string) => {
+        asked.push(value);
+        return value === 'mojeek' ? { token: 'MojeekBot', because: 'the same name with its generic ending' } : null;
+      },
+      lookups: 2,
+    };
+    const findings = lintRobotsTxt('User-agent: mojeek\nUser-agent: MOJEEK\nUser-agent: other\nUser-agent: third\nUser-agent: *\nDisallow: /\n', index).filter(
+      (x) => x.code === 'unknown-user-agent',
+    );
+    assert.deepEqual(
+      findings.map((x) => [x.line, x.severity, x.message]),
+      [
+        [1, 'info', '"mojeek" names no crawler in the index; did you mean MojeekBot (the same name with its generic ending)?'],
+        [2, 'info', '"MOJEEK" names no crawler in the index; did you mean MojeekBot (the same name with its generic ending)?'],
+      ],
+    );
+    assert.deepEqual(asked, ['mojeek', 'other'], 'each distinct name once, and no more than the limit');
+  });
+
+  it('two names a strict parser cuts alike are two crawlers, not a duplicate group; the same name twice is one', () => {
+    assert.deepEqual(only('User-agent: AI2Bot\nDisallow: /\n\nUser-agent: AI2Bot-DeepResearchEval\nDisallow: /\n', 'duplicate-group'), []);
+    const [f] = only('User-agent: Kangaroo Bot\nDisallow: /\n\nUser-agent: kangaroo bot\nDisallow: /\n', 'duplicate-group');
+    assert.match(f?.message ?? '', /^"kangaroo bot" already has a group at line 1/);
+    assert.equal(only('User-agent: Googlebot/2.1\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /\n', 'duplicate-group').length, 1);
+  });
+
   it('a token with a version is only informational: it still works', () => {
     const [f] = only('User-agent: Googlebot/2.1\nDisallow: /\n', 'not-product-token');
     assert.ok(f);

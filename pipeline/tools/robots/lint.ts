@@ -10,6 +10,32 @@ import type { Group, LineKind, ParsedLine, ParsedRobots, UserAgentLine } from '.
 
 type Draft = Omit<Finding, 'text'>;
 
+/**
+ * A token the index records for a crawler although it is not an RFC 9309 product token
+ * (AI2Bot, MJ12bot, Screaming Frog SEO Spider). RFC 9309 2.2.1 puts the product-token rule on
+ * the crawler's own name, so a site owner has no other spelling to write: the linter explains
+ * what strict parsers read instead of telling the owner to change it. Keyed by the lower-case token.
+ */
+interface RecordedToken {
+  /** The crawler's name, as the index gives it. */
+  crawler: string;
+  /** The record's robots_token_note: what strict and whole-token parsers do with the token. */
+  note: string;
+}
+export type RecordedTokens = ReadonlyMap<string, RecordedToken>;
+
+/** What the linter knows of the index: it works without one, and then names no crawler. */
+export interface LintIndex {
+  recorded: RecordedTokens;
+  /** For a user-agent value that names nothing the index knows, the token it most likely meant
+   * and what that was read from; null when it is known, or when nothing fits one crawler. */
+  didYouMean(value: string): { token: string; because: string } | null;
+  /** How many distinct values one file may have looked up; the rest get no suggestion. */
+  lookups: number;
+}
+
+const NO_INDEX: LintIndex = { recorded: new Map(), didYouMean: () => null, lookups: 0 };
+
 const LINE_TEXT_LIMIT = 200;
 
 /**
@@ -157,7 +183,7 @@ export function tokenFromHeader(value: string): string | null {
   return names.find((n) => /bot|crawl|spider|agent|fetch|scan/i.test(n)) ?? names[0] ?? null;
 }
 
-function lintUserAgent(ua: UserAgentLine, out: Draft[]): void {
+function lintUserAgent(ua: UserAgentLine, recorded: RecordedTokens, out: Draft[]): void {
   const { line, value, token } = ua;
   if (value === '') {
     out.push({
@@ -182,6 +208,17 @@ function lintUserAgent(ua: UserAgentLine, out: Draft[]): void {
     return;
   }
   if (/^[A-Za-z_-]+$/.test(value)) return;
+  const recordedToken = recorded.get(value.toLowerCase());
+  if (recordedToken !== undefined) {
+    out.push({
+      line,
+      severity: 'info',
+      code: 'not-product-token',
+      message: `"${value}" is the token ${recordedToken.crawler} goes by, though not an RFC 9309 product token (2.2.1): ${recordedToken.note}`,
+      fix: `Nothing to change: no other spelling reaches ${recordedToken.crawler}. Rules every parser must apply to it also belong in the * group.`,
+    });
+    return;
+  }
 
   if (looksLikeHeader(value)) {
     const suggested = tokenFromHeader(value);
@@ -229,21 +266,54 @@ function lintUserAgent(ua: UserAgentLine, out: Draft[]): void {
   });
 }
 
-function lintGroups(parsed: ParsedRobots, out: Draft[]): void {
+/**
+ * The name two user-agent lines must share to be the same crawler's: the product token when the
+ * value is one (a version after `/` aside), else the whole value. AI2Bot and
+ * AI2Bot-DeepResearchEval both cut to "AI", but they name two crawlers; only strict parsers merge
+ * them, and a group that names both already says what those parsers do.
+ */
+function crawlerName(ua: UserAgentLine): string {
+  return /^[A-Za-z_-]+(?:\/\S*)?$/.test(ua.value) ? ua.token : ua.value;
+}
+
+/** Names no indexed crawler: says which one it most likely meant, and nothing when none fits. */
+function lintUnknownName(ua: UserAgentLine, index: LintIndex, looked: Map<string, ReturnType<LintIndex['didYouMean']>>, out: Draft[]): void {
+  if (ua.token === '*' || ua.value === '') return;
+  const lower = ua.value.toLowerCase();
+  let suggestion = looked.get(lower);
+  if (suggestion === undefined) {
+    if (looked.size >= index.lookups) return;
+    suggestion = index.didYouMean(ua.value);
+    looked.set(lower, suggestion);
+  }
+  if (suggestion === null) return;
+  out.push({
+    line: ua.line,
+    severity: 'info',
+    code: 'unknown-user-agent',
+    message: `"${ua.value}" names no crawler in the index; did you mean ${suggestion.token} (${suggestion.because})?`,
+    fix: `If ${suggestion.token} is the crawler meant, write "User-agent: ${suggestion.token}": a group reaches only the crawler whose token it names.`,
+  });
+}
+
+function lintGroups(parsed: ParsedRobots, index: LintIndex, out: Draft[]): void {
   const firstGroupOf = new Map<string, { group: number; line: number }>();
+  const looked = new Map<string, ReturnType<LintIndex['didYouMean']>>();
   parsed.groups.forEach((g, gi) => {
     const inGroup = new Map<string, number>();
     for (const ua of g.user_agents) {
-      lintUserAgent(ua, out);
+      lintUserAgent(ua, index.recorded, out);
+      lintUnknownName(ua, index, looked, out);
       if (ua.token === '') continue;
-      const key = ua.token.toLowerCase();
+      const name = crawlerName(ua);
+      const key = name.toLowerCase();
       const sameGroup = inGroup.get(key);
       if (sameGroup !== undefined) {
         out.push({
           line: ua.line,
           severity: 'info',
           code: 'duplicate-user-agent',
-          message: `"${ua.token}" is already named on line ${sameGroup} of this group`,
+          message: `"${name}" is already named on line ${sameGroup} of this group`,
           fix: 'Remove the repeated line.',
         });
         continue;
@@ -256,7 +326,7 @@ function lintGroups(parsed: ParsedRobots, out: Draft[]): void {
           severity: 'warning',
           code: 'duplicate-group',
           message:
-            `"${ua.token}" already has a group at line ${earlier.line}; RFC 9309 parsers (and Google) merge the groups ` +
+            `"${name}" already has a group at line ${earlier.line}; RFC 9309 parsers (and Google) merge the groups ` +
             '(2.2.1), but parsers that stop at the first matching group ignore this one',
           fix: `Move these rules into the group at line ${earlier.line} and delete this user-agent line.`,
         });
@@ -503,7 +573,8 @@ function lintFile(parsed: ParsedRobots, out: Draft[]): void {
   }
 }
 
-export function lintParsed(parsed: ParsedRobots): Finding[] {
+/** Lints a parsed file; `index` says what the crawler index knows of the names in it. */
+export function lintParsed(parsed: ParsedRobots, index: LintIndex = NO_INDEX): Finding[] {
   const out: Draft[] = [];
   const html = notRobotsTxt(parsed);
   if (html !== null)
@@ -517,7 +588,7 @@ export function lintParsed(parsed: ParsedRobots): Finding[] {
   lintFile(parsed, out);
   lintSyntax(parsed, out);
   lintUnknown(parsed, out);
-  lintGroups(parsed, out);
+  lintGroups(parsed, index, out);
   lintGroupBodies(parsed, out);
   lintRules(parsed, out);
   lintSitemaps(parsed, out);
@@ -535,6 +606,6 @@ function lineText(parsed: ParsedRobots, line: number | null): string | null {
   return text === undefined ? null : text.length > LINE_TEXT_LIMIT ? `${text.slice(0, LINE_TEXT_LIMIT)}…` : text;
 }
 
-export function lintRobotsTxt(input: string | Uint8Array): Finding[] {
-  return lintParsed(parseRobotsTxt(input));
+export function lintRobotsTxt(input: string | Uint8Array, index: LintIndex = NO_INDEX): Finding[] {
+  return lintParsed(parseRobotsTxt(input), index);
 }

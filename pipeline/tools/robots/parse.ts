@@ -244,8 +244,8 @@ function trimWs(s: string): string {
   return start === 0 && end === s.length ? s : s.slice(start, end);
 }
 
-function strictKind(key: string): LineKind {
-  switch (key.toLowerCase()) {
+function strictKind(lower: string): LineKind {
+  switch (lower) {
     case 'user-agent':
       return 'user-agent';
     case 'allow':
@@ -280,51 +280,61 @@ const GOOGLE_KEYS: ReadonlyArray<readonly [string, LineKind]> = [
   ['site-map', 'sitemap'],
 ];
 
-function googleKind(key: string): LineKind {
-  const lower = key.toLowerCase();
+function googleKind(lower: string, strict: LineKind): LineKind {
+  // Each of these keys starts with itself, and with no earlier key of GOOGLE_KEYS.
+  if (strict === 'user-agent' || strict === 'allow' || strict === 'disallow' || strict === 'sitemap') return strict;
   for (const [prefix, kind] of GOOGLE_KEYS) if (lower.startsWith(prefix)) return kind;
   return 'other';
 }
 
-function readLine(line: number, text: string): { parsed: ParsedLine; issue: ParseIssue | null } {
+function keyed(line: number, text: string, key: string, value: string): ParsedLine {
+  const lower = key.toLowerCase();
+  const kind = strictKind(lower);
+  return { line, text, kind, key, value, google_kind: googleKind(lower, kind) };
+}
+
+// One line read by positions, not by slicing it piece by piece: a file of many short lines
+// would otherwise make several short-lived strings per line.
+function readLine(line: number, text: string, issues: ParseIssue[]): ParsedLine {
   const hash = text.indexOf('#');
-  const content = trimWs(hash >= 0 ? text.slice(0, hash) : text);
-  if (content === '') {
-    return { parsed: { line, text, kind: 'blank', key: null, value: null, google_kind: 'blank' }, issue: null };
-  }
-  const colon = content.indexOf(':');
-  if (colon < 0) {
+  let start = 0;
+  let end = hash >= 0 ? hash : text.length;
+  while (start < end && isWs(text.charCodeAt(start))) start++;
+  while (end > start && isWs(text.charCodeAt(end - 1))) end--;
+  if (start === end) return { line, text, kind: 'blank', key: null, value: null, google_kind: 'blank' };
+  const colon = text.indexOf(':', start);
+  if (colon < 0 || colon >= end) {
+    issues.push({ line, code: 'no-colon', message: `line ${line} has no ":" between directive and value` });
     // Google accepts `key value` when the line is exactly two words.
-    const words = content.split(/[ \t\f\v]+/);
-    const google = words.length === 2 ? { key: words[0]!, value: words[1]! } : null;
-    return {
-      parsed: {
-        line,
-        text,
-        kind: 'invalid',
-        key: google?.key ?? null,
-        value: google?.value ?? null,
-        google_kind: google ? googleKind(google.key) : 'invalid',
-      },
-      issue: { line, code: 'no-colon', message: `line ${line} has no ":" between directive and value` },
-    };
+    const words = text.slice(start, end).split(/[ \t\f\v]+/);
+    if (words.length !== 2) return { line, text, kind: 'invalid', key: null, value: null, google_kind: 'invalid' };
+    const lower = words[0]!.toLowerCase();
+    return { line, text, kind: 'invalid', key: words[0]!, value: words[1]!, google_kind: googleKind(lower, strictKind(lower)) };
   }
-  const key = trimWs(content.slice(0, colon));
-  const value = trimWs(content.slice(colon + 1));
-  if (key === '') {
-    return {
-      parsed: { line, text, kind: 'invalid', key: null, value, google_kind: 'invalid' },
-      issue: { line, code: 'empty-key', message: `line ${line} has no directive name before ":"` },
-    };
+  let keyEnd = colon;
+  while (keyEnd > start && isWs(text.charCodeAt(keyEnd - 1))) keyEnd--;
+  let valueStart = colon + 1;
+  while (valueStart < end && isWs(text.charCodeAt(valueStart))) valueStart++;
+  const value = text.slice(valueStart, end);
+  if (keyEnd === start) {
+    issues.push({ line, code: 'empty-key', message: `line ${line} has no directive name before ":"` });
+    return { line, text, kind: 'invalid', key: null, value, google_kind: 'invalid' };
   }
-  return { parsed: { line, text, kind: strictKind(key), key, value, google_kind: googleKind(key) }, issue: null };
+  return keyed(line, text, text.slice(start, keyEnd), value);
+}
+
+function isTokenChar(c: number): boolean {
+  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x2d || c === 0x5f;
 }
 
 function userAgentOf(l: ParsedLine): UserAgentLine {
   const value = l.value ?? '';
-  const token = /^\*(?:[ \t\f\v]|$)/.test(value) ? '*' : /^[A-Za-z_-]*/.exec(value)![0];
-  const whole = /^[^ \t\f\v/]*/.exec(value)![0];
-  return { line: l.line, text: l.text, value, token, whole_name: whole };
+  let tokenEnd = 0;
+  while (tokenEnd < value.length && isTokenChar(value.charCodeAt(tokenEnd))) tokenEnd++;
+  let wholeEnd = 0;
+  for (let c = value.charCodeAt(0); wholeEnd < value.length && !isWs(c) && c !== 0x2f; c = value.charCodeAt(++wholeEnd));
+  const star = value.charCodeAt(0) === 0x2a && (value.length === 1 || isWs(value.charCodeAt(1)));
+  return { line: l.line, text: l.text, value, token: star ? '*' : value.slice(0, tokenEnd), whole_name: value.slice(0, wholeEnd) };
 }
 
 function ruleOf(l: ParsedLine, directive: 'allow' | 'disallow'): Rule {
@@ -350,8 +360,7 @@ type Reading = 'rfc' | 'google';
 function googleRuleOf(l: ParsedLine, directive: 'allow' | 'disallow', rfcRule: Rule): Rule {
   const kept = googleLine(l.text);
   if (kept === l.text) return rfcRule;
-  const { parsed } = readLine(l.line, kept);
-  return { ...ruleOf(parsed, directive), text: l.text };
+  return { ...ruleOf(readLine(l.line, kept, []), directive), text: l.text };
 }
 
 // Builds groups from classified lines. A user-agent line opens a new group when the
@@ -441,10 +450,42 @@ function readManagedMarker(l: ParsedLine, blocks: ManagedBlock[]): void {
   else if (open && MANAGED_END.test(l.text)) blocks[blocks.length - 1]!.end = l.line;
 }
 
-export function parseRobotsTxt(input: string | Uint8Array): ParsedRobots {
-  const issues: ParseIssue[] = [];
-  const { bytes: raw, total } = toBytes(input, PARSE_LIMIT_BYTES);
+/** What the parser reads: the text within the limit, and what the limit and decoding did to the input. */
+interface Input {
+  text: string;
+  total: number;
+  parsedBytes: number;
+  cutMidLine: boolean;
+  bom: boolean;
+  invalid: number[];
+}
 
+// ES2024 string methods, in Node since 20; the project's TypeScript lib predates them.
+interface WellFormed {
+  isWellFormed(): boolean;
+  toWellFormed(): string;
+}
+
+/** The string with each lone surrogate replaced by U+FFFD, as a UTF-8 encoder writes it. */
+function wellFormed(text: string): string {
+  const s = text as unknown as WellFormed;
+  return s.isWellFormed() ? text : s.toWellFormed();
+}
+
+/**
+ * A string within the limit is read as it is: encoding it to bytes and decoding them again
+ * changes nothing but a lone surrogate, which both make U+FFFD. Anything else goes through bytes.
+ */
+function readInput(input: string | Uint8Array): Input {
+  if (typeof input === 'string') {
+    const total = utf8Length(input, PARSE_LIMIT_BYTES);
+    if (total <= PARSE_LIMIT_BYTES) {
+      const whole = wellFormed(input);
+      const bom = whole.charCodeAt(0) === 0xfeff;
+      return { text: bom ? whole.slice(1) : whole, total, parsedBytes: total, cutMidLine: false, bom, invalid: [] };
+    }
+  }
+  const { bytes: raw, total } = toBytes(input, PARSE_LIMIT_BYTES);
   let bytes = raw.length > PARSE_LIMIT_BYTES ? raw.subarray(0, PARSE_LIMIT_BYTES) : raw;
   let cutMidLine = false;
   if (total > PARSE_LIMIT_BYTES && !isLineBreak(raw[PARSE_LIMIT_BYTES]) && !isLineBreak(bytes[bytes.length - 1])) {
@@ -454,22 +495,33 @@ export function parseRobotsTxt(input: string | Uint8Array): ParsedRobots {
     cutMidLine = true;
   }
   const parsedBytes = bytes.length;
-
   const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-  if (bom) {
-    bytes = bytes.subarray(3);
-    issues.push({ line: 1, code: 'bom', message: 'the file starts with a UTF-8 byte-order mark (stripped)' });
-  }
-
+  if (bom) bytes = bytes.subarray(3);
   const { text, invalid } = decode(bytes);
+  return { text, total, parsedBytes, cutMidLine, bom, invalid };
+}
+
+/**
+ * Whether Google's parser could form other groups than RFC 9309: a line it reads as a
+ * user-agent line or a rule where RFC 9309 reads another kind (or the reverse), or a rule line
+ * long enough for it to cut (GOOGLE_LINE_BYTES). Otherwise its groups are the same.
+ */
+function googleGroupsMayDiffer(lines: readonly ParsedLine[]): boolean {
+  const grouping = (k: LineKind) => k === 'user-agent' || k === 'allow' || k === 'disallow';
+  return lines.some(
+    (l) => (l.kind !== l.google_kind && (grouping(l.kind) || grouping(l.google_kind))) || (grouping(l.google_kind) && googleLine(l.text) !== l.text),
+  );
+}
+
+export function parseRobotsTxt(input: string | Uint8Array): ParsedRobots {
+  const issues: ParseIssue[] = [];
+  const { text, total, parsedBytes, cutMidLine, bom, invalid } = readInput(input);
+  if (bom) issues.push({ line: 1, code: 'bom', message: 'the file starts with a UTF-8 byte-order mark (stripped)' });
+
   const texts = splitLines(text);
 
   const lines: ParsedLine[] = [];
-  for (let i = 0; i < texts.length; i++) {
-    const { parsed, issue } = readLine(i + 1, texts[i]!);
-    lines.push(parsed);
-    if (issue) issues.push(issue);
-  }
+  for (let i = 0; i < texts.length; i++) lines.push(readLine(i + 1, texts[i]!, issues));
   for (const line of invalid) {
     issues.push({ line, code: 'invalid-utf8', message: `line ${line} is not valid UTF-8 (decoded with U+FFFD)` });
   }
@@ -491,7 +543,7 @@ export function parseRobotsTxt(input: string | Uint8Array): ParsedRobots {
   const ruleCache = new Array<Rule | undefined>(lines.length + 1);
   const preferenceCache = new Array<PreferenceLine | undefined>(lines.length + 1);
   const rfc = buildGroups(lines, 'rfc', uaCache, ruleCache, preferenceCache);
-  const google = buildGroups(lines, 'google', uaCache, ruleCache, preferenceCache);
+  const google = googleGroupsMayDiffer(lines) ? buildGroups(lines, 'google', uaCache, ruleCache, preferenceCache) : rfc;
 
   for (const rule of rfc.orphans) {
     issues.push({
