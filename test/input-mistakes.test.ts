@@ -226,9 +226,11 @@ test('an empty ua is a question, not a mistake (RFC 9309 2.2.1: no group names i
     headers: JSON_RPC_HEADERS,
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'check_path_allowed', arguments: args } }),
   });
-  const result = json<{ result: { isError?: boolean; structuredContent: Verdicts } }>(mcp.text).result;
+  const result = json<{ result: { isError?: boolean; structuredContent: Verdicts; content: { text: string }[] } }>(mcp.text).result;
   assert.equal(result.isError, undefined, mcp.text.slice(0, 300));
   expectStar(result.structuredContent, 'MCP');
+  // The summary a model reads first names the question, not a blank.
+  assert.match(result.content[0]!.text, /^\/x: allowed for an empty user agent \(/, result.content[0]!.text);
 
   const a2a = await raw(served.server.url, '/a2a', {
     method: 'POST',

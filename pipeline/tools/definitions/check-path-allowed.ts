@@ -141,7 +141,7 @@ export const allowedTool = defineTool({
         .slice(0, 20)
         .map(
           (r) =>
-            `${r.path}: ${r.allowed ? 'allowed' : 'disallowed'} for ${o.token} (${r.deciding ? `line ${r.deciding.line}: ${r.deciding.text}` : r.reason})` +
+            `${r.path}: ${r.allowed ? 'allowed' : 'disallowed'} for ${o.token === '' ? 'an empty user agent' : o.token} (${r.deciding ? `line ${r.deciding.line}: ${r.deciding.text}` : r.reason})` +
             (preferenceText(r.preferences) === 'none declared' ? '' : `; preferences: ${preferenceText(r.preferences)}`) +
             r.preference_contradictions.map((c) => `; contradiction: ${c.message}`).join(''),
         )
