@@ -19,10 +19,14 @@ import { join, resolve } from 'node:path';
 import { after, describe } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
-const queue = process.env.CRAWLER_INDEX_TEST_QUEUE;
-if (queue === undefined || queue === '') {
-  throw new Error('test/support/test-worker.ts runs under scripts/test.sh, which names its queue in $CRAWLER_INDEX_TEST_QUEUE');
+function queueFolder(): string {
+  const folder = process.env.CRAWLER_INDEX_TEST_QUEUE;
+  if (folder === undefined || folder === '') {
+    throw new Error('test/support/test-worker.ts runs under scripts/test.sh, which names its queue in $CRAWLER_INDEX_TEST_QUEUE');
+  }
+  return folder;
 }
+const queue = queueFolder();
 const files = readFileSync(join(queue, 'files'), 'utf8')
   .split('\n')
   .filter((line) => line !== '');
@@ -32,7 +36,7 @@ let cursor = 0;
 function takeNext(): string | undefined {
   for (; cursor < files.length; cursor++) {
     try {
-      closeSync(openSync(join(queue as string, `taken-${cursor}`), 'wx'));
+      closeSync(openSync(join(queue, `taken-${cursor}`), 'wx'));
       return files[cursor++];
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -67,7 +71,7 @@ function read(): Reading {
 function record(name: string, since: Reading): void {
   const now = read();
   // One short line per write: appends from concurrent workers do not interleave.
-  appendFileSync(join(queue as string, 'times'), `${(now.wall - since.wall).toFixed(1)}\t${(now.cpu - since.cpu).toFixed(1)}\t${name}\n`);
+  appendFileSync(join(queue, 'times'), `${(now.wall - since.wall).toFixed(1)}\t${(now.cpu - since.cpu).toFixed(1)}\t${name}\n`);
 }
 
 // The next file's suite must be a top-level one, not a child of the suite that just ended:
