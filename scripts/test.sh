@@ -11,6 +11,14 @@ set -u
 roots=${*:-pipeline test bench}
 # shellcheck disable=SC2086 # the roots are words on purpose
 files=$(find $roots -name '*.test.ts' -not -path '*/node_modules/*' | sort)
+# The tests' throwaway projects, git repositories and servers' files go to memory (/dev/shm)
+# where the machine has it and TMPDIR is not set: creating and deleting tens of thousands of
+# files on a disk's journal cost a tenth of the run's CPU, measured on 2 cores. The folder stays
+# between runs, so the TypeScript loaders' caches in it do too; every test removes its own files.
+if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
+  TMPDIR=/dev/shm/crawler-index-tests-$(id -u)
+  mkdir -p "$TMPDIR" && export TMPDIR || unset TMPDIR
+fi
 npm run --silent typecheck &
 typecheck=$!
 npm run --silent lint &
