@@ -39,7 +39,7 @@ test('check: prints every problem as file: path: message and exits 1', async (t)
   const lines = result.stdout.trim().split('\n');
   assert.ok(
     lines.includes(
-      'records/crawlers/gptbot.yaml: /category: must be equal to one of the allowed values: ai-training, ai-search, ai-assistant, ai-agent, dataset, search-engine, seo-tool, social-preview, archive',
+      'records/crawlers/gptbot.yaml: /category: must be equal to one of the allowed values: ai-training, ai-search, ai-assistant, ai-agent, dataset, search-engine, seo-tool, social-preview, archive, site-monitor, advertising, security-scanner, feed-fetcher, service-agent, web-data, research',
     ),
     result.stdout,
   );

@@ -39,6 +39,26 @@ user_agent_example: (string | null)
  * Required when a crawler that is not robots_only has null user_agent_substring: why no User-Agent identifies it (it sends a plain browser header and signs its requests; no source shows its header).
  */
 user_agent_note?: string
+/**
+ * Other User-Agent forms this crawler sends that do not carry user_agent_substring as a token: an older or shorter name (msnbot for Bingbot), a form the operator writes differently (PerplexityUser without the hyphen), a member of the family with no robots.txt token of its own. The classifier and every published regex identify each as this crawler. A family member the operator gives its own robots.txt token is a record of its own, not a variant.
+ * 
+ * @minItems 1
+ */
+variants?: {
+/**
+ * Identifies this variant, by the same rules as the record's own substring (a token of its own, never an ordinary word); occurs in user_agent_example.
+ */
+user_agent_substring: string
+/**
+ * A full User-Agent header of the variant as the citation shows it.
+ */
+user_agent_example: string
+/**
+ * In our words: what the variant is, when the name alone does not say.
+ */
+note?: string
+citation: Citation
+}[]
 respects_robots_txt: Stance
 /**
  * What the operator says about robots.txt; required for partial, ignores and disputed.
@@ -106,7 +126,7 @@ cost_of_blocking: string
 citations: SupportingCitation[]
 last_reviewed: string
 }
-export type Category = ("ai-training" | "ai-search" | "ai-assistant" | "ai-agent" | "dataset" | "search-engine" | "seo-tool" | "social-preview" | "archive")
+export type Category = ("ai-training" | "ai-search" | "ai-assistant" | "ai-agent" | "dataset" | "search-engine" | "seo-tool" | "social-preview" | "archive" | "site-monitor" | "advertising" | "security-scanner" | "feed-fetcher" | "service-agent" | "web-data" | "research")
 export type Stance = ("documented" | "partial" | "ignores" | "disputed" | "undocumented")
 export type VerificationEntry = ({
 method: "published-ranges"
@@ -210,11 +230,11 @@ last_reviewed: string
 }
 
 /**
- * @minItems 9
- * @maxItems 9
+ * @minItems 16
+ * @maxItems 16
  */
 export type CategoriesSchema = {
-id: ("ai-training" | "ai-search" | "ai-assistant" | "ai-agent" | "dataset" | "search-engine" | "seo-tool" | "social-preview" | "archive")
+id: ("ai-training" | "ai-search" | "ai-assistant" | "ai-agent" | "dataset" | "search-engine" | "seo-tool" | "social-preview" | "archive" | "site-monitor" | "advertising" | "security-scanner" | "feed-fetcher" | "service-agent" | "web-data" | "research")
 label: string
 /**
  * Counts as AI for the ai_only regex and the AI policies.
@@ -236,7 +256,7 @@ select?: {
 /**
  * @minItems 1
  */
-categories?: ("ai-training" | "ai-search" | "ai-assistant" | "ai-agent" | "dataset" | "search-engine" | "seo-tool" | "social-preview" | "archive")[]
+categories?: ("ai-training" | "ai-search" | "ai-assistant" | "ai-agent" | "dataset" | "search-engine" | "seo-tool" | "social-preview" | "archive" | "site-monitor" | "advertising" | "security-scanner" | "feed-fetcher" | "service-agent" | "web-data" | "research")[]
 /**
  * @minItems 1
  */

@@ -26,7 +26,24 @@ export type ClientRecord = ClientsSchema[number];
 export type ExcludedName = ExcludedSchema[number];
 export type PeerList = PeersSchema;
 
-const CATEGORY_IDS = ['ai-training', 'ai-search', 'ai-assistant', 'ai-agent', 'dataset', 'search-engine', 'seo-tool', 'social-preview', 'archive'] as const;
+const CATEGORY_IDS = [
+  'ai-training',
+  'ai-search',
+  'ai-assistant',
+  'ai-agent',
+  'dataset',
+  'search-engine',
+  'seo-tool',
+  'social-preview',
+  'archive',
+  'site-monitor',
+  'advertising',
+  'security-scanner',
+  'feed-fetcher',
+  'service-agent',
+  'web-data',
+  'research',
+] as const;
 export type CategoryId = (typeof CATEGORY_IDS)[number];
 
 export const STANCES = ['documented', 'partial', 'ignores', 'disputed', 'undocumented'] as const;

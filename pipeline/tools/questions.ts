@@ -157,6 +157,13 @@ export const CATEGORY_WORDS: readonly (readonly [string, RegExp])[] = [
   ['seo-tool', /\bseo( tools?)?\b|\bbacklink\w*\b|\bmarketing tools?\b/g],
   ['social-preview', /\blink previews?\b|\bsocial (media|networks?|previews?)\b/g],
   ['archive', /\b(web )?archiv(e|es|ing)\b|\bwayback\b/g],
+  ['site-monitor', /\b(uptime|site|performance|website) monitor(s|ing)?\b|\bmonitoring (tools?|services?|bots?)\b|\blink checkers?\b/g],
+  ['advertising', /\bad(vertising)? (crawlers?|bots?|platforms?|networks?|verification)\b|\bbrand[- ]safety\b/g],
+  ['security-scanner', /\b(security|vulnerability|port|internet) scann(ers?|ing)\b|\bscanners?\b/g],
+  ['feed-fetcher', /\b(rss|atom|feed|podcast)s? (readers?|fetchers?|apps?)\b|\bfeed readers?\b|\bpodcasts?\b/g],
+  ['service-agent', /\bhealth[- ]?checks?\b|\b(domain|site|ownership) verification\b|\bwebhooks?\b/g],
+  ['web-data', /\bweb[- ]data\b|\bdata brokers?\b|\bprice (monitoring|tracking)\b|\bplagiarism\b/g],
+  ['research', /\bresearch (crawlers?|bots?|projects?)\b|\bacademic\b|\buniversit(y|ies)\b/g],
   ['search-engine', /\bsearch engines?\b|\bgoogle search\b|\bbing\b|\bsearch results?\b|\bsearch\b/g],
 ];
 /** "AI" with no more specific word: every AI category. */
