@@ -80,6 +80,7 @@ describe('change events from diffs against HEAD in a real git repository', () =>
         .replace('robots_token: Googlebot', 'robots_token: Googlebot-Clone')
         .replace('user_agent_substring: Googlebot/', 'user_agent_substring: Googlebot-Clone/')
         .replace('compatible; Googlebot/2.1', 'compatible; Googlebot-Clone/2.1')
+        .replace(/variants:\n( {2}.*\n)+/, '')
         .replace(/verification:\n( {2}.*\n)+/, 'verification:\n  - method: none\n')
         .replace(', verification, what_it_is]', ', what_it_is]'),
     );

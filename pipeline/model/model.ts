@@ -68,6 +68,8 @@ export interface CrawlerView {
   honoured_tokens: HonouredToken[];
   /** Other names sites write for this crawler, which the operator has not said it obeys. */
   aliases: { name: string; note: string }[];
+  /** Other User-Agent forms the crawler sends, each identifying it as its own substring does (records/user-agent-forms.ts). */
+  variants: VariantView[];
   /** retired: the operator no longer runs it; the record stays so that its token is explained. */
   status: 'active' | 'retired';
   retired_since: string | null;
@@ -100,6 +102,14 @@ export interface VerificationView {
 type CitationView = Omit<SupportingCitation, 'note'> & { note: string | null };
 
 type HonouredToken = NonNullable<CrawlerRecord['honoured_tokens']>[number];
+
+/** One variant with every key present. */
+interface VariantView {
+  user_agent_substring: string;
+  user_agent_example: string;
+  note: string | null;
+  citation: HonouredToken['citation'];
+}
 
 export interface SourceView extends SourceRow {
   mirror: MirrorEntry;
@@ -247,6 +257,7 @@ export function buildModel(
       markdown_url: url(site, href('crawler_markdown', record.slug)),
       honoured_tokens: record.honoured_tokens ?? [],
       aliases: record.aliases ?? [],
+      variants: (record.variants ?? []).map((v) => ({ ...v, note: v.note ?? null })),
       status: record.status ?? 'active',
       retired_since: record.retired_since ?? null,
       successor: record.successor ?? null,

@@ -21,6 +21,14 @@ ${
     ? ''
     : html`<dt>Example User-Agent</dt><dd><code>${crawler.user_agent_example}</code></dd>
 `
+}${
+  crawler.variants.length === 0
+    ? ''
+    : html`<dt>Also sends</dt><dd>${crawler.variants.map(
+        (v, i) =>
+          html`${i > 0 ? html`<br>` : ''}<code>${v.user_agent_example}</code> (substring <code>${v.user_agent_substring}</code>)${v.note === null ? '' : html`: ${prose(v.note)}`} <span class="muted">(${evidenceLabel(v.citation.kind)}: <a href="${v.citation.url}">${v.citation.publisher}</a>, ${v.citation.retrieved})</span>`,
+      )}</dd>
+`
 }<dt>Obeys robots.txt</dt><dd>${crawler.respects_robots_txt_label}${crawler.robots_txt_note ? html`. ${prose(crawler.robots_txt_note)}` : ''}${crawler.robots_txt_evidence ? html` (<a href="${crawler.robots_txt_evidence}">report</a>)` : ''}</dd>
 ${
   crawler.honoured_tokens.length === 0
@@ -78,6 +86,10 @@ export function crawlerMarkdown(crawler: CrawlerView): string {
     `- robots.txt token: ${crawler.robots_token === null ? 'none documented' : `\`${crawler.robots_token}\``}${crawler.robots_token_note ? ` (${crawler.robots_token_note})` : ''}`,
     `- User-agent substring: ${crawler.user_agent_substring === null ? `none (${noSubstring(crawler)})` : `\`${crawler.user_agent_substring}\``}`,
     ...(crawler.user_agent_example === null ? [] : [`- Example User-Agent: \`${crawler.user_agent_example}\``]),
+    ...crawler.variants.map(
+      (v) =>
+        `- Also sends: \`${v.user_agent_example}\` (substring \`${v.user_agent_substring}\`)${v.note === null ? '' : `: ${v.note}`} (${evidenceLabel(v.citation.kind)}: ${v.citation.publisher}, ${v.citation.url}, ${v.citation.retrieved})`,
+    ),
     `- Obeys robots.txt: ${crawler.respects_robots_txt_label} (\`${crawler.respects_robots_txt}\`)${crawler.robots_txt_note ? `. ${crawler.robots_txt_note}` : ''}${crawler.robots_txt_evidence ? ` Report: ${crawler.robots_txt_evidence}` : ''}`,
     ...crawler.honoured_tokens.map(
       (h) =>

@@ -1,4 +1,5 @@
 import { tokenPattern } from '../tools/classify/token.ts';
+import { userAgentSubstrings } from '../records/user-agent-forms.ts';
 import type { Model, CrawlerView } from '../model/model.ts';
 import { url } from '../model/model.ts';
 import { href } from '../paths.ts';
@@ -89,9 +90,9 @@ function agentsCsv(model: Model): string {
   );
 }
 
-/** Crawlers that can be recognised by a header: robots-only control tokens have no substring. */
+/** Every substring that recognises one of the crawlers, variants included: robots-only control tokens have none. */
 function substringsOf(crawlers: readonly CrawlerView[]): string[] {
-  return crawlers.flatMap((c) => (c.user_agent_substring === null ? [] : [c.user_agent_substring]));
+  return crawlers.flatMap(userAgentSubstrings);
 }
 
 function uaRegexJson(model: Model): string {

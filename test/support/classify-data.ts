@@ -63,6 +63,7 @@ export function fixtureCrawler(slug: string, fields: Partial<CrawlerView> = {}):
     markdown_url: `https://example.com/crawler/${slug}.md`,
     honoured_tokens: [],
     aliases: [],
+    variants: [],
     status: 'active',
     retired_since: null,
     successor: null,

@@ -149,6 +149,36 @@ test('schema: every error of a file is reported with its JSON path, not just the
   assert.ok(problems.every((p) => p.file === 'records/crawlers/x.yaml'));
 });
 
+test('variants: each is held to the rules of a substring, at its own path, and needs the crawler to have a substring', () => {
+  const records = copy();
+  const googlebot = crawler(records, 'googlebot');
+  const variant = googlebot.variants![0]!;
+  const citation = variant.citation;
+  googlebot.variants!.push(
+    // Not in its example; in a browser's header; another crawler's substring; a generic word.
+    { user_agent_substring: 'Googlebot-Video/', user_agent_example: 'Googlebot-Image/1.0', citation },
+    { user_agent_substring: 'Chrome/', user_agent_example: 'Mozilla/5.0 Chrome/120.0 Safari/537.36', citation },
+    { user_agent_substring: 'GPTBot', user_agent_example: 'GPTBot/1.0', citation },
+    { user_agent_substring: 'Spider', user_agent_example: 'Spider/1.0', citation },
+  );
+  crawler(records, 'gptbot').user_agent_substring = null;
+  crawler(records, 'gptbot').user_agent_note = 'Sends a browser header only, in this test.';
+  crawler(records, 'gptbot').variants = [{ ...variant, user_agent_substring: 'GPTBot', user_agent_example: 'GPTBot/1.0' }];
+  const at = (problems: readonly { file: string; path: string }[]) => problems.map((p) => `${p.file} ${p.path}`);
+  assert.deepEqual(at(checkUserAgents(records)), [
+    'records/crawlers/googlebot.yaml /variants/1/user_agent_example',
+    'records/crawlers/googlebot.yaml /variants/2/user_agent_substring',
+    'records/crawlers/gptbot.yaml /variants',
+  ]);
+  assert.deepEqual(at(checkUnique(records)), ['records/crawlers/gptbot.yaml /variants/0/user_agent_substring']);
+  assert.deepEqual(at(checkSpecificSubstrings(records)), [
+    'records/crawlers/googlebot.yaml /variants/2/user_agent_substring',
+    'records/crawlers/googlebot.yaml /variants/4/user_agent_substring',
+  ]);
+  // The fixture's own variant passes every check.
+  assert.deepEqual(at(checkUserAgents(clean)), []);
+});
+
 test('specific substrings: generic words and very short strings are refused, whatever their case', () => {
   const records = copy();
   crawler(records, 'gptbot').user_agent_substring = 'Bot';

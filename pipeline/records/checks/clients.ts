@@ -1,5 +1,6 @@
 import { foldAscii } from '../../util/ascii.ts';
 import type { Problem, RecordSet } from '../types.ts';
+import { userAgentSubstrings } from '../user-agent-forms.ts';
 
 const CLIENTS_FILE = 'records/clients.yaml';
 
@@ -10,9 +11,7 @@ const CLIENTS_FILE = 'records/clients.yaml';
  */
 export function checkClients(records: RecordSet): Problem[] {
   const problems: Problem[] = [];
-  const crawlerSubstrings = records.crawlers.flatMap((c) =>
-    c.user_agent_substring === null ? [] : [{ slug: c.slug, folded: foldAscii(c.user_agent_substring) }],
-  );
+  const crawlerSubstrings = records.crawlers.flatMap((c) => userAgentSubstrings(c).map((substring) => ({ slug: c.slug, folded: foldAscii(substring) })));
   const ids = new Set<string>();
   const substrings = new Map<string, string>();
   records.clients.forEach((client, index) => {

@@ -1,5 +1,6 @@
 import type { Problem, RecordSet } from '../types.ts';
 import { crawlerFile } from './where.ts';
+import { userAgentForms } from '../user-agent-forms.ts';
 
 /** Shorter substrings match inside unrelated products' headers too often to identify anything. */
 const MIN_SUBSTRING_LENGTH = 5;
@@ -45,29 +46,18 @@ const GENERIC_WORDS = new Set([
   'headless',
 ]);
 
+/** Every form's substring, the variants' too: each one alone names the crawler. */
 export function checkSpecificSubstrings(records: RecordSet): Problem[] {
-  return records.crawlers.flatMap((crawler) => {
-    const substring = crawler.user_agent_substring;
-    if (substring === null) return [];
-    const word = substring.replace(/[^A-Za-z0-9-]/g, '').toLowerCase();
-    if (substring.length < MIN_SUBSTRING_LENGTH) {
-      return [
-        {
-          file: crawlerFile(crawler.slug),
-          path: '/user_agent_substring',
-          message: `"${substring}" is shorter than ${MIN_SUBSTRING_LENGTH} characters; it would match inside other products' headers`,
-        },
-      ];
-    }
-    if (GENERIC_WORDS.has(word)) {
-      return [
-        {
-          file: crawlerFile(crawler.slug),
-          path: '/user_agent_substring',
-          message: `"${substring}" is a word many products' headers contain; use the crawler's own product name`,
-        },
-      ];
-    }
-    return [];
-  });
+  return records.crawlers.flatMap((crawler) =>
+    userAgentForms(crawler).flatMap(({ substring, path }): Problem[] => {
+      const word = substring.replace(/[^A-Za-z0-9-]/g, '').toLowerCase();
+      const file = crawlerFile(crawler.slug);
+      if (substring.length < MIN_SUBSTRING_LENGTH) {
+        return [{ file, path, message: `"${substring}" is shorter than ${MIN_SUBSTRING_LENGTH} characters; it would match inside other products' headers` }];
+      }
+      if (GENERIC_WORDS.has(word))
+        return [{ file, path, message: `"${substring}" is a word many products' headers contain; use the crawler's own product name` }];
+      return [];
+    }),
+  );
 }

@@ -1,5 +1,6 @@
 import type { Problem, RecordSet } from '../types.ts';
 import { crawlerFile, operatorFile, SOURCES_FILE } from './where.ts';
+import { userAgentForms } from '../user-agent-forms.ts';
 
 /**
  * Slugs, robots tokens and UA substrings must each name one record. Tokens compare
@@ -7,14 +8,19 @@ import { crawlerFile, operatorFile, SOURCES_FILE } from './where.ts';
  */
 export function checkUnique(records: RecordSet): Problem[] {
   const problems: Problem[] = [];
-  const once = <T>(items: readonly T[], key: (item: T) => string | null, file: (item: T) => string, path: string, what: string) => {
+  const once = <T>(items: readonly T[], key: (item: T) => string | null, file: (item: T) => string, path: string | ((item: T) => string), what: string) => {
     const seen = new Map<string, T>();
     for (const item of items) {
       const value = key(item);
       if (value === null) continue;
       const first = seen.get(value);
       if (first === undefined) seen.set(value, item);
-      else problems.push({ file: file(item), path, message: `${what} "${value}" is already used by ${file(first)}` });
+      else
+        problems.push({
+          file: file(item),
+          path: typeof path === 'string' ? path : path(item),
+          message: `${what} "${value}" is already used by ${file(first)}`,
+        });
     }
   };
   once(
@@ -31,11 +37,12 @@ export function checkUnique(records: RecordSet): Problem[] {
     '/robots_token',
     'robots token (case-insensitive)',
   );
+  // A variant's substring is as much the crawler's name as its own: no other form may repeat it.
   once(
-    records.crawlers,
-    (c) => c.user_agent_substring,
-    (c) => crawlerFile(c.slug),
-    '/user_agent_substring',
+    records.crawlers.flatMap((c) => userAgentForms(c).map((form) => ({ slug: c.slug, ...form }))),
+    (f) => f.substring,
+    (f) => crawlerFile(f.slug),
+    (f) => f.path,
     'user-agent substring',
   );
   once(

@@ -9,6 +9,7 @@
 import type { CrawlerView, Model, SourceView } from '../../model/model.ts';
 import { url } from '../../model/model.ts';
 import { href } from '../../paths.ts';
+import { userAgentSubstrings } from '../../records/user-agent-forms.ts';
 import { tokenPattern } from '../../tools/classify/token.ts';
 import { compareText } from '../../util/compare.ts';
 import type { RenderedFile } from '../output.ts';
@@ -19,7 +20,7 @@ interface AllowList {
   /** The lists whose addresses count: this one and those sharing a crawler with it. */
   lists: readonly SourceView[];
   prefixes: readonly string[];
-  /** The list's crawlers that send a User-Agent of their own, which a request can claim. */
+  /** The list's crawlers that send a User-Agent of their own, which a request can claim (in any of its forms). */
   claimable: readonly CrawlerView[];
   name: string;
 }
@@ -42,7 +43,7 @@ function header(model: Model, list: AllowList, server: string, stamp: string): s
       ? []
       : [`Also holds ${others.map((s) => s.id).join(', ')}, which cover some of the same crawlers: a request from either is theirs.`]),
     `${list.prefixes.length} prefixes. User-Agents it vouches for:`,
-    ...list.claimable.map((c) => `  ${c.name}: ${c.user_agent_substring}`),
+    ...list.claimable.map((c) => `  ${c.name}: ${userAgentSubstrings(c).join(', ')}`),
     ...(list.prefixes.length === 0 ? ['', 'The list holds no prefixes yet, so the impostor rule below is off: it never refuses anyone.'] : []),
   ];
 }
@@ -71,7 +72,7 @@ function nginxText(model: Model, list: AllowList, stamp: string): string {
     '',
     `map $http_user_agent ${claims} {`,
     '    default 0;',
-    ...list.claimable.map((c) => `    ${nginxQuote(tokenPattern(c.user_agent_substring!))} 1;`),
+    ...list.claimable.flatMap(userAgentSubstrings).map((substring) => `    ${nginxQuote(tokenPattern(substring))} 1;`),
     '}',
     '',
     `map "${claims}:${from}" ${impostor} {`,
@@ -89,9 +90,9 @@ function haproxyText(model: Model, list: AllowList, stamp: string): string {
       ...header(model, list, 'HAProxy', stamp),
       '',
       `An HAProxy ACL file: one prefix per line. Save it as ${file} and, in a frontend:`,
-      ...list.claimable.map(
-        (c) => `  acl crawler_index_claims_${list.name} req.fhdr(user-agent) -m reg -i ${haproxyQuote(tokenPattern(c.user_agent_substring!))}`,
-      ),
+      ...list.claimable
+        .flatMap(userAgentSubstrings)
+        .map((substring) => `  acl crawler_index_claims_${list.name} req.fhdr(user-agent) -m reg -i ${haproxyQuote(tokenPattern(substring))}`),
       `  acl crawler_index_from_${list.name} src -f ${file}`,
       ...(list.prefixes.length === 0 || list.claimable.length === 0
         ? []

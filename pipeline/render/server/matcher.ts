@@ -4,8 +4,9 @@
 
 import type { CrawlerView, PolicyView } from '../../model/model.ts';
 import { tokenPattern } from '../../tools/classify/token.ts';
+import { userAgentSubstrings } from '../../records/user-agent-forms.ts';
 
-/** One regex line: a substring and every named crawler that sends it. */
+/** One regex line: a substring (a crawler's own or a variant's) and every named crawler that sends it. */
 export interface MatcherLine {
   substring: string;
   pattern: string;
@@ -46,8 +47,7 @@ export function policyMatcher(policy: PolicyView): PolicyMatcher {
       unenforceable.push({ crawler, why });
       continue;
     }
-    const substring = crawler.user_agent_substring!;
-    bySubstring.set(substring, [...(bySubstring.get(substring) ?? []), crawler]);
+    for (const substring of userAgentSubstrings(crawler)) bySubstring.set(substring, [...(bySubstring.get(substring) ?? []), crawler]);
   }
   return {
     policy,

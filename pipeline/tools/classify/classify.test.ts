@@ -198,6 +198,25 @@ describe('classify: ties', () => {
     assert.equal(classify(small, 'Botany/1.0').matched, false);
   });
 
+  it('names a crawler by a variant form as by its own, says which it was, and lists it once when both occur', () => {
+    const citation = { url: 'https://example.com/bots', publisher: 'Example', kind: 'observed' as const, retrieved: '2026-11-28' };
+    const variant = { user_agent_substring: 'OldAaaa/', user_agent_example: 'OldAaaa/0.9 (+https://example.com/bots)', note: null, citation };
+    const withVariant = buildClassifier([...fixtures, fixtureCrawler('alpha2', { user_agent_substring: 'NewAaaa', variants: [variant] })]);
+    const old = classify(withVariant, 'OldAaaa/0.9 (+https://example.com/bots)');
+    assert.ok(old.matched);
+    assert.equal(old.crawler.slug, 'alpha2');
+    assert.equal(old.matched_substring, 'OldAaaa/');
+    assert.match(old.note, /a variant user-agent substring of alpha2/);
+    const both = classify(withVariant, 'NewAaaa/2.0 OldAaaa/0.9 Bot');
+    assert.ok(both.matched);
+    assert.equal(both.crawler.slug, 'alpha2');
+    assert.equal(both.matched_substring, 'OldAaaa/', 'the longer of its two forms');
+    assert.deepEqual(both.other_matches, [{ slug: 'short', matched_substring: 'Bot' }], 'alpha2 is not listed again');
+    const own = classify(withVariant, 'NewAaaa/2.0');
+    assert.ok(own.matched);
+    assert.match(own.note, /the user-agent substring of alpha2/);
+  });
+
   it("ranks a record whose own example carries another's substring above it, even when shorter", () => {
     const list = [
       fixtureCrawler('famous-preview', { user_agent_substring: 'famousexternalhit', operator_slug: 'famous' }),

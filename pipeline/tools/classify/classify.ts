@@ -1,7 +1,7 @@
 // Which crawler a User-Agent header names: the most specific matching record wins.
 //
 // Rule (stable, part of the tool's contract):
-//   1. Candidates are the crawlers whose user_agent_substring occurs in the header, ignoring
+//   1. Candidates are the crawlers whose user_agent_substring, or a variant's, occurs in the header, ignoring
 //      the case of ASCII letters: operators spell their own token differently on different
 //      pages (Amazon documents "AMZN-User/0.1" for the crawler that sends "Amzn-User"). It must
 //      stand as a token (token.ts, the rule the generated server configs use too): "Exabot"
@@ -26,6 +26,7 @@ import { foldAscii } from '../../util/ascii.ts';
 import { isTokenAt } from './token.ts';
 import { compareText } from '../../util/compare.ts';
 import { crawlerFields } from '../../model/crawler-fields.ts';
+import { userAgentForms, userAgentSubstrings } from '../../records/user-agent-forms.ts';
 
 /** The fields of a crawler record that a classification answer carries. */
 const CLASSIFIED_FIELDS = [
@@ -68,6 +69,8 @@ export interface Classifier {
   readonly crawlersOf: readonly (readonly ClassifiedCrawler[])[];
   /** Per crawler slug, the other substrings its own example contains (rule 2). */
   readonly embeds: ReadonlyMap<string, ReadonlySet<string>>;
+  /** "slug substring" for each substring that is one of the crawler's variants rather than its own. */
+  readonly variantForms: ReadonlySet<string>;
   /** Number of crawlers with a substring (robots.txt-only tokens have none). */
   readonly size: number;
   /** Non-crawler clients, tried only when no crawler matches. */
@@ -76,32 +79,37 @@ export interface Classifier {
 
 export function buildClassifier(crawlers: readonly CrawlerView[], clients: readonly ClientEntry[] = []): Classifier {
   const bySubstring = new Map<string, ClassifiedCrawler[]>();
+  const variantForms = new Set<string>();
   let size = 0;
   for (const crawler of crawlers) {
-    const substring = crawler.user_agent_substring;
-    if (substring === null || substring === '') continue;
-    const list = bySubstring.get(substring) ?? [];
-    list.push(project(crawler));
-    bySubstring.set(substring, list);
+    const substrings = userAgentSubstrings(crawler);
+    if (substrings.length === 0) continue;
+    const projected = project(crawler);
+    for (const substring of substrings) bySubstring.set(substring, [...(bySubstring.get(substring) ?? []), projected]);
+    for (const variant of crawler.variants ?? []) variantForms.add(`${crawler.slug} ${variant.user_agent_substring}`);
     size++;
   }
   const substrings = [...bySubstring.keys()].sort(compareText);
   const matcher = buildMatcher(substrings.map(foldAscii));
+  // Rule 2 reads every example of the crawler, its variants' too: each is a header it really sends.
   const embeds = new Map<string, Set<string>>();
   for (const crawler of crawlers) {
-    const own = crawler.user_agent_substring;
-    if (own === null || own === '' || crawler.user_agent_example === null) continue;
-    const example = foldAscii(crawler.user_agent_example);
-    const found = findAll(matcher, example, (pattern, start) => isTokenAt(example, start, matcher.patterns[pattern]!))
-      .map((o) => substrings[o.pattern]!)
-      .filter((s) => s !== own);
-    if (found.length > 0) embeds.set(crawler.slug, new Set(found));
+    const forms = userAgentForms(crawler);
+    const own = new Set(forms.map((form) => form.substring));
+    const found = forms.flatMap((form) => {
+      if (form.example === null) return [];
+      const example = foldAscii(form.example);
+      return findAll(matcher, example, (pattern, start) => isTokenAt(example, start, matcher.patterns[pattern]!)).map((o) => substrings[o.pattern]!);
+    });
+    const others = found.filter((s) => !own.has(s));
+    if (others.length > 0) embeds.set(crawler.slug, new Set(others));
   }
   return {
     matcher,
     substrings,
     crawlersOf: substrings.map((s) => [...bySubstring.get(s)!].sort((a, b) => compareText(a.slug, b.slug))),
     embeds,
+    variantForms,
     size,
     clients: buildClientMatcher(clients),
   };
@@ -159,13 +167,16 @@ export function classify(classifier: Classifier, userAgent: string): Classificat
   const candidates = candidatesIn(classifier, userAgent);
   if (candidates.length === 0) return heuristicAnswer(userAgent, matchClient(classifier.clients, userAgent));
 
-  const [best, ...others] = rank(classifier, candidates) as [Candidate, ...Candidate[]];
+  // A crawler found through two of its forms is named once, by its most specific one.
+  const ranked = rank(classifier, candidates).filter((c, i, all) => all.findIndex((o) => o.crawler.slug === c.crawler.slug) === i);
+  const [best, ...others] = ranked as [Candidate, ...Candidate[]];
+  const form = classifier.variantForms.has(`${best.crawler.slug} ${best.substring}`) ? 'a variant user-agent substring' : 'the user-agent substring';
   return {
     matched: true,
     crawler: { ...best.crawler },
     matched_substring: best.substring,
     other_matches: others.map((c) => ({ slug: c.crawler.slug, matched_substring: c.substring })),
-    note: `The header contains "${best.substring}", the user-agent substring of ${best.crawler.name} (${best.crawler.operator}). ${retiredNote(best.crawler)}Any client can send any User-Agent; ${HOW_TO_TRUST[best.crawler.verification_method]}`,
+    note: `The header contains "${best.substring}", ${form} of ${best.crawler.name} (${best.crawler.operator}). ${retiredNote(best.crawler)}Any client can send any User-Agent; ${HOW_TO_TRUST[best.crawler.verification_method]}`,
   };
 }
 
