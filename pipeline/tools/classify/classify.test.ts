@@ -32,15 +32,19 @@ function naiveClassify(list: readonly CrawlerView[], ua: string): { slug: string
     return -1;
   };
   const has = (text: string, sub: string) => tokenStart(text, sub) !== -1;
-  const carries = (c: CrawlerView, sub: string) => sub !== c.user_agent_substring && has(c.user_agent_example ?? '', sub);
+  // A crawler is known by its own substring and its variants', and carries each of its examples.
+  const formsOf = (c: CrawlerView) => [c.user_agent_substring!, ...c.variants.map((v) => v.user_agent_substring)];
+  const examplesOf = (c: CrawlerView) => [c.user_agent_example ?? '', ...c.variants.map((v) => v.user_agent_example)];
+  const carries = (c: CrawlerView, sub: string) => !formsOf(c).includes(sub) && examplesOf(c).some((example) => has(example, sub));
   const rest = withSub
-    .filter((c) => has(ua, c.user_agent_substring!))
-    .map((c) => ({ c, sub: c.user_agent_substring!, start: tokenStart(ua, c.user_agent_substring!) }))
+    .flatMap((c) => formsOf(c).map((sub) => ({ c, sub, start: tokenStart(ua, sub) })))
+    .filter((x) => x.start !== -1)
     .sort((a, b) => b.sub.length - a.sub.length || a.start - b.start || compareText(a.c.slug, b.c.slug));
   const order: string[] = [];
   while (rest.length > 0) {
     const i = rest.findIndex((x) => !rest.some((y) => y !== x && carries(y.c, x.sub) && !carries(x.c, y.sub)));
-    order.push(rest.splice(Math.max(i, 0), 1)[0]!.c.slug);
+    const slug = rest.splice(Math.max(i, 0), 1)[0]!.c.slug;
+    if (!order.includes(slug)) order.push(slug);
   }
   const [first, ...others] = order;
   return first ? { slug: first, others } : null;
