@@ -70,6 +70,8 @@ export interface CrawlerView {
   aliases: { name: string; note: string }[];
   /** Other User-Agent forms the crawler sends, each identifying it as its own substring does (records/user-agent-forms.ts). */
   variants: VariantView[];
+  /** The whole headers the crawler sends, where others send its substring too; usually empty. */
+  user_agent_full_forms: string[];
   /** retired: the operator no longer runs it; the record stays so that its token is explained. */
   status: 'active' | 'retired';
   retired_since: string | null;
@@ -258,6 +260,7 @@ export function buildModel(
       honoured_tokens: record.honoured_tokens ?? [],
       aliases: record.aliases ?? [],
       variants: (record.variants ?? []).map((v) => ({ ...v, note: v.note ?? null })),
+      user_agent_full_forms: record.user_agent_full_forms ?? [],
       status: record.status ?? 'active',
       retired_since: record.retired_since ?? null,
       successor: record.successor ?? null,

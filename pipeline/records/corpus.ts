@@ -1,5 +1,7 @@
-// The headers the build measures the server configs against (records/corpus/README.md): real
-// browser User-Agents from two npm packages and the peers' collected crawler headers. Read
+// The headers the build measures the server configs and the classifier against
+// (records/corpus/README.md): real browser User-Agents from two npm packages, real app headers
+// and real bot headers from matomo device-detector's test fixtures, and the peers' collected
+// crawler headers. Read
 // whole and checked for shape; a missing or malformed file stops the build, because a table
 // measured against nothing would still look like a clean result.
 
@@ -7,17 +9,22 @@ import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Problem } from './types.ts';
 
-interface BrowserSource {
-  package: string;
-  version: string;
-  file: string;
-  distinct: number;
-  licence: string;
-  licence_file: string;
+/** Where a file's headers come from: a package and version, or a project and commit (records/corpus/README.md). */
+type HeaderSource = Record<string, string | number>;
+
+/** A real bot header with the name and category the fixture gives it (null where it gives none). */
+interface NamedBot {
+  user_agent: string;
+  name: string;
+  category: string | null;
 }
 
 export interface Corpus {
-  browsers: { sources: BrowserSource[]; user_agents: string[] };
+  browsers: { sources: HeaderSource[]; user_agents: string[] };
+  /** Apps' own headers (messengers, editors, media players): people, not crawlers. */
+  apps: { sources: HeaderSource[]; user_agents: string[] };
+  /** Real bot headers, the recall set of the classifier. */
+  bots: { sources: HeaderSource[]; bots: NamedBot[] };
   /** Every `instances` header of monperrus/crawler-user-agents, in file order. */
   peer_instances: string[];
 }
@@ -26,16 +33,31 @@ export interface Corpus {
 export const PEERS_SOURCE = { package: 'crawler-user-agents', version: '1.60.0', project: 'monperrus/crawler-user-agents', licence: 'MIT' } as const;
 
 const BROWSERS_FILE = 'browsers.json';
+const APPS_FILE = 'apps.json';
+const BOTS_FILE = 'bots.json';
 const PEERS_FILE = 'crawler-user-agents.json';
 
 const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
 
-function browsersOf(data: unknown): Corpus['browsers'] | string {
+/** A `{sources, user_agents}` file: browsers.json and apps.json. */
+function headersOf(data: unknown): Corpus['browsers'] | string {
   const doc = data as { sources?: unknown; user_agents?: unknown } | null;
   if (typeof doc !== 'object' || doc === null) return 'not a JSON object';
   if (!Array.isArray(doc.sources) || doc.sources.length === 0) return '`sources` must name where the headers come from';
   if (!isStrings(doc.user_agents) || doc.user_agents.length === 0) return '`user_agents` must be a non-empty array of strings';
-  return { sources: doc.sources as BrowserSource[], user_agents: doc.user_agents };
+  return { sources: doc.sources as HeaderSource[], user_agents: doc.user_agents };
+}
+
+function botsOf(data: unknown): Corpus['bots'] | string {
+  const doc = data as { sources?: unknown; bots?: unknown } | null;
+  if (typeof doc !== 'object' || doc === null) return 'not a JSON object';
+  if (!Array.isArray(doc.sources) || doc.sources.length === 0) return '`sources` must name where the headers come from';
+  const valid = (bot: unknown): bot is NamedBot => {
+    const b = bot as Partial<NamedBot> | null;
+    return typeof b?.user_agent === 'string' && typeof b.name === 'string' && (b.category === null || typeof b.category === 'string');
+  };
+  if (!Array.isArray(doc.bots) || doc.bots.length === 0 || !doc.bots.every(valid)) return '`bots` must be a non-empty array of {user_agent, name, category}';
+  return { sources: doc.sources as HeaderSource[], bots: doc.bots };
 }
 
 function peersOf(data: unknown): string[] | string {
@@ -62,7 +84,10 @@ export async function readCorpus(dir: string, root: string): Promise<{ corpus: C
       return null;
     }
   };
-  const browsers = await read(BROWSERS_FILE, browsersOf);
+  const browsers = await read(BROWSERS_FILE, headersOf);
+  const apps = await read(APPS_FILE, headersOf);
+  const bots = await read(BOTS_FILE, botsOf);
   const peer_instances = await read(PEERS_FILE, peersOf);
-  return { corpus: browsers === null || peer_instances === null ? null : { browsers, peer_instances }, problems };
+  const complete = browsers !== null && apps !== null && bots !== null && peer_instances !== null;
+  return { corpus: complete ? { browsers, apps, bots, peer_instances } : null, problems };
 }

@@ -40,6 +40,12 @@ user_agent_example: (string | null)
  */
 user_agent_note?: string
 /**
+ * The whole headers the crawler sends, for a crawler whose user_agent_substring other products also send (the WhatsApp app and WhatsApp's link preview both send WhatsApp/<version>): {version} stands for a version (digits and dots), {number} for a whole number, {letter} for one ASCII letter. When given, the substring names the crawler only in a header of one of these forms; the published regexes match the forms, anchored. Each form contains the substring.
+ * 
+ * @minItems 1
+ */
+user_agent_full_forms?: string[]
+/**
  * Other User-Agent forms this crawler sends that do not carry user_agent_substring as a token: an older or shorter name (msnbot for Bingbot), a form the operator writes differently (PerplexityUser without the hyphen), a member of the family with no robots.txt token of its own. The classifier and every published regex identify each as this crawler. A family member the operator gives its own robots.txt token is a record of its own, not a variant.
  * 
  * @minItems 1

@@ -1,5 +1,4 @@
-import { tokenPattern } from '../tools/classify/token.ts';
-import { userAgentSubstrings } from '../records/user-agent-forms.ts';
+import { userAgentPatterns } from '../records/user-agent-forms.ts';
 import type { Model, CrawlerView } from '../model/model.ts';
 import { url } from '../model/model.ts';
 import { href } from '../paths.ts';
@@ -90,21 +89,22 @@ function agentsCsv(model: Model): string {
   );
 }
 
-/** Every substring that recognises one of the crawlers, variants included: robots-only control tokens have none. */
-function substringsOf(crawlers: readonly CrawlerView[]): string[] {
-  return crawlers.flatMap(userAgentSubstrings);
+/** Every pattern that recognises one of the crawlers, variants and full forms included: robots-only control tokens have none. */
+function patternsOf(crawlers: readonly CrawlerView[]): string[] {
+  return crawlers.flatMap(userAgentPatterns);
 }
+
+/** Patterns are already written; the alternation only orders and joins them. */
+const asWritten = (pattern: string) => pattern;
 
 function uaRegexJson(model: Model): string {
   const ai = new Set(model.categories.filter((c) => c.ai).map((c) => c.id));
   return canonicalJson({
     flavor:
       "Pre-escaped alternations valid in JavaScript, PCRE and RE2, written as the crawlers send their tokens; add the case-insensitive flag (i) to match as classify-ua does, ignoring the case of ASCII letters. Match anywhere in the User-Agent header. Each crawler's substring counts only as a token of its own, the rule classify-ua and the server configs apply: no letter or digit before it, no letter after it (so Exabot is not found in Alexabot); the boundaries are written as groups, not \\b or lookaround, so a match may include the one character beside the token. A set with no crawler is [^\\s\\S], which matches nothing.",
-    all: alternation(substringsOf(model.crawlers), tokenPattern),
-    ai_only: alternation(substringsOf(model.crawlers.filter((c) => ai.has(c.category))), tokenPattern),
-    by_category: Object.fromEntries(
-      model.categories.map((c) => [c.id, alternation(substringsOf(model.crawlers.filter((x) => x.category === c.id)), tokenPattern)]),
-    ),
+    all: alternation(patternsOf(model.crawlers), asWritten),
+    ai_only: alternation(patternsOf(model.crawlers.filter((c) => ai.has(c.category))), asWritten),
+    by_category: Object.fromEntries(model.categories.map((c) => [c.id, alternation(patternsOf(model.crawlers.filter((x) => x.category === c.id)), asWritten)])),
   });
 }
 

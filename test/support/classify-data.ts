@@ -64,6 +64,7 @@ export function fixtureCrawler(slug: string, fields: Partial<CrawlerView> = {}):
     honoured_tokens: [],
     aliases: [],
     variants: [],
+    user_agent_full_forms: [],
     status: 'active',
     retired_since: null,
     successor: null,

@@ -179,6 +179,20 @@ test('variants: each is held to the rules of a substring, at its own path, and n
   assert.deepEqual(at(checkUserAgents(clean)), []);
 });
 
+test('full forms: each must hold the substring, and the example must have one of them', () => {
+  const records = copy();
+  crawler(records, 'gptbot').user_agent_full_forms = ['GPTBot/{version} {letter}', 'OpenAIBot/{version}'];
+  const problems = checkUserAgents(records);
+  assert.deepEqual(
+    problems.map((p) => `${p.path}: ${p.message.slice(0, 40)}`),
+    ['/user_agent_full_forms/1: does not contain user_agent_substring "G', '/user_agent_example: has none of the user_agent_full_forms, s'],
+  );
+  crawler(records, 'gptbot').user_agent_full_forms = [
+    'Mozilla/5.0 AppleWebKit/{version} (KHTML, like Gecko); compatible; GPTBot/{version}; +https://openai.com/gptbot',
+  ];
+  assert.deepEqual(checkUserAgents(records), []);
+});
+
 test('specific substrings: generic words and very short strings are refused, whatever their case', () => {
   const records = copy();
   crawler(records, 'gptbot').user_agent_substring = 'Bot';

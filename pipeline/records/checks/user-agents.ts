@@ -2,7 +2,7 @@ import { BROWSER_USER_AGENTS } from '../../tools/browser-user-agents.ts';
 import type { Problem, RecordSet } from '../types.ts';
 import { foldAscii } from '../../util/ascii.ts';
 import { crawlerFile } from './where.ts';
-import { containsToken } from '../../tools/classify/token.ts';
+import { containsToken, fullFormPattern } from '../../tools/classify/token.ts';
 import { userAgentForms } from '../user-agent-forms.ts';
 
 /**
@@ -19,6 +19,24 @@ export function checkUserAgents(records: RecordSet, browsers: readonly string[] 
         file,
         path: '/variants',
         message: 'a crawler with no user_agent_substring has no variants: give it the substring its headers share, or none',
+      });
+    }
+    const full = crawler.user_agent_full_forms ?? [];
+    full.forEach((form, index) => {
+      if (crawler.user_agent_substring === null || !form.includes(crawler.user_agent_substring)) {
+        problems.push({
+          file,
+          path: `/user_agent_full_forms/${index}`,
+          message: `does not contain user_agent_substring "${crawler.user_agent_substring}", which finds the header before the form is tried`,
+        });
+      }
+    });
+    const example = crawler.user_agent_example;
+    if (full.length > 0 && example !== null && !full.some((form) => new RegExp(fullFormPattern(form), 'i').test(example))) {
+      problems.push({
+        file,
+        path: '/user_agent_example',
+        message: 'has none of the user_agent_full_forms, so the crawler would not be named for its own example',
       });
     }
     for (const { substring, example, path } of userAgentForms(crawler)) {

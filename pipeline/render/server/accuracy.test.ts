@@ -31,6 +31,7 @@ function headers(browsers: string[], crawlers: CrawlerView[]): Headers {
     examples,
     exampleSet: new HeaderSet(examples.map((e) => e.header)),
     browsers: new HeaderSet(browsers),
+    apps: new HeaderSet([]),
     peers: new HeaderSet([]),
     peerAttribution: [],
   };

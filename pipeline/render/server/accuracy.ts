@@ -9,7 +9,11 @@ import type { CrawlerView, Model, PolicyView } from '../../model/model.ts';
 import { url } from '../../model/model.ts';
 import { href } from '../../paths.ts';
 import { buildMatcher, findAll } from '../../tools/classify/aho-corasick.ts';
-import { buildClassifier, crawlerNamedBy } from '../../tools/classify/classify.ts';
+import { buildClassifier, classify, crawlerNamedBy } from '../../tools/classify/classify.ts';
+import { userAgentPatterns } from '../../records/user-agent-forms.ts';
+import { compareText } from '../../util/compare.ts';
+import { alternation } from '../regex.ts';
+import { clientEntries } from '../clients.ts';
 import { canonicalJson } from '../../util/canonical-json.ts';
 import { PEERS_SOURCE } from '../../records/corpus.ts';
 import type { RenderedFile } from '../output.ts';
@@ -161,6 +165,8 @@ export interface Headers {
   examples: { crawler: CrawlerView; header: string }[];
   exampleSet: HeaderSet;
   browsers: HeaderSet;
+  /** Apps' own headers: like browsers, people, whom no crawler rule may match. */
+  apps: HeaderSet;
   peers: HeaderSet;
   /** The crawler the index attributes each peer header to (classify-ua's answer), by index. */
   peerAttribution: readonly (string | null)[];
@@ -174,6 +180,7 @@ function headersOf(model: Model): Headers {
     examples,
     exampleSet: new HeaderSet(examples.map((e) => e.header)),
     browsers: new HeaderSet(model.corpus.browsers.user_agents),
+    apps: new HeaderSet(model.corpus.apps.user_agents),
     peers: new HeaderSet(peers),
     peerAttribution: peers.map((header) => crawlerNamedBy(classifier, header)?.slug ?? null),
   };
@@ -187,6 +194,7 @@ export function measure(headers: Headers, policy: PolicyView, patterns: readonly
   const namedExamples = headers.examples.map((e, i) => ({ ...e, i })).filter((e) => named.has(e.crawler.slug));
   const otherHits = headers.examples.map((e, i) => ({ ...e, i })).filter((e) => !named.has(e.crawler.slug) && exampleHits.has(e.i));
   const browserHits = [...headers.browsers.matching(patterns)].sort((a, b) => a - b);
+  const appHits = [...headers.apps.matching(patterns)].sort((a, b) => a - b);
   const peerHits = headers.peers.matching(patterns);
   const peerIndices = headers.peers.headers.map((_, i) => i);
   const peersOfNamed = peerIndices.filter((i) => named.has(headers.peerAttribution[i] ?? ''));
@@ -209,6 +217,11 @@ export function measure(headers: Headers, policy: PolicyView, patterns: readonly
       matched: browserHits.length,
       matched_user_agents: browserHits.slice(0, EXAMPLES).map((i) => headers.browsers.headers[i]!),
     },
+    apps: {
+      tested: headers.apps.headers.length,
+      matched: appHits.length,
+      matched_user_agents: appHits.slice(0, EXAMPLES).map((i) => headers.apps.headers[i]!),
+    },
     peer_instances: {
       tested: peerIndices.length,
       of_named_crawlers: peersOfNamed.length,
@@ -225,6 +238,55 @@ export function measure(headers: Headers, policy: PolicyView, patterns: readonly
 function serverRow(model: Model, headers: Headers, policy: PolicyView, dialect: Dialect) {
   const patterns = dialect.extract(serverConfig(model.site, policy, dialect, ANY_STAMP));
   return { server: dialect.id, url: url(model.site, href(dialect.route, policy.id)), ...measure(headers, policy, patterns) };
+}
+
+/**
+ * How the classifier stands against real headers: the people it would take for crawlers (must be
+ * none), and how many real bot headers it names, as a crawler or as a named client, by the
+ * category the bot fixture gives each (docs/API.md, /data/policy-accuracy.json).
+ */
+function recognition(model: Model, headers: Headers) {
+  const classifier = buildClassifier(model.crawlers, clientEntries(model));
+  const allPattern = alternation(model.crawlers.flatMap(userAgentPatterns), (pattern) => pattern);
+  const matchedByAll = (set: HeaderSet) => set.matching([allPattern]).size;
+  const people = (set: HeaderSet) => {
+    const named = set.headers.flatMap((header) => {
+      const answer = classify(classifier, header);
+      return answer.matched ? [{ user_agent: header, classified_as: answer.crawler.slug }] : [];
+    });
+    return { tested: set.headers.length, classified_as_crawler: named.length, ua_regex_all_matched: matchedByAll(set), examples: named.slice(0, EXAMPLES) };
+  };
+  const byCategory = new Map<string, { tested: number; identified: number }>();
+  let asCrawler = 0;
+  let asClient = 0;
+  const missed: string[] = [];
+  for (const bot of model.corpus.bots.bots) {
+    const answer = classify(classifier, bot.user_agent);
+    const client = !answer.matched && answer.client !== null;
+    if (answer.matched) asCrawler++;
+    else if (client) asClient++;
+    else missed.push(bot.user_agent);
+    const row = byCategory.get(bot.category ?? 'none') ?? { tested: 0, identified: 0 };
+    row.tested++;
+    if (answer.matched || client) row.identified++;
+    byCategory.set(bot.category ?? 'none', row);
+  }
+  const bots = new HeaderSet(model.corpus.bots.bots.map((b) => b.user_agent));
+  const peersNamed = headers.peers.headers.filter((header) => classify(classifier, header).matched).length;
+  return {
+    rule: 'classify-ua and the published regex `all` of /data/ua-regex.json over the corpus: a browser or app header named as a crawler is a false match; a bot header named as a crawler or as a named client is identified.',
+    false_matches: { browsers: people(headers.browsers), apps: people(headers.apps) },
+    bots: {
+      tested: model.corpus.bots.bots.length,
+      as_crawler: asCrawler,
+      as_client: asClient,
+      unidentified: missed.length,
+      ua_regex_all_matched: matchedByAll(bots),
+      by_fixture_category: Object.fromEntries([...byCategory].sort(([a], [b]) => compareText(a, b))),
+      unidentified_examples: missed.slice(0, EXAMPLES),
+    },
+    peer_instances: { tested: headers.peers.headers.length, as_crawler: peersNamed, ua_regex_all_matched: matchedByAll(headers.peers) },
+  };
 }
 
 function accuracyJson(model: Model): string {
@@ -247,6 +309,8 @@ function accuracyJson(model: Model): string {
     corpus: {
       crawler_examples: headers.examples.length,
       browsers: { count: headers.browsers.headers.length, sources: model.corpus.browsers.sources },
+      apps: { count: headers.apps.headers.length, sources: model.corpus.apps.sources },
+      bots: { count: model.corpus.bots.bots.length, sources: model.corpus.bots.sources },
       peer_instances: {
         count: headers.peers.headers.length,
         source: PEERS_SOURCE,
@@ -255,9 +319,11 @@ function accuracyJson(model: Model): string {
     totals: {
       configs: rows.length,
       browser_matches: rows.reduce((n, r) => n + r.browsers.matched, 0),
+      app_matches: rows.reduce((n, r) => n + r.apps.matched, 0),
       named_crawler_misses: rows.reduce((n, r) => n + r.named_crawler_examples.missed.length, 0),
       named_peer_misses: rows.reduce((n, r) => n + r.peer_instances.of_named_missed.length, 0),
     },
+    recognition: recognition(model, headers),
     policies,
   });
 }

@@ -9,8 +9,7 @@
 import type { CrawlerView, Model, SourceView } from '../../model/model.ts';
 import { url } from '../../model/model.ts';
 import { href } from '../../paths.ts';
-import { userAgentSubstrings } from '../../records/user-agent-forms.ts';
-import { tokenPattern } from '../../tools/classify/token.ts';
+import { userAgentPatterns, userAgentSubstrings } from '../../records/user-agent-forms.ts';
 import { compareText } from '../../util/compare.ts';
 import type { RenderedFile } from '../output.ts';
 import { haproxyQuote, NGINX_HASH_HINT, nginxQuote } from './dialects.ts';
@@ -72,7 +71,7 @@ function nginxText(model: Model, list: AllowList, stamp: string): string {
     '',
     `map $http_user_agent ${claims} {`,
     '    default 0;',
-    ...list.claimable.flatMap(userAgentSubstrings).map((substring) => `    ${nginxQuote(tokenPattern(substring))} 1;`),
+    ...list.claimable.flatMap(userAgentPatterns).map((pattern) => `    ${nginxQuote(pattern)} 1;`),
     '}',
     '',
     `map "${claims}:${from}" ${impostor} {`,
@@ -91,8 +90,8 @@ function haproxyText(model: Model, list: AllowList, stamp: string): string {
       '',
       `An HAProxy ACL file: one prefix per line. Save it as ${file} and, in a frontend:`,
       ...list.claimable
-        .flatMap(userAgentSubstrings)
-        .map((substring) => `  acl crawler_index_claims_${list.name} req.fhdr(user-agent) -m reg -i ${haproxyQuote(tokenPattern(substring))}`),
+        .flatMap(userAgentPatterns)
+        .map((pattern) => `  acl crawler_index_claims_${list.name} req.fhdr(user-agent) -m reg -i ${haproxyQuote(pattern)}`),
       `  acl crawler_index_from_${list.name} src -f ${file}`,
       ...(list.prefixes.length === 0 || list.claimable.length === 0
         ? []

@@ -103,7 +103,7 @@ const CADDY: Dialect = {
     'as K, the long s as S); no browser or crawler header in the measurement carries them.',
   ],
   body: (m) => [
-    ...m.lines.map((line) => `# ${lineLabel(line)}: ${line.substring}`),
+    ...m.lines.map((line) => `# ${lineLabel(line)}: ${line.label}`),
     // Backticks make a raw Caddyfile token: no escape inside is read, and no pattern holds one.
     `@${m.name} header_regexp User-Agent \`(?i)${m.lines.length === 0 ? NOTHING : m.lines.map((l) => `(?:${caddyRaw(l.pattern)})`).join('|')}\``,
     ...(m.action === 'deny' ? [`respond @${m.name} 403`] : []),

@@ -3,12 +3,12 @@
 // ones no header rule can catch, with the reason. Every server dialect renders this one plan.
 
 import type { CrawlerView, PolicyView } from '../../model/model.ts';
-import { tokenPattern } from '../../tools/classify/token.ts';
-import { userAgentSubstrings } from '../../records/user-agent-forms.ts';
+import { userAgentMatchers } from '../../records/user-agent-forms.ts';
 
-/** One regex line: a substring (a crawler's own or a variant's) and every named crawler that sends it. */
+/** One regex line: a crawler's pattern (its own substring, a variant's or a full form) and every named crawler that sends it. */
 export interface MatcherLine {
-  substring: string;
+  /** What a config shows beside the pattern: the substring, or the full form. */
+  label: string;
   pattern: string;
   crawlers: readonly CrawlerView[];
 }
@@ -39,7 +39,7 @@ function reasonOf(crawler: CrawlerView): string | null {
 
 export function policyMatcher(policy: PolicyView): PolicyMatcher {
   const named = policy.directive === 'none' ? [] : policy.crawlers;
-  const bySubstring = new Map<string, CrawlerView[]>();
+  const byPattern = new Map<string, MatcherLine>();
   const unenforceable: Unenforceable[] = [];
   for (const crawler of named) {
     const why = reasonOf(crawler);
@@ -47,13 +47,16 @@ export function policyMatcher(policy: PolicyView): PolicyMatcher {
       unenforceable.push({ crawler, why });
       continue;
     }
-    for (const substring of userAgentSubstrings(crawler)) bySubstring.set(substring, [...(bySubstring.get(substring) ?? []), crawler]);
+    for (const { label, pattern } of userAgentMatchers(crawler)) {
+      const line = byPattern.get(pattern) ?? { label, pattern, crawlers: [] };
+      byPattern.set(pattern, { ...line, crawlers: [...line.crawlers, crawler] });
+    }
   }
   return {
     policy,
     action: policy.directive === 'disallow' ? 'deny' : 'mark',
     name: `crawler_index_${policy.id.replaceAll('-', '_')}`,
-    lines: [...bySubstring].map(([substring, crawlers]) => ({ substring, pattern: tokenPattern(substring), crawlers })),
+    lines: [...byPattern.values()],
     unenforceable,
   };
 }

@@ -221,6 +221,22 @@ describe('classify: ties', () => {
     assert.match(own.note, /the user-agent substring of alpha2/);
   });
 
+  it('names a crawler with full forms only for a header of one of them, whatever the case; its variants are not bound by them', () => {
+    const citation = { url: 'https://example.com/bots', publisher: 'Example', kind: 'observed' as const, retrieved: '2026-11-28' };
+    const chat = fixtureCrawler('chat-preview', {
+      user_agent_substring: 'ChatApp/',
+      user_agent_example: 'ChatApp/2.19.258 A',
+      user_agent_full_forms: ['ChatApp/{version} {letter}', 'ChatApp/{version}/{letter}'],
+      variants: [{ user_agent_substring: 'ChatAppPreview/', user_agent_example: 'ChatAppPreview/1.0 (Android 14)', note: null, citation }],
+    });
+    const small = buildClassifier([chat]);
+    assert.equal(slugOf(classify(small, 'ChatApp/2.19.258 A')), 'chat-preview');
+    assert.equal(slugOf(classify(small, 'chatapp/2.12.15/I')), 'chat-preview');
+    assert.equal(slugOf(classify(small, 'ChatApp/2.17.427 Android/7.0 Device/Moto')), null, 'the app itself');
+    assert.equal(slugOf(classify(small, 'x ChatApp/2.19.258 A')), null, 'a form is the whole header');
+    assert.equal(slugOf(classify(small, 'ChatAppPreview/1.0 (Android 14)')), 'chat-preview');
+  });
+
   it("ranks a record whose own example carries another's substring above it, even when shorter", () => {
     const list = [
       fixtureCrawler('famous-preview', { user_agent_substring: 'famousexternalhit', operator_slug: 'famous' }),

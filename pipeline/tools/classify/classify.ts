@@ -1,7 +1,8 @@
 // Which crawler a User-Agent header names: the most specific matching record wins.
 //
 // Rule (stable, part of the tool's contract):
-//   1. Candidates are the crawlers whose user_agent_substring, or a variant's, occurs in the header, ignoring
+//   1. Candidates are the crawlers whose user_agent_substring, or a variant's, occurs in the header
+//      (for a record with full forms, its own substring only in a header of one of them), ignoring
 //      the case of ASCII letters: operators spell their own token differently on different
 //      pages (Amazon documents "AMZN-User/0.1" for the crawler that sends "Amzn-User"). It must
 //      stand as a token (token.ts, the rule the generated server configs use too): "Exabot"
@@ -23,7 +24,7 @@ import { buildMatcher, findAll, type SubstringMatcher } from './aho-corasick.ts'
 import { heuristicAnswer, inputIssue, unexamined, type Unmatched } from './heuristic.ts';
 import { buildClientMatcher, matchClient, type ClientEntry, type ClientMatcher } from './clients.ts';
 import { foldAscii } from '../../util/ascii.ts';
-import { isTokenAt } from './token.ts';
+import { fullFormPattern, isTokenAt } from './token.ts';
 import { compareText } from '../../util/compare.ts';
 import { crawlerFields } from '../../model/crawler-fields.ts';
 import { userAgentForms, userAgentSubstrings } from '../../records/user-agent-forms.ts';
@@ -71,6 +72,8 @@ export interface Classifier {
   readonly embeds: ReadonlyMap<string, ReadonlySet<string>>;
   /** "slug substring" for each substring that is one of the crawler's variants rather than its own. */
   readonly variantForms: ReadonlySet<string>;
+  /** "slug substring" → the full forms a header must have for that substring to name the crawler. */
+  readonly fullForms: ReadonlyMap<string, readonly RegExp[]>;
   /** Number of crawlers with a substring (robots.txt-only tokens have none). */
   readonly size: number;
   /** Non-crawler clients, tried only when no crawler matches. */
@@ -80,6 +83,7 @@ export interface Classifier {
 export function buildClassifier(crawlers: readonly CrawlerView[], clients: readonly ClientEntry[] = []): Classifier {
   const bySubstring = new Map<string, ClassifiedCrawler[]>();
   const variantForms = new Set<string>();
+  const fullForms = new Map<string, RegExp[]>();
   let size = 0;
   for (const crawler of crawlers) {
     const substrings = userAgentSubstrings(crawler);
@@ -87,6 +91,13 @@ export function buildClassifier(crawlers: readonly CrawlerView[], clients: reado
     const projected = project(crawler);
     for (const substring of substrings) bySubstring.set(substring, [...(bySubstring.get(substring) ?? []), projected]);
     for (const variant of crawler.variants ?? []) variantForms.add(`${crawler.slug} ${variant.user_agent_substring}`);
+    const full = crawler.user_agent_full_forms ?? [];
+    if (full.length > 0 && crawler.user_agent_substring !== null) {
+      fullForms.set(
+        `${crawler.slug} ${crawler.user_agent_substring}`,
+        full.map((form) => new RegExp(fullFormPattern(form), 'i')),
+      );
+    }
     size++;
   }
   const substrings = [...bySubstring.keys()].sort(compareText);
@@ -110,6 +121,7 @@ export function buildClassifier(crawlers: readonly CrawlerView[], clients: reado
     crawlersOf: substrings.map((s) => [...bySubstring.get(s)!].sort((a, b) => compareText(a.slug, b.slug))),
     embeds,
     variantForms,
+    fullForms,
     size,
     clients: buildClientMatcher(clients),
   };
@@ -144,7 +156,12 @@ function candidatesIn(classifier: Classifier, userAgent: string): Candidate[] {
   const asToken = (pattern: number, start: number) => isTokenAt(folded, start, classifier.matcher.patterns[pattern]!);
   for (const { pattern, start } of findAll(classifier.matcher, folded, asToken)) {
     const substring = classifier.substrings[pattern]!;
-    for (const crawler of classifier.crawlersOf[pattern]!) candidates.push({ crawler, substring, start });
+    for (const crawler of classifier.crawlersOf[pattern]!) {
+      // A crawler with full forms is named by its substring only in a header of one of them.
+      const forms = classifier.fullForms.get(`${crawler.slug} ${substring}`);
+      if (forms !== undefined && !forms.some((form) => form.test(userAgent))) continue;
+      candidates.push({ crawler, substring, start });
+    }
   }
   return candidates;
 }

@@ -48,3 +48,23 @@ export function containsToken(header: string, substring: string): boolean {
   for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) if (isTokenAt(text, at, needle)) return true;
   return false;
 }
+
+/** What a placeholder of a full form stands for: a version as crawlers write it, a whole number, one ASCII letter. */
+const PLACEHOLDERS: Readonly<Record<string, string>> = { '{version}': '[0-9][0-9.]*', '{number}': '[0-9]+', '{letter}': '[A-Za-z]' };
+const PLACEHOLDER = /\{version\}|\{number\}|\{letter\}/g;
+
+/**
+ * A full form as a regex source: the whole header, anchored, its literal parts escaped. For a
+ * crawler whose substring other products also send (WhatsApp's own app sends `WhatsApp/2.17.427
+ * Android/6.0 Device/…`, its link preview `WhatsApp/2.19.258 A`), the forms say which headers are
+ * the crawler's; valid alike in JavaScript, PCRE and RE2.
+ */
+export function fullFormPattern(form: string): string {
+  let source = '';
+  let last = 0;
+  for (const match of form.matchAll(PLACEHOLDER)) {
+    source += escapeRegex(form.slice(last, match.index)) + PLACEHOLDERS[match[0]]!;
+    last = match.index + match[0].length;
+  }
+  return `^${source}${escapeRegex(form.slice(last))}$`;
+}
