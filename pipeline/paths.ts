@@ -43,6 +43,7 @@ export const PATHS = {
   hits: '/hits.json',
   healthz: '/healthz',
   coverage: '/data/coverage.json',
+  crosswalk: '/data/crosswalk.json',
   tools: '/tools/index.json',
   tools_html: '/tools/index.html',
   a2a: '/a2a',

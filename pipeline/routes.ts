@@ -274,6 +274,13 @@ const ROUTES: readonly Route[] = [
   ]),
   ...inGroup('data', [
     doc('coverage', 'render/coverage.ts', 'Counts per category, robots.txt stance and verification method; crawlers named per policy', undefined, 'coverage'),
+    doc(
+      'crosswalk',
+      'render/crosswalk.ts',
+      "Every name of the peer datasets (ai.robots.txt, crawler-user-agents, device-detector's bots) mapped to the crawler records that cover it, or to why none does",
+      undefined,
+      'crosswalk',
+    ),
   ]),
   ...inGroup('tools', [
     doc('tools', 'render/tools.ts', 'Index of the keyless tools and MCP servers', undefined, 'tool-index'),

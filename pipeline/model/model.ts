@@ -167,7 +167,7 @@ export interface Model {
   /** HTTP clients that are not one operator's crawler, by id. */
   clients: ClientRecord[];
   /** How the index stands against the peers' AI list. */
-  peers: { source: PeerList['source']; standing: PeerStanding };
+  peers: { source: PeerList['source']; names: readonly string[]; standing: PeerStanding };
   /** The change events recorded so far, including this build's. */
   log: EventLog;
   /** The JSON Schemas, by path under schemas/: the published contract (OpenAPI embeds them). */
@@ -267,8 +267,8 @@ export function buildModel(
       retirement_note: record.retirement_note ?? null,
       retirement_citation: record.retirement_citation ?? null,
       verification: byStrength(record.verification).map((entry) => verificationView(entry, own)),
-      evidence: evidenceLevel(record.citations),
-      evidence_label: EVIDENCE_LABELS[evidenceLevel(record.citations)],
+      evidence: evidenceLevel(record),
+      evidence_label: EVIDENCE_LABELS[evidenceLevel(record)],
       citations: record.citations.map((c) => ({ ...c, note: c.note ?? null })),
     };
   });
@@ -283,7 +283,7 @@ export function buildModel(
     sources,
     directories,
     clients: records.clients,
-    peers: { source: records.peers.source, standing: peerStanding(records.peers.names, records.crawlers, records.excluded) },
+    peers: { source: records.peers.source, names: records.peers.names, standing: peerStanding(records.peers.names, records.crawlers, records.excluded) },
     log,
     schemas,
     corpus,

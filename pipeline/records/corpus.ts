@@ -27,6 +27,8 @@ export interface Corpus {
   bots: { sources: HeaderSource[]; bots: NamedBot[] };
   /** Every `instances` header of monperrus/crawler-user-agents, in file order. */
   peer_instances: string[];
+  /** Its entries: each pattern with its headers (the crosswalk maps each pattern to a record). */
+  peer_patterns: { pattern: string; instances: string[] }[];
 }
 
 /** Where crawler-user-agents.json comes from (records/corpus/README.md). */
@@ -60,14 +62,15 @@ function botsOf(data: unknown): Corpus['bots'] | string {
   return { sources: doc.sources as HeaderSource[], bots: doc.bots };
 }
 
-function peersOf(data: unknown): string[] | string {
+function peersOf(data: unknown): Corpus['peer_patterns'] | string {
   if (!Array.isArray(data)) return 'not a JSON array';
-  const instances: string[] = [];
-  for (const entry of data as { instances?: unknown }[]) {
-    if (!isStrings(entry?.instances)) return 'an entry has no `instances` array of strings';
-    instances.push(...entry.instances);
+  const entries: Corpus['peer_patterns'] = [];
+  for (const entry of data as { pattern?: unknown; instances?: unknown }[]) {
+    if (typeof entry?.pattern !== 'string') return 'an entry has no `pattern` string';
+    if (!isStrings(entry.instances)) return 'an entry has no `instances` array of strings';
+    entries.push({ pattern: entry.pattern, instances: entry.instances });
   }
-  return instances;
+  return entries;
 }
 
 /** Reads records/corpus/; problems are returned, never thrown, like every other record file. */
@@ -87,7 +90,8 @@ export async function readCorpus(dir: string, root: string): Promise<{ corpus: C
   const browsers = await read(BROWSERS_FILE, headersOf);
   const apps = await read(APPS_FILE, headersOf);
   const bots = await read(BOTS_FILE, botsOf);
-  const peer_instances = await read(PEERS_FILE, peersOf);
-  const complete = browsers !== null && apps !== null && bots !== null && peer_instances !== null;
-  return { corpus: complete ? { browsers, apps, bots, peer_instances } : null, problems };
+  const peer_patterns = await read(PEERS_FILE, peersOf);
+  const complete = browsers !== null && apps !== null && bots !== null && peer_patterns !== null;
+  const peer_instances = peer_patterns?.flatMap((entry) => entry.instances) ?? [];
+  return { corpus: complete ? { browsers, apps, bots, peer_instances, peer_patterns } : null, problems };
 }

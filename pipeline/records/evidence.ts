@@ -26,11 +26,20 @@ export function uncitedFields(record: CrawlerRecord): CitedField[] {
 }
 
 /**
- * operator: the operator itself names the crawler (its token or its User-Agent); third-party:
- * only public sources other than the operator do; observed: it is known from traffic alone.
+ * operator: the operator itself names the crawler: its token, its User-Agent or how to verify
+ * it (for a crawler with neither a token nor a header, what it is); third-party: only public
+ * sources other than the operator do; observed: it is known from traffic alone. An operator page
+ * cited only for a null token (the page shows no token) names nothing, so it does not make a
+ * record the operator's word (records/AUTHORING.md, "Evidence levels").
  */
-export function evidenceLevel(citations: readonly SupportingCitation[]): EvidenceLevel {
-  const identifies = (c: SupportingCitation) => c.supports.includes('robots_token') || c.supports.includes('user_agent_example');
+export function evidenceLevel(record: Pick<CrawlerRecord, 'citations' | 'robots_token' | 'user_agent_example'>): EvidenceLevel {
+  const { citations } = record;
+  const nameless = record.robots_token === null && record.user_agent_example === null;
+  const identifies = (c: SupportingCitation) =>
+    c.supports.includes('user_agent_example') ||
+    c.supports.includes('verification') ||
+    (record.robots_token !== null && c.supports.includes('robots_token')) ||
+    (nameless && c.supports.includes('what_it_is'));
   if (citations.some((c) => c.kind === 'operator' && identifies(c))) return 'operator';
   if (citations.some((c) => c.kind === 'third-party')) return 'third-party';
   return 'observed';

@@ -3,6 +3,7 @@ import { EVIDENCE_LEVELS, STANCES, VERIFICATION_METHODS } from '../records/types
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
 import { href } from '../paths.ts';
+import { crosswalk } from './crosswalk.ts';
 
 /** Counts that show at a glance what the index covers; the home page shows the same numbers. */
 export function coverage(model: Model) {
@@ -29,6 +30,7 @@ export function coverage(model: Model) {
       ]),
     ),
     peer_names: peerNames(model),
+    crosswalk: Object.fromEntries(crosswalk(model).peers.map((peer) => [peer.id, peer.counts])),
     ip_sources: {
       total: model.sources.length,
       ok: model.sources.filter((s) => s.mirror.state === 'ok').length,

@@ -3,6 +3,7 @@ import { renderAgentCard } from './agent-card.ts';
 import { renderChanges } from './changes.ts';
 import { renderClients } from './clients.ts';
 import { renderCoverage } from './coverage.ts';
+import { renderCrosswalk } from './crosswalk.ts';
 import { renderCrawlers } from './crawlers.ts';
 import { renderData } from './data.ts';
 import { renderDiscovery } from './discovery.ts';
@@ -57,6 +58,7 @@ const RENDERERS: readonly Renderer[] = [
   { module: 'render/feeds.ts', render: renderFeedFiles },
   { module: 'render/tools.ts', render: renderTools },
   { module: 'render/coverage.ts', render: renderCoverage },
+  { module: 'render/crosswalk.ts', render: renderCrosswalk },
   { module: 'render/openapi.ts', render: renderOpenApi },
   { module: 'render/agent-card.ts', render: renderAgentCard },
   { module: 'render/reference.ts', render: renderReference },

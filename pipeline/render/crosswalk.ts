@@ -1,0 +1,119 @@
+// /data/crosswalk.json: every name of each peer dataset, mapped to the record that covers it or
+// to the stated reason the index leaves it out. Built from the copies the repository keeps
+// (records/peers.yaml, records/excluded.yaml, records/corpus/), so a build never reaches a peer.
+//
+// How a name is placed depends on what the peer gives:
+//   - ai.robots.txt gives robots.txt names: a name is placed when a record answers to it (its
+//     token, name, substring, an honoured token or an alias, ignoring case; records/peers.ts);
+//     otherwise records/excluded.yaml says why, or it is unplaced.
+//   - crawler-user-agents and device-detector give real headers: a name is placed on the records
+//     classify-ua names for its headers, or on the named clients (software, not one operator's
+//     crawler) when no crawler matches; otherwise it is unplaced.
+// An unplaced name is a gap of the index, counted and listed, never hidden.
+
+import type { Model } from '../model/model.ts';
+import { buildClassifier, classify, type Classifier } from '../tools/classify/classify.ts';
+import { PEERS_SOURCE } from '../records/corpus.ts';
+import { compareText } from '../util/compare.ts';
+import { canonicalJson } from '../util/canonical-json.ts';
+import { href } from '../paths.ts';
+import { clientEntries } from './clients.ts';
+import type { RenderedFile } from './output.ts';
+
+interface Entry {
+  name: string;
+  /** Crawler slugs that cover it, most often one. */
+  crawlers: string[];
+  /** Named clients (records/clients.yaml) its headers are, when no crawler covers it. */
+  clients: string[];
+  /** Why the index leaves it out (records/excluded.yaml), or null. */
+  reason: string | null;
+  note: string | null;
+}
+
+const placed = (e: Entry) => e.crawlers.length > 0;
+
+/** What classify-ua names for each of the headers: the crawlers, else the clients. */
+function namedBy(classifier: Classifier, headers: readonly string[]): { crawlers: string[]; clients: string[] } {
+  const crawlers = new Set<string>();
+  const clients = new Set<string>();
+  for (const header of headers) {
+    const answer = classify(classifier, header);
+    if (answer.matched) crawlers.add(answer.crawler.slug);
+    else if (answer.client !== null) clients.add(answer.client.id);
+  }
+  return { crawlers: [...crawlers].sort(compareText), clients: crawlers.size > 0 ? [] : [...clients].sort(compareText) };
+}
+
+function summary(entries: readonly Entry[]) {
+  return {
+    names: entries.length,
+    placed: entries.filter(placed).length,
+    clients: entries.filter((e) => !placed(e) && e.clients.length > 0).length,
+    excluded: entries.filter((e) => !placed(e) && e.reason !== null).length,
+    unplaced: entries.filter((e) => !placed(e) && e.clients.length === 0 && e.reason === null).length,
+  };
+}
+
+export function crosswalk(model: Model) {
+  const classifier = buildClassifier(model.crawlers, clientEntries(model));
+  const answersTo = new Map<string, string[]>();
+  for (const c of model.crawlers) {
+    const names = [c.robots_token, c.name, c.user_agent_substring, ...c.honoured_tokens.map((h) => h.token), ...c.aliases.map((a) => a.name)];
+    for (const name of names) if (name !== null) answersTo.set(name.toLowerCase(), [...new Set([...(answersTo.get(name.toLowerCase()) ?? []), c.slug])]);
+  }
+  const excluded = new Map(model.peers.standing.excluded.map((e) => [e.name, e]));
+  const aiList: Entry[] = model.peers.names.map((name) => {
+    const why = excluded.get(name);
+    return { name, crawlers: answersTo.get(name.toLowerCase()) ?? [], clients: [], reason: why?.reason ?? null, note: why?.note ?? null };
+  });
+  const peerPatterns: Entry[] = model.corpus.peer_patterns.map((entry) => ({
+    name: entry.pattern,
+    ...namedBy(classifier, entry.instances),
+    reason: null,
+    note: null,
+  }));
+  const byBotName = new Map<string, string[]>();
+  for (const bot of model.corpus.bots.bots) byBotName.set(bot.name, [...(byBotName.get(bot.name) ?? []), bot.user_agent]);
+  const bots: Entry[] = [...byBotName]
+    .sort(([a], [b]) => compareText(a, b))
+    .map(([name, headers]) => ({ name, ...namedBy(classifier, headers), reason: null, note: null }));
+  const peer = (id: string, title: string, source: Record<string, string | number>, how: string, entries: Entry[]) => ({
+    id,
+    title,
+    source,
+    how,
+    counts: summary(entries),
+    entries,
+  });
+  return {
+    note: 'Each name of each peer dataset, mapped to the crawler records that cover it, to the named clients its headers are (software, not one operator’s crawler), or to the reason the index leaves it out; an unplaced name is a gap of the index. Recomputed at every build from the copies kept in the repository.',
+    peers: [
+      peer(
+        'ai-robots-txt',
+        'ai.robots.txt (robots.json)',
+        { url: model.peers.source.url, retrieved: model.peers.source.retrieved },
+        'A robots.txt name is placed on the records that answer to it (token, name, substring, honoured token or alias, ignoring case); records/excluded.yaml gives the reason for a name left out.',
+        aiList,
+      ),
+      peer(
+        'crawler-user-agents',
+        'monperrus/crawler-user-agents',
+        { ...PEERS_SOURCE },
+        'A pattern is placed on the records classify-ua names for its real headers (instances).',
+        peerPatterns,
+      ),
+      peer(
+        'device-detector-bots',
+        'matomo device-detector, bot fixtures',
+        model.corpus.bots.sources[0] ?? {},
+        'A bot name is placed on the records classify-ua names for its real headers.',
+        bots,
+      ),
+    ],
+  };
+}
+
+export function renderCrosswalk(model: Model): RenderedFile[] {
+  return [{ path: href('crosswalk'), kind: 'data', body: canonicalJson(crosswalk(model)) }];
+}
