@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { buildClassifier, classify } from '../pipeline/tools/classify/classify.ts';
 import type { ClientEntry } from '../pipeline/tools/classify/clients.ts';
+import { alternatives } from '../pipeline/render/server/accuracy.ts';
 import { realCrawlers } from './support/classify-data.ts';
 import { REPO } from './support/project.ts';
 
@@ -47,8 +48,9 @@ describe("people's headers are never taken for crawlers", () => {
     });
 
     test(`no regex of /data/ua-regex.json matches any of the ${name} headers`, () => {
-      const patterns = { all: regexes.all, ...regexes.by_category };
-      const matched = Object.entries(patterns).flatMap(([set, source]) => {
+      // Every pattern of \`all\` is in one category's regex (below), so the category regexes
+      // cover it; run alone, the one large alternation costs V8 about 0.7 ms a header.
+      const matched = Object.entries(regexes.by_category).flatMap(([set, source]) => {
         const regex = new RegExp(source, 'i');
         return headers.filter((ua) => regex.test(ua)).map((ua) => `${set} <- ${ua}`);
       });
@@ -60,6 +62,12 @@ describe("people's headers are never taken for crawlers", () => {
       assert.deepEqual(figures, { ...figures, tested: headers.length, classified_as_crawler: 0, ua_regex_all_matched: 0 });
     });
   }
+
+  test('the regex `all` joins exactly the patterns of the category regexes', () => {
+    const parts = (source: string) => new Set(alternatives(source) ?? [source]);
+    const fromCategories = new Set(Object.values(regexes.by_category).flatMap((source) => (source === '[^\\s\\S]' ? [] : [...parts(source)])));
+    assert.deepEqual([...parts(regexes.all)].sort(), [...fromCategories].sort());
+  });
 
   test("the app headers that share a crawler's token are told apart by the crawler's full forms", () => {
     // The WhatsApp app and WhatsApp's link preview both send WhatsApp/<version>; only the preview is a crawler.
