@@ -15,7 +15,11 @@ ${retiredNotice(model, crawler)}<p class="muted"><a href="${url(site, href('cate
 <p>${prose(crawler.what_it_is)}</p>
 <dl>
 <dt>robots.txt token</dt><dd>${crawler.robots_token === null ? html`<span class="muted">none documented</span>` : html`<code>${crawler.robots_token}</code>`}${crawler.robots_token_note ? html` <br><span class="muted">${prose(crawler.robots_token_note)}</span>` : ''}</dd>
-<dt>User-agent substring</dt><dd>${crawler.user_agent_substring === null ? html`<span class="muted">none: ${noSubstring(crawler)}</span>` : html`<code>${crawler.user_agent_substring}</code>`}</dd>
+<dt>User-agent substring</dt><dd>${crawler.user_agent_substring === null ? html`<span class="muted">none: ${noSubstring(crawler)}</span>` : html`<code>${crawler.user_agent_substring}</code>`}${
+  crawler.user_agent_full_forms.length === 0
+    ? ''
+    : html`<br><span class="muted">only in a whole header of the form</span> ${crawler.user_agent_full_forms.map((form, i) => html`${i > 0 ? ' or ' : ''}<code>${form}</code>`)}`
+}</dd>
 ${
   crawler.user_agent_example === null
     ? ''
@@ -84,7 +88,7 @@ export function crawlerMarkdown(crawler: CrawlerView): string {
     `- Operator: ${crawler.operator} (\`${crawler.operator_slug}\`)`,
     `- Category: ${crawler.category_label} (\`${crawler.category}\`)`,
     `- robots.txt token: ${crawler.robots_token === null ? 'none documented' : `\`${crawler.robots_token}\``}${crawler.robots_token_note ? ` (${crawler.robots_token_note})` : ''}`,
-    `- User-agent substring: ${crawler.user_agent_substring === null ? `none (${noSubstring(crawler)})` : `\`${crawler.user_agent_substring}\``}`,
+    `- User-agent substring: ${crawler.user_agent_substring === null ? `none (${noSubstring(crawler)})` : `\`${crawler.user_agent_substring}\``}${crawler.user_agent_full_forms.length === 0 ? '' : `, only in a whole header of the form ${crawler.user_agent_full_forms.map((form) => `\`${form}\``).join(' or ')}`}`,
     ...(crawler.user_agent_example === null ? [] : [`- Example User-Agent: \`${crawler.user_agent_example}\``]),
     ...crawler.variants.map(
       (v) =>
