@@ -16,10 +16,10 @@ ${retiredNotice(model, crawler)}<p class="muted"><a href="${url(site, href('cate
 <dl>
 <dt>robots.txt token</dt><dd>${crawler.robots_token === null ? html`<span class="muted">none documented</span>` : html`<code>${crawler.robots_token}</code>`}${crawler.robots_token_note ? html` <br><span class="muted">${prose(crawler.robots_token_note)}</span>` : ''}</dd>
 <dt>User-agent substring</dt><dd>${crawler.user_agent_substring === null ? html`<span class="muted">none: ${noSubstring(crawler)}</span>` : html`<code>${crawler.user_agent_substring}</code>`}${
-  crawler.user_agent_full_forms.length === 0
-    ? ''
-    : html`<br><span class="muted">only in a whole header of the form</span> ${crawler.user_agent_full_forms.map((form, i) => html`${i > 0 ? ' or ' : ''}<code>${form}</code>`)}`
-}</dd>
+    crawler.user_agent_full_forms.length === 0
+      ? ''
+      : html`<br><span class="muted">only in a whole header of the form</span> ${crawler.user_agent_full_forms.map((form, i) => html`${i > 0 ? ' or ' : ''}<code>${form}</code>`)}`
+  }</dd>
 ${
   crawler.user_agent_example === null
     ? ''

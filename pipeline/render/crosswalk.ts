@@ -55,7 +55,19 @@ function summary(entries: readonly Entry[]) {
   };
 }
 
-export function crosswalk(model: Model) {
+/** One crosswalk per build's model: /data/coverage.json and the home page read its counts too. */
+const built = new WeakMap<Model, ReturnType<typeof buildCrosswalk>>();
+
+export function crosswalk(model: Model): ReturnType<typeof buildCrosswalk> {
+  let walk = built.get(model);
+  if (walk === undefined) {
+    walk = buildCrosswalk(model);
+    built.set(model, walk);
+  }
+  return walk;
+}
+
+function buildCrosswalk(model: Model) {
   const classifier = buildClassifier(model.crawlers, clientEntries(model));
   const answersTo = new Map<string, string[]>();
   for (const c of model.crawlers) {
