@@ -4,19 +4,33 @@
 
 import type { CrawlerRecord, ExcludedName } from './types.ts';
 
+/** A crawler record or its published view: both carry these fields under these names. */
+interface Named {
+  readonly robots_token: string | null;
+  readonly name: string;
+  readonly user_agent_substring: string | null;
+  readonly honoured_tokens?: readonly { token: string }[] | undefined;
+  readonly aliases?: readonly { name: string }[] | undefined;
+}
+
 /**
  * Every name a crawler answers to, lower-cased (robots.txt compares tokens ignoring case): its
  * token, its name, the User-Agent name of a crawler with no token, the retired tokens it
- * honours and the aliases sites write for it.
+ * honours and the aliases sites write for it. The peer check and /data/crosswalk.json both place
+ * a peer's name by it.
  */
+export function namesOf(crawler: Named): string[] {
+  return [
+    crawler.robots_token,
+    crawler.name,
+    crawler.user_agent_substring,
+    ...(crawler.honoured_tokens ?? []).map((h) => h.token),
+    ...(crawler.aliases ?? []).map((a) => a.name),
+  ].flatMap((name) => (name === null ? [] : [name.toLowerCase()]));
+}
+
 function placedNames(crawlers: readonly CrawlerRecord[]): Set<string> {
-  return new Set(
-    crawlers.flatMap((c) =>
-      [c.robots_token, c.name, c.user_agent_substring, ...(c.honoured_tokens ?? []).map((h) => h.token), ...(c.aliases ?? []).map((a) => a.name)].flatMap(
-        (name) => (name === null ? [] : [name.toLowerCase()]),
-      ),
-    ),
-  );
+  return new Set(crawlers.flatMap(namesOf));
 }
 
 export interface PeerStanding {

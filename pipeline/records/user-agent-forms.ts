@@ -20,6 +20,8 @@ interface WithForms {
 }
 
 export interface UserAgentForm {
+  /** The record's own substring, not a variant's. */
+  own: boolean;
   substring: string;
   example: string | null;
   /** Where the substring is written in the record, as a JSON pointer (for check messages). */
@@ -31,8 +33,9 @@ export function userAgentForms(crawler: WithForms): UserAgentForm[] {
   const own: UserAgentForm[] =
     crawler.user_agent_substring === null
       ? []
-      : [{ substring: crawler.user_agent_substring, example: crawler.user_agent_example, path: '/user_agent_substring' }];
+      : [{ own: true, substring: crawler.user_agent_substring, example: crawler.user_agent_example, path: '/user_agent_substring' }];
   const variants = (crawler.variants ?? []).map((variant, index) => ({
+    own: false,
     substring: variant.user_agent_substring,
     example: variant.user_agent_example,
     path: `/variants/${index}/user_agent_substring`,
@@ -53,7 +56,7 @@ export function userAgentSubstrings(crawler: WithForms): string[] {
 export function userAgentMatchers(crawler: WithForms): { label: string; pattern: string }[] {
   const full = crawler.user_agent_full_forms ?? [];
   return userAgentForms(crawler).flatMap((form) =>
-    form.path === '/user_agent_substring' && full.length > 0
+    form.own && full.length > 0
       ? full.map((whole) => ({ label: `the whole header ${whole}`, pattern: fullFormPattern(whole) }))
       : [{ label: form.substring, pattern: tokenPattern(form.substring) }],
   );

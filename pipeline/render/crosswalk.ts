@@ -14,6 +14,7 @@
 import type { Model } from '../model/model.ts';
 import { buildClassifier, classify, type Classifier } from '../tools/classify/classify.ts';
 import { PEERS_SOURCE } from '../records/corpus.ts';
+import { namesOf } from '../records/peers.ts';
 import { compareText } from '../util/compare.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import { href } from '../paths.ts';
@@ -70,10 +71,7 @@ export function crosswalk(model: Model): ReturnType<typeof buildCrosswalk> {
 function buildCrosswalk(model: Model) {
   const classifier = buildClassifier(model.crawlers, clientEntries(model));
   const answersTo = new Map<string, string[]>();
-  for (const c of model.crawlers) {
-    const names = [c.robots_token, c.name, c.user_agent_substring, ...c.honoured_tokens.map((h) => h.token), ...c.aliases.map((a) => a.name)];
-    for (const name of names) if (name !== null) answersTo.set(name.toLowerCase(), [...new Set([...(answersTo.get(name.toLowerCase()) ?? []), c.slug])]);
-  }
+  for (const c of model.crawlers) for (const name of namesOf(c)) answersTo.set(name, [...new Set([...(answersTo.get(name) ?? []), c.slug])]);
   const excluded = new Map(model.peers.standing.excluded.map((e) => [e.name, e]));
   const aiList: Entry[] = model.peers.names.map((name) => {
     const why = excluded.get(name);

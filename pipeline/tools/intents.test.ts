@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { REPO } from '../../test/support/project.ts';
 import { publishedToolData } from '../../test/support/tool-data.ts';
 import { intentOf, type Intent } from './intents.ts';
-import { CATEGORY_WORDS, MAX_QUESTION_CHARS } from './questions.ts';
+import { CATEGORY_WORDS, MAX_QUESTION_CHARS, policyQuestion } from './questions.ts';
 import type { ToolData } from './registry/index.ts';
 
 const data: ToolData = await publishedToolData(REPO);
@@ -116,6 +116,19 @@ test('a pasted request head with a signature is checked by verify_signature, wit
 
 test('the words read as categories name categories the index has, every one of them', () => {
   assert.deepEqual(CATEGORY_WORDS.map(([id]) => id).sort(), data.categories.map((c) => c.id).sort());
+});
+
+test('the categories beyond search, SEO and AI are read from the words people use for them', () => {
+  const asked = (text: string) => policyQuestion(text, data);
+  assert.deepEqual(asked('Block uptime monitors and security scanners but keep search engines'), {
+    block: ['site-monitor', 'security-scanner'],
+    keep: ['search-engine'],
+  });
+  assert.deepEqual(asked('How do I block brand safety crawlers and podcast apps?'), { block: ['advertising', 'feed-fetcher'], keep: [] });
+  assert.deepEqual(asked('Block price monitoring and academic research crawlers, keep health checks'), {
+    block: ['web-data', 'research'],
+    keep: ['service-agent'],
+  });
 });
 
 test('a question naming a crawler or an operator gets its record or its crawlers, with the robots.txt group when it asks to block', () => {

@@ -305,7 +305,7 @@ function accuracyJson(model: Model): string {
   });
   const rows = policies.flatMap((p) => p.servers);
   return canonicalJson({
-    rule: 'A config matches a header when one of its regexes, read back out of the served file, matches it ignoring case. Each regex is a crawler substring that must stand as a word: no letter or digit before it, no letter after it.',
+    rule: 'A config matches a header when one of its regexes, read back out of the served file, matches it ignoring case. Each regex is a crawler substring that must stand as a word: no letter or digit before it, no letter after it; or, for a crawler whose token other software also sends, one of the whole headers it sends (user_agent_full_forms), anchored.',
     corpus: {
       crawler_examples: headers.examples.length,
       browsers: { count: headers.browsers.headers.length, sources: model.corpus.browsers.sources },
