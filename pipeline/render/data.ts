@@ -7,6 +7,7 @@ import { csvTable } from './csv.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
 import { alternation } from './regex.ts';
+import { TOKEN_RULE_WORDS } from '../tools/classify/token.ts';
 
 /** The 23 fields of docs/API.md §2.1, in order: the CSV header and the first keys of every record. */
 export const SPEC_FIELDS = [
@@ -101,7 +102,7 @@ function uaRegexJson(model: Model): string {
   const ai = new Set(model.categories.filter((c) => c.ai).map((c) => c.id));
   return canonicalJson({
     flavor:
-      "Pre-escaped alternations valid in JavaScript, PCRE and RE2, written as the crawlers send their tokens; add the case-insensitive flag (i) to match as classify-ua does, ignoring the case of ASCII letters. Match anywhere in the User-Agent header. Each crawler's substring counts only as a token of its own, the rule classify-ua and the server configs apply: no letter or digit before it, no letter after it (so Exabot is not found in Alexabot); the boundaries are written as groups, not \\b or lookaround, so a match may include the one character beside the token. A crawler whose token other software also sends is matched only by the whole headers it sends (user_agent_full_forms), each anchored with ^ and $. A set with no crawler is [^\\s\\S], which matches nothing.",
+      `Pre-escaped alternations valid in JavaScript, PCRE and RE2, written as the crawlers send their tokens; add the case-insensitive flag (i) to match as classify-ua does, ignoring the case of ASCII letters. Match anywhere in the User-Agent header. Each crawler's substring counts only as a token of its own, the rule classify-ua and the server configs apply: ${TOKEN_RULE_WORDS} (so Exabot is not found in Alexabot, nor Google-Agent in a URL ending /google-agent-search); the boundaries are written as groups, not \\b or lookaround, so a match may include the one character beside the token. A crawler whose token other software also sends is matched only by the whole headers it sends (user_agent_full_forms), each anchored with ^ and $. A set with no crawler is [^\\s\\S], which matches nothing.`,
     all: alternation(patternsOf(model.crawlers), asWritten),
     ai_only: alternation(patternsOf(model.crawlers.filter((c) => ai.has(c.category))), asWritten),
     by_category: Object.fromEntries(model.categories.map((c) => [c.id, alternation(patternsOf(model.crawlers.filter((x) => x.category === c.id)), asWritten)])),

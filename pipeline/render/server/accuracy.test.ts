@@ -60,16 +60,19 @@ describe('policy accuracy: the measurement can fail', () => {
     assert.deepEqual(anchored.named_crawler_examples.missed, ['spider']);
   });
 
-  it('the token rule keeps LCC out of SLCC2 and matches both crawlers; a generic word still needs the records check', () => {
+  it('the token rule keeps LCC out of SLCC2 and Spider out of a URL path, and matches both crawlers', () => {
     const figures = measure(
       set,
       policyOf(crawlers),
       crawlers.map((c) => tokenPattern(c.user_agent_substring!)),
     );
     assert.deepEqual(figures.named_crawler_examples, { tested: 2, matched: 2, missed: [] });
-    // "spider" stands as a word in Baidu's URL (/search/spider.html): no boundary rule saves a
-    // generic word, which is why records/checks/specific-substring.ts refuses such substrings.
-    assert.deepEqual(figures.browsers.matched_user_agents, [BAIDU]);
+    // "spider" in Baidu's URL (/search/spider.html) follows a slash, so it is inside a path, not
+    // a name of its own. A generic word still counts wherever it stands alone, which is why
+    // records/checks/specific-substring.ts refuses such substrings.
+    assert.deepEqual(figures.browsers.matched_user_agents, []);
+    const alone = measure(headers([`${BAIDU} Spider`], crawlers), policyOf(crawlers), crawlers.map((c) => tokenPattern(c.user_agent_substring!)));
+    assert.equal(alone.browsers.matched, 1);
   });
 });
 

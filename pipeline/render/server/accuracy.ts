@@ -12,7 +12,8 @@ import { buildMatcher, findAll } from '../../tools/classify/aho-corasick.ts';
 import { buildClassifier, classify, crawlerNamedBy } from '../../tools/classify/classify.ts';
 import { userAgentPatterns } from '../../records/user-agent-forms.ts';
 import { compareText } from '../../util/compare.ts';
-import { alternation } from '../regex.ts';
+import { alternation, escapeRegex } from '../regex.ts';
+import { NAME_START, TOKEN_RULE_WORDS, WORD_END, WORD_START } from '../../tools/classify/token.ts';
 import { clientEntries } from '../clients.ts';
 import { canonicalJson } from '../../util/canonical-json.ts';
 import { PEERS_SOURCE } from '../../records/corpus.ts';
@@ -28,7 +29,7 @@ const EXAMPLES = 10;
 const ANY_STAMP = '2000-01-01T00:00:00Z';
 
 /** A served crawler pattern: a literal, with the bounds tokenPattern puts around it where it needs them. */
-const WORD_BOUNDED = /^(?:\(\?:\^\|\[\^A-Za-z0-9\]\))?(.*?)(?:\(\?:\[\^A-Za-z\]\|\$\))?$/s;
+const WORD_BOUNDED = new RegExp(`^(?:${escapeRegex(NAME_START)}|${escapeRegex(WORD_START)})?(.*?)(?:${escapeRegex(WORD_END)})?$`, 's');
 const REGEX_SYNTAX = new Set('^$.|?*+()[]{}');
 
 /**
@@ -305,7 +306,7 @@ function accuracyJson(model: Model): string {
   });
   const rows = policies.flatMap((p) => p.servers);
   return canonicalJson({
-    rule: 'A config matches a header when one of its regexes, read back out of the served file, matches it ignoring case. Each regex is a crawler substring that must stand as a word: no letter or digit before it, no letter after it; or, for a crawler whose token other software also sends, one of the whole headers it sends (user_agent_full_forms), anchored.',
+    rule: `A config matches a header when one of its regexes, read back out of the served file, matches it ignoring case. Each regex is a crawler substring that must stand as a word: ${TOKEN_RULE_WORDS}; or, for a crawler whose token other software also sends, one of the whole headers it sends (user_agent_full_forms), anchored.`,
     corpus: {
       crawler_examples: headers.examples.length,
       browsers: { count: headers.browsers.headers.length, sources: model.corpus.browsers.sources },

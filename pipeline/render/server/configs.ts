@@ -9,6 +9,7 @@ import { href } from '../../paths.ts';
 import type { RenderedFile } from '../output.ts';
 import { DIALECTS, type Dialect } from './dialects.ts';
 import { policyMatcher, type PolicyMatcher } from './matcher.ts';
+import { TOKEN_RULE_WORDS } from '../../tools/classify/token.ts';
 
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
@@ -24,7 +25,7 @@ function header(site: SiteSettings, matcher: PolicyMatcher, dialect: Dialect, st
     crawlerCount === 0
       ? 'Matches no crawler: this policy names none that a User-Agent rule can catch.'
       : `${verb} ${crawlerCount} crawler${crawlerCount === 1 ? '' : 's'} by the User-Agent token each sends, ignoring case, only where it`,
-    ...(crawlerCount === 0 ? [] : ['stands as a word of its own (no letter or digit before it, no letter after it):']),
+    ...(crawlerCount === 0 ? [] : [`stands as a word of its own (${TOKEN_RULE_WORDS}):`]),
     ...matcher.lines.flatMap((line) => line.crawlers.map((c) => `  ${c.name} (${c.operator}): ${line.label}`)),
     ...(matcher.unenforceable.length === 0
       ? []

@@ -20,12 +20,14 @@ function slugOf(answer: Classification): string | null {
 function naiveClassify(list: readonly CrawlerView[], ua: string): { slug: string; others: string[] } | null {
   const withSub = list.filter((c) => c.user_agent_substring);
   // Every string here is ASCII, so toLowerCase is the classifier's ASCII folding. An occurrence
-  // counts when no letter or digit touches a word-character end before it, and no letter after it.
+  // counts when no letter or digit touches a word-character end before it (for a name, none of
+  // - _ . / : @ = ? & # % ~ either), and no letter after it.
   const tokenStart = (text: string, sub: string): number => {
     const [t, s] = [text.toLowerCase(), sub.toLowerCase()];
+    const name = /^[a-z0-9]/.test(s) && !/[.:@]|\/./.test(s);
     for (let i = 0; i + s.length <= t.length; i++) {
       if (t.slice(i, i + s.length) !== s) continue;
-      const before = /[a-z0-9]/.test(s[0]!) && /[a-z0-9]/.test(t[i - 1] ?? '');
+      const before = /[a-z0-9]/.test(s[0]!) && (name ? /[a-z0-9_./:@=?&#%~-]/ : /[a-z0-9]/).test(t[i - 1] ?? '');
       const after = /[a-z0-9]/.test(s.at(-1)!) && /[a-z]/.test(t[i + s.length] ?? '');
       if (!before && !after) return i;
     }
@@ -200,6 +202,27 @@ describe('classify: ties', () => {
     // A later occurrence that stands alone still counts; a digit may follow (a glued version).
     assert.equal(slugOf(classify(small, 'RobotLab/1.0 Bot2.1')), 'short');
     assert.equal(classify(small, 'Botany/1.0').matched, false);
+  });
+
+  it('takes a name neither inside a URL nor joined to a longer name, and a host- or path-shaped substring inside either', () => {
+    // GoogleAgent-Search's real header (device-detector's bot fixtures) carries the docs URL
+    // .../google-agent-search, which holds Google-Agent's substring after a slash.
+    const search =
+      'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GoogleAgent-Search; +https://developers.google.com/search/docs/crawling-indexing/google-agent-search) Chrome/114.0.0.0 Safari/537.36';
+    assert.equal(slugOf(classify(classifier, search)), null);
+    assert.equal(slugOf(classify(classifier, 'Mozilla/5.0 (compatible; Google-Agent; +https://developers.google.com/crawling/docs/crawlers-fetchers/google-agent)')), 'google-agent');
+    // A name after a hyphen, underscore or dot is part of a longer one.
+    assert.equal(slugOf(classify(classifier, 'elmahio-uptimebot/2.0')), 'elmahio-uptimebot');
+    const ccbot = classify(classifier, 'Mozilla/5.0 (compatible; CCBot/2.0; +https://commoncrawl.org/faq/)');
+    assert.ok(ccbot.matched);
+    assert.equal(ccbot.crawler.slug, 'ccbot');
+    assert.deepEqual(ccbot.other_matches, [], 'OnCrawl is not in commoncrawl.org');
+    for (const header of ['Mozilla/5.0 (+https://example.com/gptbot)', 'Mozilla/5.0 (+https://gptbot.example.com)', 'Foo/1.0 (x_GPTBot)', 'Foo/1.0 (see?bot=GPTBot)'])
+      assert.equal(slugOf(classify(classifier, header)), null, header);
+    assert.equal(slugOf(classify(classifier, 'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)')), 'gptbot');
+    // Substrings shaped like a place are written to be found in one.
+    assert.equal(slugOf(classify(classifier, 'Mozilla/2.0 (compatible; Ask Jeeves/Teoma)')), 'teoma');
+    assert.equal(slugOf(classify(classifier, 'Mozilla/5.0 (compatible; heritrix/3.4.0 +https://www.kb.dk/netarkivindsamling/) Firefox/57')), 'kb-dk-bot');
   });
 
   it('names a crawler by a variant form as by its own, says which it was, and lists it once when both occur', () => {
