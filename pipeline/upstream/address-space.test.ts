@@ -6,7 +6,8 @@ import { acceptList } from './accept.ts';
 import { makeAttempt } from './attempt.ts';
 import type { FetchOutcome } from './fetch.ts';
 import { normalisePrefixes } from './normalise.ts';
-import { parsePrefixList } from './parse.ts';
+import { FORMATS, parsePrefixList } from './parse.ts';
+import type { PrefixFormat } from './parse.ts';
 import { sha256Hex } from '../util/sha256.ts';
 import { poisonedCcbotList, publicBlocks } from '../../test/support/poisoned-list.ts';
 
@@ -14,7 +15,7 @@ const REFERENCE = new URL('../../test/fixtures/reference/upstream/', import.meta
 const T0 = '2026-08-21T00:00:00Z';
 const T1 = '2026-08-21T06:00:00Z';
 
-function outcome(bytes: Uint8Array): FetchOutcome {
+function outcome(bytes: Uint8Array, contentType = 'application/json'): FetchOutcome {
   return {
     kind: 'ok',
     bytes,
@@ -22,7 +23,7 @@ function outcome(bytes: Uint8Array): FetchOutcome {
     status: 200,
     etag: null,
     lastModified: null,
-    contentType: 'application/json',
+    contentType,
     finalUrl: 'https://example.org/list.json',
     attempts: 1,
   };
@@ -40,6 +41,14 @@ const acceptPoisoned = (previous: Parameters<typeof acceptList>[0], now: string)
   return acceptList(previous, poisonedAttempt, now);
 };
 const real = (file: string) => new Uint8Array(readFileSync(new URL(file, REFERENCE)));
+/** A real copy's format, by its file extension (FORMATS names each format's extension). */
+const formatOf = (file: string): PrefixFormat =>
+  ((Object.keys(FORMATS) as PrefixFormat[]).find((format) => file.endsWith(`.${FORMATS[format].extension}`)) ?? 'prefix-json');
+/** A real copy accepted as its own format, served with that format's media type. */
+const acceptReal = (previous: Parameters<typeof acceptList>[0], file: string, now: string) => {
+  const format = formatOf(file);
+  return acceptList(previous, makeAttempt({ ...source, format }, outcome(real(file), FORMATS[format].mediaType), 'network'), now);
+};
 const list = (ipv4: string[], ipv6: string[] = []) => ({ ipv4, ipv6 });
 
 describe('addressCount', () => {
@@ -118,12 +127,13 @@ describe('spaceProblem: growth against the last good copy', () => {
 });
 
 describe('every real list passes (test/fixtures/reference/upstream)', () => {
-  const files = readdirSync(REFERENCE).filter((f) => f.endsWith('.json'));
+  // Every real copy, JSON or plain text, each read as its own format.
+  const files = readdirSync(REFERENCE);
 
   test('each file as a first list, and the bound leaves a wide margin over the largest', () => {
     const largest = { ipv4: 0n, ipv6: 0n };
     for (const file of files) {
-      const entry = acceptBytes(undefined, real(file), T0);
+      const entry = acceptReal(undefined, file, T0);
       assert.equal(entry.state, 'ok', `${file}: ${entry.error}`);
       for (const family of ['ipv4', 'ipv6'] as const) {
         const count = addressCount(entry[family], family);

@@ -292,8 +292,15 @@ function referenceRows(heading: string): ReferenceRow[] {
   });
 }
 
+/** The format each prefix-list row of records/sources.yaml declares, by id. */
+function sourceFormats(): Map<string, PrefixFormat> {
+  const rows = parseYaml(readFileSync(new URL('../../records/sources.yaml', import.meta.url), 'utf8')) as (SourceRow | { kind: string; id: string })[];
+  return new Map(rows.filter((row): row is SourceRow => !('kind' in row)).map((row) => [row.id, row.format]));
+}
+
 describe('real operator files (fixtures/reference/upstream)', () => {
   const rows = referenceRows('## upstream/');
+  const formats = sourceFormats();
 
   test('the README table lists every file in upstream/', () => {
     const files = readdirSync(new URL('upstream/', REFERENCE)).sort();
@@ -302,7 +309,10 @@ describe('real operator files (fixtures/reference/upstream)', () => {
 
   for (const row of rows) {
     test(`${row.file}: ${row.v4} IPv4 + ${row.v6} IPv6, creationTime ${row.creationTime ?? 'none'}`, () => {
-      const result = ok(parsePrefixList('prefix-json', readFileSync(new URL(`upstream/${row.file}`, REFERENCE))));
+      // Each copy is read with the format its source row declares (JSON, plain text, ...).
+      const format = formats.get(row.source);
+      assert.ok(format, `${row.file} names a prefix-list row of records/sources.yaml (${row.source})`);
+      const result = ok(parsePrefixList(format, readFileSync(new URL(`upstream/${row.file}`, REFERENCE))));
       assert.equal(result.creationTime, row.creationTime);
       const normalised = normalisePrefixes(result.prefixes);
       assert.deepEqual(normalised.invalid, []);
@@ -349,8 +359,8 @@ describe('every prefix-list row of records/sources.yaml against a real copy', ()
   const newest = new Map<string, ReferenceRow>();
   for (const copy of copies) if (!newest.has(copy.source) || copy.file.includes('.v2.')) newest.set(copy.source, copy);
 
-  test('30 lists: each has a real copy or is marked unverified-format, never both', () => {
-    assert.equal(rows.length, 30);
+  test('31 lists: each has a real copy or is marked unverified-format, never both', () => {
+    assert.equal(rows.length, 31);
     for (const copy of copies)
       assert.ok(
         rows.some((row) => row.id === copy.source),
@@ -368,7 +378,7 @@ describe('every prefix-list row of records/sources.yaml against a real copy', ()
       [],
       'every row is one or the other',
     );
-    assert.deepEqual([verified.length, unverified.length], [15, 15]);
+    assert.deepEqual([verified.length, unverified.length], [16, 15]);
   });
 
   for (const row of rows) {
