@@ -43,7 +43,7 @@ const acceptPoisoned = (previous: Parameters<typeof acceptList>[0], now: string)
 const real = (file: string) => new Uint8Array(readFileSync(new URL(file, REFERENCE)));
 /** A real copy's format, by its file extension (FORMATS names each format's extension). */
 const formatOf = (file: string): PrefixFormat =>
-  ((Object.keys(FORMATS) as PrefixFormat[]).find((format) => file.endsWith(`.${FORMATS[format].extension}`)) ?? 'prefix-json');
+  (Object.keys(FORMATS) as PrefixFormat[]).find((format) => file.endsWith(`.${FORMATS[format].extension}`)) ?? 'prefix-json';
 /** A real copy accepted as its own format, served with that format's media type. */
 const acceptReal = (previous: Parameters<typeof acceptList>[0], file: string, now: string) => {
   const format = formatOf(file);

@@ -71,7 +71,11 @@ describe('policy accuracy: the measurement can fail', () => {
     // a name of its own. A generic word still counts wherever it stands alone, which is why
     // records/checks/specific-substring.ts refuses such substrings.
     assert.deepEqual(figures.browsers.matched_user_agents, []);
-    const alone = measure(headers([`${BAIDU} Spider`], crawlers), policyOf(crawlers), crawlers.map((c) => tokenPattern(c.user_agent_substring!)));
+    const alone = measure(
+      headers([`${BAIDU} Spider`], crawlers),
+      policyOf(crawlers),
+      crawlers.map((c) => tokenPattern(c.user_agent_substring!)),
+    );
     assert.equal(alone.browsers.matched, 1);
   });
 });

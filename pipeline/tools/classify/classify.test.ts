@@ -210,14 +210,22 @@ describe('classify: ties', () => {
     const search =
       'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GoogleAgent-Search; +https://developers.google.com/search/docs/crawling-indexing/google-agent-search) Chrome/114.0.0.0 Safari/537.36';
     assert.equal(slugOf(classify(classifier, search)), null);
-    assert.equal(slugOf(classify(classifier, 'Mozilla/5.0 (compatible; Google-Agent; +https://developers.google.com/crawling/docs/crawlers-fetchers/google-agent)')), 'google-agent');
+    assert.equal(
+      slugOf(classify(classifier, 'Mozilla/5.0 (compatible; Google-Agent; +https://developers.google.com/crawling/docs/crawlers-fetchers/google-agent)')),
+      'google-agent',
+    );
     // A name after a hyphen, underscore or dot is part of a longer one.
     assert.equal(slugOf(classify(classifier, 'elmahio-uptimebot/2.0')), 'elmahio-uptimebot');
     const ccbot = classify(classifier, 'Mozilla/5.0 (compatible; CCBot/2.0; +https://commoncrawl.org/faq/)');
     assert.ok(ccbot.matched);
     assert.equal(ccbot.crawler.slug, 'ccbot');
     assert.deepEqual(ccbot.other_matches, [], 'OnCrawl is not in commoncrawl.org');
-    for (const header of ['Mozilla/5.0 (+https://example.com/gptbot)', 'Mozilla/5.0 (+https://gptbot.example.com)', 'Foo/1.0 (x_GPTBot)', 'Foo/1.0 (see?bot=GPTBot)'])
+    for (const header of [
+      'Mozilla/5.0 (+https://example.com/gptbot)',
+      'Mozilla/5.0 (+https://gptbot.example.com)',
+      'Foo/1.0 (x_GPTBot)',
+      'Foo/1.0 (see?bot=GPTBot)',
+    ])
       assert.equal(slugOf(classify(classifier, header)), null, header);
     assert.equal(slugOf(classify(classifier, 'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)')), 'gptbot');
     // Substrings shaped like a place are written to be found in one.
