@@ -39,7 +39,7 @@ const PLACE_SHAPED = /[.:@]|\/./;
 const needsStart = (substring: string): boolean => WORD.test(substring[0] ?? '');
 const needsEnd = (substring: string): boolean => WORD.test(substring.at(-1) ?? '');
 /** Whether a substring is a name, which the joining characters also bound (see the rule above). */
-export const isName = (substring: string): boolean => needsStart(substring) && !PLACE_SHAPED.test(substring);
+const isName = (substring: string): boolean => needsStart(substring) && !PLACE_SHAPED.test(substring);
 
 /** The rule in a sentence's words, for every document that states it (configs, /data/ua-regex.json, /data/policy-accuracy.json). */
 export const TOKEN_RULE_WORDS =
