@@ -40,6 +40,10 @@ user_agent_example: (string | null)
  */
 user_agent_note?: string
 /**
+ * Why a page that the crawler's own headers link is not cited (it is gone, needs a login, or no copy of it could be read), naming each such link's host. Every link in user_agent_example, a variant's example or a full form must be cited (a citation on the same host or a subdomain of it), be the operator's home page, or be named here (records/AUTHORING.md, "Links in the header"). Kept in the records for reviewers; not published.
+ */
+header_links_note?: string
+/**
  * The whole headers the crawler sends, for a crawler whose user_agent_substring other products also send (the WhatsApp app and WhatsApp's link preview both send WhatsApp/<version>): {version} stands for a version (digits and dots), {number} for a whole number, {letter} for one ASCII letter. When given, the substring names the crawler only in a header of one of these forms; the published regexes match the forms, anchored. Each form contains the substring.
  * 
  * @minItems 1
