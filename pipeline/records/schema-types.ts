@@ -32,11 +32,11 @@ robots_only?: boolean
  */
 user_agent_substring: (string | null)
 /**
- * A full User-Agent header as a cited source shows it; contains user_agent_substring. When it was seen in traffic rather than documented, the citation that supports it has kind observed.
+ * A full User-Agent header as a cited source shows it, never a pattern with placeholders or masked parts; contains user_agent_substring. When it was seen in traffic rather than documented, the citation that supports it has kind observed. Null, with user_agent_note, when no source shows a real header.
  */
 user_agent_example: (string | null)
 /**
- * Required when a crawler that is not robots_only has null user_agent_substring: why no User-Agent identifies it (it sends a plain browser header and signs its requests; no source shows its header).
+ * Required when a crawler that is not robots_only has null user_agent_substring: why no User-Agent identifies it (it sends a plain browser header and signs its requests; no source shows its header); and when it has a substring but null user_agent_example: why no real header is given (its operator documents only a pattern).
  */
 user_agent_note?: string
 /**

@@ -15,6 +15,7 @@ import { checkClients } from './clients.ts';
 import { checkCitations } from './citations.ts';
 import { checkPeers } from './peers.ts';
 import { checkDirectories } from './directories.ts';
+import { checkHeaderLinks, headerLinks, sameSite } from './header-links.ts';
 
 // Each check is proved against the frozen fixture: clean as it is, and failing once the
 // data is broken on purpose in exactly the way the check exists to catch.
@@ -400,4 +401,73 @@ test('directories: a web-bot-auth directory needs its sources.yaml row, and a ro
   // Ids are one namespace with the prefix lists.
   records.directories.push({ ...records.directories[0]!, id: records.sources[0]!.id });
   assert.ok(checkUnique(records).some((p) => p.message.includes(`source id "${records.sources[0]!.id}" is already used`)));
+});
+
+test('user agents: an example with a placeholder or a masked part is not a header; null needs user_agent_note', () => {
+  const records = copy();
+  crawler(records, 'gptbot').user_agent_example = 'Mozilla/5.0 (compatible; GPTBot/{version}; +https://openai.com/gptbot)';
+  crawler(records, 'mj12bot').user_agent_example = 'Mozilla/5.0 (compatible; MJ12bot/v1.4.8; ref:xxxxxxxx)';
+  const messages = checkUserAgents(records).map((p) => `${p.file} ${p.path} ${p.message}`);
+  assert.ok(
+    messages.some((m) => /gptbot\.yaml \/user_agent_example holds "\{version\}"/.test(m)),
+    messages.join('\n'),
+  );
+  assert.ok(
+    messages.some((m) => /mj12bot\.yaml \/user_agent_example holds "xxxxxxxx"/.test(m)),
+    messages.join('\n'),
+  );
+  // A pattern the operator documents is not given as an example: null is, with a reason.
+  const nulled = copy();
+  const record = crawler(nulled, 'gptbot');
+  record.user_agent_example = null;
+  const file = (name: string) => ({
+    ...loaded.files.find((f) => f.file.endsWith('/gptbot.yaml'))!,
+    data: { ...record, ...(name ? { user_agent_note: name } : {}) },
+  });
+  assert.ok(schemaProblems([file('')]).length > 0, 'null without a note is refused');
+  assert.deepEqual(schemaProblems([file('The operator documents only a pattern for this header, never a real one.')]), []);
+});
+
+test('header links: a linked page must be cited, be the operator home page, or be named in header_links_note', () => {
+  const records = copy();
+  assert.deepEqual(checkHeaderLinks(records), [], 'the fixture cites what its headers link');
+  const gptbot = crawler(records, 'gptbot');
+  gptbot.user_agent_example = 'Mozilla/5.0 (compatible; GPTBot/1.3; +https://bots.example.net/gptbot; https://openai.com/)';
+  gptbot.citations = gptbot.citations.filter((c) => !c.url.includes('openai.com'));
+  const problems = checkHeaderLinks(records);
+  // openai.com/ is the operator's home page: a bare link to it needs no citation.
+  assert.deepEqual(
+    problems.map((p) => [p.file, p.path]),
+    [['records/crawlers/gptbot.yaml', '/citations']],
+  );
+  assert.match(problems[0]!.message, /links https:\/\/bots\.example\.net\/gptbot, which no citation covers.*name bots\.example\.net in header_links_note/);
+  gptbot.header_links_note = 'The header links bots.example.net/gptbot, a page that no longer exists.';
+  assert.deepEqual(checkHeaderLinks(records), []);
+  // A citation on a subdomain of the linked host (or the other way round) covers it.
+  delete gptbot.header_links_note;
+  gptbot.citations.push({
+    url: 'https://docs.bots.example.net/crawler',
+    publisher: 'Example',
+    kind: 'operator',
+    retrieved: '2026-11-28',
+    supports: ['what_it_is'],
+  });
+  assert.deepEqual(checkHeaderLinks(records), []);
+});
+
+test('header links: the link ends where the header punctuation starts, and www. is the same host', () => {
+  const links = headerLinks({
+    ...crawler(copy(), 'gptbot'),
+    user_agent_example: 'Bot/1.0 (+http://www.Example.com/bot.html; info@example.com) www.other.org/x, https://third.net.',
+  });
+  assert.deepEqual(
+    links.map((l) => [l.link, l.host, l.bare]),
+    [
+      ['http://www.Example.com/bot.html', 'example.com', false],
+      ['www.other.org/x', 'other.org', false],
+      ['https://third.net', 'third.net', true],
+    ],
+  );
+  assert.equal(sameSite('help.example.com', 'example.com'), true);
+  assert.equal(sameSite('notexample.com', 'example.com'), false);
 });

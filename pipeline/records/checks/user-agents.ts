@@ -6,6 +6,14 @@ import { containsToken, fullFormPattern } from '../../tools/classify/token.ts';
 import { userAgentForms } from '../user-agent-forms.ts';
 
 /**
+ * What marks a documented form rather than a header a crawler sent: a placeholder in braces or
+ * angle brackets, the word UUID, a run of x standing for masked characters, an ellipsis. Such a
+ * form belongs in user_agent_full_forms (with {version}, {number}, {letter}); an example is a
+ * real header, or null with user_agent_note saying why none is known (the records schema).
+ */
+const PLACEHOLDER = /\{[^}]*\}|<[^>]*>|(?<![A-Za-z])UUID(?![A-Za-z])|x{4,}|…|\.\.\./i;
+
+/**
  * A substring is only useful if it appears in the crawler's own header and in no browser's:
  * a substring found in a browser UA would make every visitor look like that crawler.
  */
@@ -42,6 +50,14 @@ export function checkUserAgents(records: RecordSet, browsers: readonly string[] 
     for (const { substring, example, path } of userAgentForms(crawler)) {
       if (example === null) continue;
       const examplePath = path.replace(/user_agent_substring$/, 'user_agent_example');
+      const placeholder = PLACEHOLDER.exec(example)?.[0];
+      if (placeholder !== undefined) {
+        problems.push({
+          file,
+          path: examplePath,
+          message: `holds "${placeholder}", a placeholder or a masked part, not a header a crawler sent: give a real header a source shows (a record's own example may instead be null, with user_agent_note saying why)`,
+        });
+      }
       if (!example.includes(substring)) {
         problems.push({ file, path: examplePath, message: `does not contain user_agent_substring "${substring}" (case-sensitive)` });
       } else if (!containsToken(example, substring)) {
