@@ -2,6 +2,7 @@ import { describeErrors, validatorFor } from '../schema/ajv.ts';
 import { checkCitations } from './checks/citations.ts';
 import { checkClients } from './checks/clients.ts';
 import { checkDirectories } from './checks/directories.ts';
+import { checkHeaderLinks } from './checks/header-links.ts';
 import { checkPeers } from './checks/peers.ts';
 import { checkOtherNames } from './checks/other-names.ts';
 import { checkLifecycle } from './checks/lifecycle.ts';
@@ -31,6 +32,7 @@ function semanticProblems(records: RecordSet, files: readonly RecordFile[]): Pro
     ...checkOtherNames(records),
     ...checkLifecycle(records),
     ...checkCitations(records),
+    ...checkHeaderLinks(records),
     ...checkClients(records),
     ...checkPeers(records),
   ];

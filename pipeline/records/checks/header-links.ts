@@ -20,7 +20,7 @@ export interface HeaderLink {
 }
 
 /** The host of a link or URL in lower case without a leading www., or null when it has none. */
-export function hostOf(text: string): string | null {
+function hostOf(text: string): string | null {
   try {
     const url = new URL(/^https?:\/\//i.test(text) ? text : `http://${text}`);
     return url.hostname.toLowerCase().replace(/^www\./, '') || null;
@@ -52,7 +52,7 @@ export function headerLinks(record: CrawlerRecord): HeaderLink[] {
 }
 
 /** The links of a record that nothing covers (see the rule above). */
-export function uncoveredLinks(record: CrawlerRecord, operator: OperatorRecord | undefined): HeaderLink[] {
+function uncoveredLinks(record: CrawlerRecord, operator: OperatorRecord | undefined): HeaderLink[] {
   const citedHosts = [...record.citations.map((c) => c.url), ...(record.variants ?? []).map((v) => v.citation.url)]
     .map(hostOf)
     .filter((host): host is string => host !== null);
