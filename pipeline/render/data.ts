@@ -79,7 +79,9 @@ function agentsJson(model: Model, generatedAt: string): string {
       robots_url: url(model.site, href('robots', p.id)),
     })),
     endpoints: endpointMap(model),
-    crawlers: model.crawlers,
+    // The citations stay in each crawler's own document (json_url): with them the list passed
+    // 2 MB at 670 crawlers (docs/API.md §2.2).
+    crawlers: model.crawlers.map(({ citations: _citations, ...listed }) => listed),
   });
 }
 

@@ -11,9 +11,16 @@ const description = (schema: unknown, operation: Record<string, unknown> = {}) =
 });
 
 test('a schema keyword Swagger 2.0 cannot carry makes the conversion unpublished, and names where', () => {
-  const result = toSwagger2(description({ type: 'object', unevaluatedProperties: false }));
+  const result = toSwagger2(description({ type: 'array', unevaluatedItems: false }));
   assert.equal(result.document, null);
-  assert.ok(result.losses.some((l) => l.includes('unevaluatedProperties') && l.startsWith('definitions/thing')));
+  assert.ok(result.losses.some((l) => l.includes('unevaluatedItems') && l.startsWith('definitions/thing')));
+});
+
+test('unevaluatedProperties is carried verbatim, never as additionalProperties beside allOf', () => {
+  const schema = { type: 'object', allOf: [{ $ref: '#/components/schemas/base' }], unevaluatedProperties: false };
+  const losses: string[] = [];
+  assert.deepEqual(convertSchema(schema, 'thing', losses), { type: 'object', allOf: [{ $ref: '#/definitions/base' }], 'x-oas31-unevaluatedProperties': false });
+  assert.deepEqual(losses, []);
 });
 
 test('a cookie parameter, a body in two shapes, or the schema false is a loss', () => {

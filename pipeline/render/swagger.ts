@@ -91,6 +91,9 @@ export function convertSchema(schema: Json, at: string, losses: string[]): Json 
       out[key] = Object.fromEntries(Object.entries(value).map(([name, s]) => [name, sub(s, `properties/${name}`)]));
     else if (key === 'items' && isObject(value)) out[key] = sub(value, 'items');
     else if (key === 'additionalProperties') out[key] = typeof value === 'boolean' ? value : sub(value, key);
+    // 2.0 has no form of it, and additionalProperties beside allOf would refuse what allOf allows,
+    // so it is carried verbatim (a boolean as it is, a schema converted) for a 3.1 reader.
+    else if (key === 'unevaluatedProperties') out[EXTENSION_PREFIX + key] = typeof value === 'boolean' ? value : sub(value, key);
     else if (key === 'allOf' && Array.isArray(value)) out[key] = value.map((s, i) => sub(s, `allOf/${i}`));
     else if (SCHEMA_VALUED.has(key)) out[EXTENSION_PREFIX + key] = convertSchemaValued(value, SCHEMA_VALUED.get(key)!, `${at}/${key}`, losses);
     else if (CARRIED.has(key) || key === 'items') {
