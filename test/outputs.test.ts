@@ -24,7 +24,11 @@ const text = (path: string) => {
   return bytes.toString('utf8');
 };
 const ledger = JSON.parse(text('/documents.json')) as Ledger;
-const agents = JSON.parse(text('/data/agents.json')) as { count: number; crawlers: CrawlerView[]; categories: { id: string; ai: boolean }[] };
+const agents = JSON.parse(text('/data/agents.json')) as {
+  count: number;
+  crawlers: Omit<CrawlerView, 'citations'>[];
+  categories: { id: string; ai: boolean }[];
+};
 
 /**
  * The build of the committed records, made once for the file: a dry run against the committed
@@ -129,11 +133,14 @@ test('the ledger lists every file with the sha-256 ETag and size of its exact by
   for (const row of rows) assert.equal(row.split('\t').length, 5, row);
 });
 
-test('agents.json holds every crawler with all 23 published fields (docs/API.md §2.1), one file per crawler with the same content', () => {
+test('agents.json holds every crawler with all 23 published fields (docs/API.md §2.1), one file per crawler with the same content and its citations', () => {
   assert.equal(agents.count, agents.crawlers.length);
   for (const crawler of agents.crawlers) {
     for (const field of SPEC_FIELDS) assert.ok(field in crawler, `${crawler.slug}.${field}`);
-    assert.deepEqual(JSON.parse(text(`/crawler/${crawler.slug}.json`)), crawler);
+    assert.ok(!('citations' in crawler), `${crawler.slug}: the bulk list leaves the citations to the crawler's own document`);
+    const { citations, ...listed } = JSON.parse(text(`/crawler/${crawler.slug}.json`)) as CrawlerView;
+    assert.deepEqual(listed, crawler);
+    assert.ok(citations.length > 0, `${crawler.slug} has its citations in its own document`);
     assert.ok(dist.has(`/crawler/${crawler.slug}.html`) && dist.has(`/crawler/${crawler.slug}.md`));
   }
 });
@@ -154,10 +161,10 @@ test('agents.csv is RFC 4180 with a header row and the same table as agents.json
 test('each UA regex compiles, matches every example of its set and no browser', () => {
   const regexes = JSON.parse(text('/data/ua-regex.json')) as { all: string; ai_only: string; by_category: Record<string, string> };
   const ai = new Set(agents.categories.filter((c) => c.ai).map((c) => c.id));
-  const sets: [string, string, CrawlerView[]][] = [
+  const sets: [string, string, Omit<CrawlerView, 'citations'>[]][] = [
     ['all', regexes.all, agents.crawlers],
     ['ai_only', regexes.ai_only, agents.crawlers.filter((c) => ai.has(c.category))],
-    ...Object.entries(regexes.by_category).map(([id, source]): [string, string, CrawlerView[]] => [
+    ...Object.entries(regexes.by_category).map(([id, source]): [string, string, Omit<CrawlerView, 'citations'>[]] => [
       id,
       source,
       agents.crawlers.filter((c) => c.category === id),
