@@ -1,7 +1,7 @@
 // The headers the build measures the server configs and the classifier against
 // (records/corpus/README.md): real browser User-Agents from two npm packages, real app headers
 // and real bot headers from matomo device-detector's test fixtures, and the peers' collected
-// crawler headers. Read
+// crawler headers (monperrus/crawler-user-agents, arcjet/well-known-bots). Read
 // whole and checked for shape; a missing or malformed file stops the build, because a table
 // measured against nothing would still look like a clean result.
 
@@ -29,6 +29,8 @@ export interface Corpus {
   peer_instances: string[];
   /** Its entries: each pattern with its headers (the crosswalk maps each pattern to a record). */
   peer_patterns: { pattern: string; instances: string[] }[];
+  /** arcjet/well-known-bots: each entry's id with the real headers it accepts (`instances.accepted`). */
+  well_known_bots: { id: string; instances: string[] }[];
 }
 
 /** Where crawler-user-agents.json comes from (records/corpus/README.md). */
@@ -38,6 +40,15 @@ const BROWSERS_FILE = 'browsers.json';
 const APPS_FILE = 'apps.json';
 const BOTS_FILE = 'bots.json';
 const PEERS_FILE = 'crawler-user-agents.json';
+const WELL_KNOWN_BOTS_FILE = 'well-known-bots.json';
+
+/** Where well-known-bots.json comes from (records/corpus/README.md). */
+export const WELL_KNOWN_BOTS_SOURCE = {
+  project: 'arcjet/well-known-bots',
+  commit: '0637e27abef588368a29bb041b6e1e9af2e81f90',
+  file: 'well-known-bots.json',
+  licence: 'MIT',
+} as const;
 
 const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
 
@@ -73,6 +84,19 @@ function peersOf(data: unknown): Corpus['peer_patterns'] | string {
   return entries;
 }
 
+function wellKnownBotsOf(data: unknown): Corpus['well_known_bots'] | string {
+  if (!Array.isArray(data)) return 'not a JSON array';
+  const entries: Corpus['well_known_bots'] = [];
+  for (const entry of data as { id?: unknown; instances?: { accepted?: unknown } }[]) {
+    if (typeof entry?.id !== 'string') return 'an entry has no `id` string';
+    // An entry may give no headers at all; the crosswalk counts it as unplaced.
+    const accepted = entry.instances?.accepted ?? [];
+    if (!isStrings(accepted)) return `entry ${entry.id}: \`instances.accepted\` must be an array of strings`;
+    entries.push({ id: entry.id, instances: accepted });
+  }
+  return entries;
+}
+
 /** Reads records/corpus/; problems are returned, never thrown, like every other record file. */
 export async function readCorpus(dir: string, root: string): Promise<{ corpus: Corpus | null; problems: Problem[] }> {
   const problems: Problem[] = [];
@@ -91,7 +115,8 @@ export async function readCorpus(dir: string, root: string): Promise<{ corpus: C
   const apps = await read(APPS_FILE, headersOf);
   const bots = await read(BOTS_FILE, botsOf);
   const peer_patterns = await read(PEERS_FILE, peersOf);
-  const complete = browsers !== null && apps !== null && bots !== null && peer_patterns !== null;
+  const well_known_bots = await read(WELL_KNOWN_BOTS_FILE, wellKnownBotsOf);
+  const complete = browsers !== null && apps !== null && bots !== null && peer_patterns !== null && well_known_bots !== null;
   const peer_instances = peer_patterns?.flatMap((entry) => entry.instances) ?? [];
-  return { corpus: complete ? { browsers, apps, bots, peer_instances, peer_patterns } : null, problems };
+  return { corpus: complete ? { browsers, apps, bots, peer_instances, peer_patterns, well_known_bots } : null, problems };
 }

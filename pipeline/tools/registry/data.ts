@@ -7,7 +7,11 @@ import type { PublishedAccuracy, PublishedPolicy, SourceSummary, ToolData } from
 import { href } from '../../paths.ts';
 
 export interface ToolDocuments {
-  agents: { crawlers: CrawlerView[]; categories: { id: string; label: string; ai: boolean }[]; endpoints: Record<string, { url: string }> };
+  agents: {
+    crawlers: (Omit<CrawlerView, 'citations'> & Partial<Pick<CrawlerView, 'citations'>>)[];
+    categories: { id: string; label: string; ai: boolean }[];
+    endpoints: Record<string, { url: string }>;
+  };
   ipSources: {
     sources: {
       id: string;
@@ -44,6 +48,7 @@ export function buildToolData(docs: ToolDocuments): ToolData {
       status: c.status ?? 'active',
       retired_since: c.retired_since ?? null,
       verification: c.verification ?? legacyVerification(c),
+      // The bulk list carries no citations (docs/API.md §2.2); no tool answers with them.
       citations: c.citations ?? [],
     }),
   );
@@ -106,7 +111,7 @@ function latest(a: string | null, b: string | null): string | null {
 }
 
 /** A tree published before verification became a list: rebuilt from the one method it named. */
-function legacyVerification(c: CrawlerView): VerificationView[] {
+function legacyVerification(c: Pick<CrawlerView, 'verification_method' | 'verification_label' | 'reverse_dns_hostnames' | 'ip_sources'>): VerificationView[] {
   const empty = { sources: [], hostnames: [], asns: [], directory: null, signature_agent: null, addresses: [], note: null };
   const entries: VerificationView[] = [];
   if (c.verification_method === 'published-ranges')
