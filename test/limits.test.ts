@@ -19,7 +19,7 @@ import {
 import { suggestionIndex, suggestToken } from '../pipeline/tools/robots/suggest-token.ts';
 import { boundedEditDistance } from '../pipeline/tools/robots/distance.ts';
 import { evaluationCost, GROUP_LISTED, parseRobotsTxt } from '../pipeline/tools/robots/index.ts';
-import { jsonDepth, MAX_JSON_DEPTH } from '../pipeline/http/jsonrpc.ts';
+import { jsonBounds, MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../pipeline/http/jsonrpc.ts';
 import { JSON_RPC_HEADERS, raw } from './support/http.ts';
 import { relocate } from '../pipeline/http/origin.ts';
 import { serveMini, type ServedMini } from './support/served.ts';
@@ -294,7 +294,7 @@ describe('robots-lint: linear, with a bounded list of findings', () => {
 describe('MCP and A2A: one request per POST', () => {
   test('a JSON-RPC batch (100 verify_batch calls, docs/API.md §4.6) → HTTP 400, -32600, one request per POST', async () => {
     const ips = Array.from({ length: 500 }, (_, i) => `66.249.${i % 256}.${(i * 7) % 256}`);
-    const batch = Array.from({ length: 100 }, (_, i) => call(i + 1, 'verify_batch', { ip: ips.slice(0, 100), ua: 'Googlebot' }));
+    const batch = Array.from({ length: 100 }, (_, i) => call(i + 1, 'verify_batch', { ip: ips.slice(0, 10), ua: 'Googlebot' }));
     const answer = await rpc('/mcp/netcheck', batch);
     assert.equal(answer.status, 400);
     assert.equal(answer.body.error?.code, -32600);
@@ -342,7 +342,9 @@ describe(`JSON-RPC bodies nested at most ${MAX_JSON_DEPTH} levels`, () => {
   });
 
   test(`${MAX_JSON_DEPTH} levels are read; brackets inside strings do not count`, async () => {
-    assert.equal(jsonDepth('{"a": "[[[[{{{{", "b": [[]], "c": "\\"["}'), 3);
+    const text = '{"a": "[[[[{{{{", "b": [[]], "c": "\\"["}';
+    assert.equal(jsonBounds(text, 3), null);
+    assert.equal(jsonBounds(text, 2), 'too-deep');
     // The envelope, params and arguments take 3 levels: at the limit the argument is refused by
     // the tool (a tool error a model can read), one level more by the parser.
     const atLimit = await post('/mcp', nested(MAX_JSON_DEPTH - 3, mcpCall));
@@ -350,6 +352,45 @@ describe(`JSON-RPC bodies nested at most ${MAX_JSON_DEPTH} levels`, () => {
     assert.equal(body.result?.isError, true, atLimit.text.slice(0, 300));
     const over = JSON.parse((await post('/mcp', nested(MAX_JSON_DEPTH - 2, mcpCall))).text) as Rpc['body'];
     assert.equal(over.error?.code, -32700);
+  });
+});
+
+describe(`JSON-RPC bodies hold at most ${MAX_JSON_VALUES} values`, () => {
+  const post = (path: string, body: string) => raw(server.url, path, { method: 'POST', headers: JSON_HEADERS, body });
+  /** A classify call whose arguments carry `extra` names besides ua, as text. */
+  const crowded = (extra: number) =>
+    `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"classify_user_agent","arguments":{"ua":"GPTBot/1.2"${Array.from({ length: extra }, (_, i) => `,"k${i}":"v"`).join('')}}}}`;
+
+  test('MCP: a call whose arguments carry 60,000 extra names → -32700 naming the limit, before any schema walks them', async () => {
+    const answer = await post('/mcp', crowded(60_000));
+    assert.equal(answer.status, 400);
+    const body = JSON.parse(answer.text) as Rpc['body'];
+    assert.equal(body.error?.code, -32700);
+    assert.match(body.error.message, new RegExp(`more than ${MAX_JSON_VALUES} values`));
+  });
+
+  test('A2A: a data part with 60,000 names → -32700 naming the limit', async () => {
+    const names = Array.from({ length: 60_000 }, (_, i) => `"k${i}":"v"`).join(',');
+    const answer = await post(
+      '/a2a',
+      `{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"role":"user","messageId":"m","parts":[{"kind":"data","data":{${names}}}]}}}`,
+    );
+    const body = JSON.parse(answer.text) as Rpc['body'];
+    assert.equal(body.error?.code, -32700);
+    assert.match(body.error.message, new RegExp(`more than ${MAX_JSON_VALUES} values`));
+  });
+
+  test('the largest lists a tool takes fit: 500 addresses and a few extra names are read, and counted values inside strings are not values', async () => {
+    // Two members and two items: four separators, and those inside the string are text.
+    assert.equal(jsonBounds('{"a": "::,,::", "b": [1, 2]}', 64, 4), null);
+    assert.equal(jsonBounds('{"a": "::,,::", "b": [1, 2, 3]}', 64, 4), 'too-many-values');
+    const addresses = Array.from({ length: 500 }, (_, i) => `"192.0.2.${i % 250}"`).join(',');
+    const answer = await post(
+      '/netcheck/mcp',
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"verify_batch","arguments":{"ua":"Googlebot","ip":[${addresses}]}}}`,
+    );
+    const body = JSON.parse(answer.text) as { result?: unknown; error?: unknown };
+    assert.ok(body.result !== undefined, answer.text.slice(0, 300));
   });
 });
 

@@ -29,10 +29,19 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
  */
 export const MAX_JSON_DEPTH = 64;
 
-/** The deepest nesting of arrays and objects in JSON text (brackets inside strings do not count); stops counting past `limit`. */
-export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
+/**
+ * The most values a body may hold (object members and array items, counted by their `:` and `,`).
+ * The largest call a tool takes is 500 addresses or log lines, and a robots.txt is one string;
+ * JSON.parse and the schemas after it walk every value, so 60,000 names in 770 KB held the
+ * event loop for 40 ms to parse and over 100 ms to validate (docs/API.md §4.6). Counted in the
+ * scan that bounds the depth, which stops at the first value past the limit.
+ */
+export const MAX_JSON_VALUES = 4096;
+
+/** What a scan of JSON text found past its bounds, or null within them. Brackets, colons and commas inside strings do not count. */
+export function jsonBounds(text: string, depthLimit = MAX_JSON_DEPTH, valueLimit = MAX_JSON_VALUES): 'too-deep' | 'too-many-values' | null {
   let depth = 0;
-  let deepest = 0;
+  let values = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -42,14 +51,14 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
-      if (++depth > deepest) deepest = depth;
-      if (deepest > limit) return deepest;
+      if (++depth > depthLimit) return 'too-deep';
     } else if (c === 0x5d || c === 0x7d) depth--;
+    else if ((c === 0x3a || c === 0x2c) && ++values > valueLimit) return 'too-many-values';
   }
-  return deepest;
+  return null;
 }
 
-/** Strict UTF-8 (RFC 8259 section 8.1), then JSON of at most MAX_JSON_DEPTH levels; never throws. */
+/** Strict UTF-8 (RFC 8259 section 8.1), then JSON of at most MAX_JSON_DEPTH levels and MAX_JSON_VALUES values; never throws. */
 export function parseJsonBody(bytes: Uint8Array, example: string): { ok: true; value: unknown } | { ok: false; message: string } {
   let text: string;
   try {
@@ -57,10 +66,17 @@ export function parseJsonBody(bytes: Uint8Array, example: string): { ok: true; v
   } catch {
     return { ok: false, message: 'Parse error: the body is not valid UTF-8. Send one JSON-RPC 2.0 request as UTF-8 JSON.' };
   }
-  if (jsonDepth(text) > MAX_JSON_DEPTH) {
+  const past = jsonBounds(text);
+  if (past === 'too-deep') {
     return {
       ok: false,
       message: `Parse error: the body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep. Send one JSON-RPC 2.0 request nested at most ${MAX_JSON_DEPTH} levels, e.g. ${example}.`,
+    };
+  }
+  if (past === 'too-many-values') {
+    return {
+      ok: false,
+      message: `Parse error: the body holds more than ${MAX_JSON_VALUES} values (object members and array items). Send one JSON-RPC 2.0 request with at most ${MAX_JSON_VALUES}, e.g. ${example}; a tool takes at most 500 items per list.`,
     };
   }
   try {
