@@ -38,9 +38,28 @@ function naiveClassify(list: readonly CrawlerView[], ua: string): { slug: string
   const formsOf = (c: CrawlerView) => [c.user_agent_substring!, ...c.variants.map((v) => v.user_agent_substring)];
   const examplesOf = (c: CrawlerView) => [c.user_agent_example ?? '', ...c.variants.map((v) => v.user_agent_example)];
   const carries = (c: CrawlerView, sub: string) => !formsOf(c).includes(sub) && examplesOf(c).some((example) => has(example, sub));
+  // A record with full forms is named by its own substring only in a header of one of them.
+  const wholeForm = (form: string) =>
+    new RegExp(
+      `^${form
+        .split(/(\{version\}|\{number\}|\{letter\})/)
+        .map((part) =>
+          part === '{version}'
+            ? '[0-9][0-9.]*'
+            : part === '{number}'
+              ? '[0-9]+'
+              : part === '{letter}'
+                ? '[A-Za-z]'
+                : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+        )
+        .join('')}$`,
+      'i',
+    );
+  const inItsForm = (c: CrawlerView, sub: string) =>
+    sub !== c.user_agent_substring || c.user_agent_full_forms.length === 0 || c.user_agent_full_forms.some((form) => wholeForm(form).test(ua));
   const rest = withSub
     .flatMap((c) => formsOf(c).map((sub) => ({ c, sub, start: tokenStart(ua, sub) })))
-    .filter((x) => x.start !== -1)
+    .filter((x) => x.start !== -1 && inItsForm(x.c, x.sub))
     .sort((a, b) => b.sub.length - a.sub.length || a.start - b.start || compareText(a.c.slug, b.c.slug));
   const order: string[] = [];
   while (rest.length > 0) {
