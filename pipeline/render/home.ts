@@ -7,6 +7,7 @@ import { FAVICON, page, STYLE } from '../site/layout.ts';
 import { FILTER_SCRIPT } from '../site/filter-script.ts';
 import { categoryCounts } from './data.ts';
 import { coverage } from './coverage.ts';
+import { crosswalk } from './crosswalk.ts';
 import { EVIDENCE_LABELS, STANCE_LABELS, VERIFICATION_LABELS } from '../model/labels.ts';
 import type { RenderedFile } from './output.ts';
 
@@ -108,6 +109,16 @@ ${Object.entries(report.by_stance).map(
 <tbody>
 ${Object.entries(report.by_verification).map(
   ([method, n]) => html`<tr><td>${VERIFICATION_LABELS[method as keyof typeof VERIFICATION_LABELS]} (<code>${method}</code>)</td><td>${n}</td></tr>
+`,
+)}</tbody>
+</table></div>
+<div class="wide" tabindex="0"><table>
+<caption>Other projects' lists, name by name (<a href="${url(model.site, href('crosswalk'))}">crosswalk.json</a>)</caption>
+<thead><tr><th scope="col">Peer dataset</th><th scope="col">Names</th><th scope="col">On a record</th><th scope="col">Named clients</th><th scope="col">Left out, with a reason</th><th scope="col">Heuristics</th><th scope="col">Not placed</th></tr></thead>
+<tbody>
+${crosswalk(model).peers.map(
+  (peer) =>
+    html`<tr><td>${peer.title}</td><td>${peer.counts.names}</td><td>${peer.counts.placed}</td><td>${peer.counts.clients}</td><td>${peer.counts.excluded}</td><td>${peer.counts.generic}</td><td>${peer.counts.unplaced}</td></tr>
 `,
 )}</tbody>
 </table></div>`;

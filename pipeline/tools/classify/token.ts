@@ -20,7 +20,8 @@
 // whole run before every candidate, which made a policy's nginx map 24 times slower per request
 // (pcre2grep over 7,088 browser headers and 800 patterns: 46 µs to 1,091 µs a header). One
 // character before the name catches a name inside a host or a path segment, which is where a
-// URL holds one; a name after `-` inside a path word is still counted (documented).
+// URL holds one; a name that begins a host written without a scheme is still counted
+// (docs/API.md, /data/ua-regex.json).
 //
 // Boundaries are written as consuming groups, not `\b` or lookaround: `\b` is wrong next to `-`,
 // `/` or a space, and RE2 (Caddy) has no lookbehind. A regex only answers "does it match", so a
