@@ -18,6 +18,20 @@ export const VERIFICATION_LABELS: Record<VerificationMethod, string> = {
   none: 'No published verification method',
 };
 
+/** The label of a method whose source is a third party, not the operator (verification_source). */
+const THIRD_PARTY_VERIFICATION_LABELS: Record<VerificationMethod, string> = {
+  'published-ranges': 'IP prefixes the operator publishes, at an address a third party gives',
+  'fixed-ips': 'IP addresses from a third-party list, not the operator',
+  'reverse-dns': 'Forward-confirmed reverse DNS, with host names a third party gives',
+  asn: 'Autonomous system a third party names',
+  'web-bot-auth': 'Signed requests (Web Bot Auth), key directory a third party names',
+  none: 'No published verification method',
+};
+
+export function verificationLabel(method: VerificationMethod, source: 'operator' | 'third-party' | null): string {
+  return (source === 'third-party' ? THIRD_PARTY_VERIFICATION_LABELS : VERIFICATION_LABELS)[method];
+}
+
 export const EVIDENCE_LABELS: Record<EvidenceLevel, string> = {
   operator: 'Documented by the operator',
   'third-party': 'Third-party evidence; the operator documents nothing',

@@ -16,10 +16,10 @@ import type {
   VerificationEntry,
   VerificationMethod,
 } from '../records/types.ts';
-import { byStrength, evidenceLevel, operatorDocs, strongestMethod } from '../records/evidence.ts';
+import { byStrength, evidenceLevel, operatorDocs, strongestMethod, verificationSource, type VerificationSource } from '../records/evidence.ts';
 import { peerStanding, type PeerStanding } from '../records/peers.ts';
 import type { Corpus } from '../records/corpus.ts';
-import { EVIDENCE_LABELS, STANCE_LABELS, VERIFICATION_LABELS } from './labels.ts';
+import { EVIDENCE_LABELS, STANCE_LABELS, verificationLabel } from './labels.ts';
 import { neverFetched, type MirrorEntry } from '../upstream/accept.ts';
 import { neverFetchedDirectory, type DirectoryEntry, type MirroredKey } from '../upstream/directory.ts';
 import type { EventLog } from '../changes/types.ts';
@@ -42,6 +42,8 @@ export interface CrawlerView {
   /** The strongest entry of `verification`. */
   verification_method: VerificationMethod;
   verification_label: string;
+  /** Who says how to verify it: the operator, a third party (labelled everywhere), or null with no method. */
+  verification_source: VerificationSource;
   published_ip_ranges_url: string | null;
   ip_ranges_endpoint: string | null;
   ipv4_prefix_count: number;
@@ -237,7 +239,8 @@ export function buildModel(
       respects_robots_txt: record.respects_robots_txt,
       respects_robots_txt_label: STANCE_LABELS[record.respects_robots_txt],
       verification_method: strongestMethod(record.verification),
-      verification_label: VERIFICATION_LABELS[strongestMethod(record.verification)],
+      verification_label: verificationLabel(strongestMethod(record.verification), verificationSource(record)),
+      verification_source: verificationSource(record),
       published_ip_ranges_url: primary?.url ?? null,
       ip_ranges_endpoint: primary?.endpoint ?? null,
       ipv4_prefix_count: counts.ipv4,
@@ -266,7 +269,7 @@ export function buildModel(
       successor: record.successor ?? null,
       retirement_note: record.retirement_note ?? null,
       retirement_citation: record.retirement_citation ?? null,
-      verification: byStrength(record.verification).map((entry) => verificationView(entry, own)),
+      verification: byStrength(record.verification).map((entry) => verificationView(entry, own, verificationSource(record))),
       evidence: evidenceLevel(record),
       evidence_label: EVIDENCE_LABELS[evidenceLevel(record)],
       citations: record.citations.map((c) => ({ ...c, note: c.note ?? null })),
@@ -299,10 +302,10 @@ function reverseDnsHostnames(entries: readonly VerificationEntry[]): string[] {
   return entries.flatMap((entry) => (entry.method === 'reverse-dns' ? entry.hostnames : []));
 }
 
-function verificationView(entry: VerificationEntry, own: readonly SourceView[]): VerificationView {
+function verificationView(entry: VerificationEntry, own: readonly SourceView[], source: VerificationSource): VerificationView {
   const view: VerificationView = {
     method: entry.method,
-    label: VERIFICATION_LABELS[entry.method],
+    label: verificationLabel(entry.method, source),
     sources: [],
     hostnames: [],
     asns: [],

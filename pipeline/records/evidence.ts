@@ -45,6 +45,19 @@ export function evidenceLevel(record: Pick<CrawlerRecord, 'citations' | 'robots_
   return 'observed';
 }
 
+/**
+ * Who says how to verify the crawler: `operator` when an operator citation supports
+ * `verification`, `third-party` when only other sources do (a public list of scanners'
+ * addresses, a peer dataset), null when there is no method. A check resting on a third party
+ * is stated as such wherever it is shown (docs/API.md §2.1).
+ */
+export function verificationSource(record: Pick<CrawlerRecord, 'citations' | 'verification'>): VerificationSource {
+  if (record.verification.every((entry) => entry.method === 'none')) return null;
+  return record.citations.some((c) => c.kind === 'operator' && c.supports.includes('verification')) ? 'operator' : 'third-party';
+}
+
+export type VerificationSource = 'operator' | 'third-party' | null;
+
 /** The operator's own page that names the crawler, as the record's operator_docs (docs/API.md §2.1); null when there is none. */
 export function operatorDocs(citations: readonly SupportingCitation[]): string | null {
   return citations.find((c) => c.kind === 'operator')?.url ?? null;

@@ -42,6 +42,7 @@ export function fixtureCrawler(slug: string, fields: Partial<CrawlerView> = {}):
     respects_robots_txt_label: 'Operator documents that it obeys robots.txt',
     verification_method: 'none',
     verification_label: 'No published verification method',
+    verification_source: null,
     published_ip_ranges_url: null,
     ip_ranges_endpoint: null,
     ipv4_prefix_count: 0,

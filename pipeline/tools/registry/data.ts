@@ -48,6 +48,7 @@ export function buildToolData(docs: ToolDocuments): ToolData {
       status: c.status ?? 'active',
       retired_since: c.retired_since ?? null,
       verification: c.verification ?? legacyVerification(c),
+      verification_source: c.verification_source ?? (c.verification_method === 'none' ? null : 'operator'),
       // The bulk list carries no citations (docs/API.md §2.2); no tool answers with them.
       citations: c.citations ?? [],
     }),

@@ -23,7 +23,10 @@ export interface HowToVerify {
   signature_directory: string | null;
 }
 
-type Crawler = Pick<CrawlerView, 'name' | 'operator' | 'verification_method' | 'verification_label' | 'verification' | 'reverse_dns_hostnames' | 'ip_sources'>;
+type Crawler = Pick<
+  CrawlerView,
+  'name' | 'operator' | 'verification_method' | 'verification_label' | 'verification_source' | 'verification' | 'reverse_dns_hostnames' | 'ip_sources'
+>;
 
 /** `address` fills the commands in; without it they hold the placeholder `<ip>`. */
 export function howToVerify(crawler: Crawler, address?: string): HowToVerify {
@@ -34,6 +37,11 @@ export function howToVerify(crawler: Crawler, address?: string): HowToVerify {
     const part = stepsFor(crawler, entry, ip);
     steps.push(...part.steps);
     commands.push(...part.commands);
+  }
+  if (crawler.verification_source === 'third-party') {
+    steps.push(
+      `These checks come from a third party, not from ${crawler.operator} (the record cites it): a request that passes is likely ${crawler.name}, not proven to be; one that fails may still be, if the third party's copy is out of date.`,
+    );
   }
   return {
     method: crawler.verification_method,
@@ -56,10 +64,12 @@ function stepsFor(crawler: Crawler, entry: VerificationView, ip: string): { step
       const lists = entry.sources.length > 0 ? entry.sources.join(', ') : 'none mirrored here';
       return only(`Check ${ip} against the IP prefixes ${operator} publishes for ${name} (this service's copies: ${lists}); verify-crawler does this.`);
     }
-    case 'fixed-ips':
-      return only(
-        `Check ${ip} against the ${entry.addresses.length} ${entry.addresses.length === 1 ? 'address' : 'addresses'} ${operator} lists on its page for ${name} (${entry.addresses.join(', ')}); verify-crawler does this.`,
-      );
+    case 'fixed-ips': {
+      const count = `${entry.addresses.length} ${entry.addresses.length === 1 ? 'address' : 'addresses'}`;
+      const whose =
+        crawler.verification_source === 'third-party' ? `a third-party list gives for ${operator}'s ${name}` : `${operator} lists on its page for ${name}`;
+      return only(`Check ${ip} against the ${count} ${whose} (${entry.addresses.join(', ')}); verify-crawler does this.`);
+    }
     case 'reverse-dns':
       return reverseDnsSteps(entry.hostnames, ip);
     case 'asn': {

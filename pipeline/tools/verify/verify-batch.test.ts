@@ -382,6 +382,17 @@ describe('verifyBatch: addresses listed on a page, and an operator network behin
     assert.match(other.explanation, /none of the addresses/);
   });
 
+  it('an address from a third-party list is genuine with a caveat saying the operator is not the source', () => {
+    const scanner = { ...listed, verification_source: 'third-party' as const };
+    const withThirdParty = [scanner, networked];
+    const third = checked(verifyAt(buildPrefixIndex([network, ...listedSources(withThirdParty)]), withThirdParty, ['198.51.100.7'], 'ListBot').results[0]);
+    assert.equal(third.verdict, 'genuine');
+    assert.match(third.explanation, /a third-party list gives for/);
+    assert.doesNotMatch(third.explanation, /lists on its page/);
+    assert.match(third.caveat ?? '', /likely ListBot, not proven/);
+    assert.equal(verdict('198.51.100.7', 'ListBot').caveat, null, "the operator's own list needs no caveat");
+  });
+
   it("an address in the operator's network fits an asn claim without proving it; outside it, the claim is false", () => {
     const inside = verdict('203.0.113.9', 'NetBot');
     assert.equal(inside.verdict, 'operator-network');

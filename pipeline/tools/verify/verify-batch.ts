@@ -39,6 +39,7 @@ const CLAIMED_FIELDS = [
   'robots_only',
   'verification_method',
   'verification_label',
+  'verification_source',
   'verification',
   'ip_sources',
   'reverse_dns_hostnames',
@@ -267,6 +268,13 @@ function judge(context: Context, claim: BatchClaim | null, address: string, matc
   const claimed = claim.crawler;
   const own = matches.find((m) => m.scope !== 'network' && m.crawlers.includes(claimed.slug));
   if (own !== undefined) {
+    if (own.scope === 'listed' && claimed.verification_source === 'third-party') {
+      return {
+        verdict: 'genuine',
+        explanation: `${address} is in ${own.prefix}, which a third-party list gives for ${own.operator_name}'s ${claimed.name} (cited in this index's record).`,
+        caveat: `The addresses come from a third party, not from ${claimed.operator}: the request is likely ${claimed.name}, not proven to be.`,
+      };
+    }
     const where = own.scope === 'listed' ? `lists on its page for ${claimed.name} (this index's record)` : `publishes for ${claimed.name} (list ${own.source})`;
     return { verdict: 'genuine', explanation: `${address} is in ${own.prefix}, which ${own.operator_name} ${where}.`, caveat: null };
   }
