@@ -25,7 +25,7 @@ function header(site: SiteSettings, matcher: PolicyMatcher, dialect: Dialect, st
     crawlerCount === 0
       ? 'Matches no crawler: this policy names none that a User-Agent rule can catch.'
       : `${verb} ${crawlerCount} crawler${crawlerCount === 1 ? '' : 's'} by the User-Agent token each sends, ignoring case, only where it`,
-    ...(crawlerCount === 0 ? [] : [`stands as a word of its own (${TOKEN_RULE_WORDS}):`]),
+    ...(crawlerCount === 0 ? [] : ['stands as a word of its own,', `that is with ${TOKEN_RULE_WORDS}:`]),
     ...matcher.lines.flatMap((line) => line.crawlers.map((c) => `  ${c.name} (${c.operator}): ${line.label}`)),
     ...(matcher.unenforceable.length === 0
       ? []

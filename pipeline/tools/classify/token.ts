@@ -44,7 +44,7 @@ const isName = (substring: string): boolean => needsStart(substring) && !PLACE_S
 
 /** The rule in a sentence's words, for every document that states it (configs, /data/ua-regex.json, /data/policy-accuracy.json). */
 export const TOKEN_RULE_WORDS =
-  'no letter or digit before it (before a name, also none of - _ . / : @ = ? & # % ~, which join it to a longer name or put it inside a URL), no letter after it';
+  'no letter or digit before it, and before a name none of - _ . / : @ = ? & # % ~ either, since they join it to a longer name or put it inside a URL; no letter after it';
 
 /** The regex before a name, and before any other substring that starts with a letter or digit. */
 export const NAME_START = '(?:^|[^A-Za-z0-9_./:@=?&#%~-])';
