@@ -32,8 +32,13 @@ import { foldAscii } from '../../util/ascii.ts';
 
 const WORD = /[A-Za-z0-9]/;
 const LETTER = /[A-Za-z]/;
-/** What may not stand before a name: a letter or digit, or a character joining it to a longer name or a URL. */
-const NAME_JOINED = /[A-Za-z0-9_./:@=?&#%~-]/;
+/**
+ * The characters that join a name to a longer name or put it inside a URL, written so that they
+ * stand as they are inside a character class of JavaScript, PCRE and RE2 (the hyphen last).
+ */
+const JOINERS = '_./:@=?&#%~-';
+/** What may not stand before a name: a letter or digit, or a joiner. */
+const NAME_JOINED = new RegExp(`[A-Za-z0-9${JOINERS}]`);
 /** A substring shaped like a host, an address or a path: a dot, colon or at sign, or a slash before its last character. */
 const PLACE_SHAPED = /[.:@]|\/./;
 
@@ -43,11 +48,11 @@ const needsEnd = (substring: string): boolean => WORD.test(substring.at(-1) ?? '
 const isName = (substring: string): boolean => needsStart(substring) && !PLACE_SHAPED.test(substring);
 
 /** The rule in a sentence's words, for every document that states it (configs, /data/ua-regex.json, /data/policy-accuracy.json). */
-export const TOKEN_RULE_WORDS =
-  'no letter or digit before it, and before a name none of - _ . / : @ = ? & # % ~ either, since they join it to a longer name or put it inside a URL; no letter after it';
+export const TOKEN_RULE_WORDS = `no letter or digit before it, and before a name none of ${[...JOINERS].join(' ')} either, since they join it to a longer name or put it inside a URL; no letter after it`;
 
-/** The regex before a name, and before any other substring that starts with a letter or digit. */
-export const NAME_START = '(?:^|[^A-Za-z0-9_./:@=?&#%~-])';
+/** The regex before a name. */
+export const NAME_START = `(?:^|[^A-Za-z0-9${JOINERS}])`;
+/** The regex before any other substring that starts with a letter or digit. */
 export const WORD_START = '(?:^|[^A-Za-z0-9])';
 /** The regex after a substring that ends with a letter or digit. */
 export const WORD_END = '(?:[^A-Za-z]|$)';
