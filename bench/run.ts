@@ -17,6 +17,7 @@ import { describeAnswer, probe } from './probe.ts';
 import { largeListRun } from '../test/support/large-list.ts';
 import { compressed, get, heaviestToolCalls, LARGE_DOCUMENT, mcpClassify, revalidate, SMALL_DOCUMENT, verifyCrawler } from './requests.ts';
 import { startServerProcess } from './server-process.ts';
+import { hostileStalls } from './stall.ts';
 import { rowsTable, rssDrift, rssTable, type Row, type RssRound, type Side, type Target } from './table.ts';
 import { toolFigures } from './tools.ts';
 import { runWrk, type WrkRequest } from './wrk.ts';
@@ -217,6 +218,15 @@ print(
 print(`${'unloaded'.padEnd(12)} p50 ${flood.unloaded.p50.toFixed(1)} ms, p99 ${flood.unloaded.p99.toFixed(1)} ms`);
 print(`${'under flood'.padEnd(12)} p50 ${flood.flooded.p50.toFixed(1)} ms, p99 ${flood.flooded.p99.toFixed(1)} ms (the flood's answers: ${answers})`);
 print(`server RSS: ${flood.rssIdleMiB ?? 'n/a'} MiB before the flood, ${flood.rssPeakMiB ?? 'n/a'} MiB at its peak (sampled every 100 ms)`);
+
+// Hostile inputs beside a small GET on another connection (docs/API.md §4.6): the GET's worst
+// latency while each input is answered is how long that input held every other client.
+progress('measuring: the worst stall each hostile input causes other clients ...');
+const hostile = await hostileStalls(root);
+print(
+  `\nhostile inputs, each beside GETs of /crawler/gptbot.json sent back to back on another connection; the slowest GET while the input was answered (target: under 50 ms; baseline, the same GETs alone: ${hostile.baselineMs.toFixed(1)} ms)`,
+);
+for (const s of hostile.stalls) print(`${s.name.padEnd(50)} answer ${describeAnswer(s.answer).padEnd(24)} worst GET ${s.worstMs.toFixed(1)} ms`);
 
 // A valid list of 500,000 prefixes (about 500 times the largest real one) through refresh, build of
 // every document, commit and verify; test/large-list.test.ts proves the same stages on the smallest
