@@ -1,8 +1,7 @@
 // How long a hostile input holds the server's event loop, as every other client feels it: a
 // small GET is sent one after another on its own connection while each input below is sent and
 // answered, and the slowest of those GETs is the input's stall. The same GETs with no input
-// beside them, in the same run, are the baseline. Targets: no input over 50 ms (issue-free
-// inputs stay near the baseline). The server runs in its own process; nothing is asserted.
+// beside them, in the same run, are the baseline. Target: no input over 50 ms. The server runs in its own process; nothing is asserted.
 import { Agent, request } from 'node:http';
 import { probe, type Probe } from './probe.ts';
 import { startServerProcess } from './server-process.ts';

@@ -389,8 +389,9 @@ describe(`JSON-RPC bodies hold at most ${MAX_JSON_VALUES} values`, () => {
       '/netcheck/mcp',
       `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"verify_batch","arguments":{"ua":"Googlebot","ip":[${addresses}]}}}`,
     );
-    const body = JSON.parse(answer.text) as { result?: unknown; error?: unknown };
-    assert.ok(body.result !== undefined, answer.text.slice(0, 300));
+    const body = JSON.parse(answer.text) as { result?: { isError?: boolean; structuredContent?: { results: unknown[] } } };
+    assert.equal(body.result?.isError, undefined, answer.text.slice(0, 300));
+    assert.equal(body.result?.structuredContent?.results.length, 500, 'every address is judged');
   });
 });
 

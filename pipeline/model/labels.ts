@@ -1,4 +1,5 @@
 import type { ClientRecord, EvidenceLevel, Stance, VerificationMethod } from '../records/types.ts';
+import type { VerificationSource } from '../records/evidence.ts';
 
 // Human labels for the enum fields. Identifiers are the contract; labels may be reworded.
 export const STANCE_LABELS: Record<Stance, string> = {
@@ -28,7 +29,7 @@ const THIRD_PARTY_VERIFICATION_LABELS: Record<VerificationMethod, string> = {
   none: 'No published verification method',
 };
 
-export function verificationLabel(method: VerificationMethod, source: 'operator' | 'third-party' | null): string {
+export function verificationLabel(method: VerificationMethod, source: VerificationSource): string {
   return (source === 'third-party' ? THIRD_PARTY_VERIFICATION_LABELS : VERIFICATION_LABELS)[method];
 }
 

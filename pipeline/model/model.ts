@@ -226,6 +226,7 @@ export function buildModel(
     const own = sourcesOf(record.slug);
     const primary = own[0];
     const counts = prefixCounts(own);
+    const checkedBy = verificationSource(record);
     return {
       slug: record.slug,
       name: record.name,
@@ -239,8 +240,8 @@ export function buildModel(
       respects_robots_txt: record.respects_robots_txt,
       respects_robots_txt_label: STANCE_LABELS[record.respects_robots_txt],
       verification_method: strongestMethod(record.verification),
-      verification_label: verificationLabel(strongestMethod(record.verification), verificationSource(record)),
-      verification_source: verificationSource(record),
+      verification_label: verificationLabel(strongestMethod(record.verification), checkedBy),
+      verification_source: checkedBy,
       published_ip_ranges_url: primary?.url ?? null,
       ip_ranges_endpoint: primary?.endpoint ?? null,
       ipv4_prefix_count: counts.ipv4,
@@ -269,7 +270,7 @@ export function buildModel(
       successor: record.successor ?? null,
       retirement_note: record.retirement_note ?? null,
       retirement_citation: record.retirement_citation ?? null,
-      verification: byStrength(record.verification).map((entry) => verificationView(entry, own, verificationSource(record))),
+      verification: byStrength(record.verification).map((entry) => verificationView(entry, own, checkedBy)),
       evidence: evidenceLevel(record),
       evidence_label: EVIDENCE_LABELS[evidenceLevel(record)],
       citations: record.citations.map((c) => ({ ...c, note: c.note ?? null })),

@@ -139,6 +139,7 @@ describe('classify: real records', () => {
       'status',
       'verification_label',
       'verification_method',
+      'verification_source',
     ]);
     for (const [key, value] of Object.entries(answer.crawler)) assert.equal(value, record[key as keyof CrawlerView], key);
     assert.match(answer.note, /Any client can send any User-Agent/);
@@ -250,6 +251,18 @@ describe('classify: ties', () => {
     // Substrings shaped like a place are written to be found in one.
     assert.equal(slugOf(classify(classifier, 'Mozilla/2.0 (compatible; Ask Jeeves/Teoma)')), 'teoma');
     assert.equal(slugOf(classify(classifier, 'Mozilla/5.0 (compatible; heritrix/3.4.0 +https://www.kb.dk/netarkivindsamling/) Firefox/57')), 'kb-dk-bot');
+  });
+
+  it("says a check from a third party proves less than the operator's own", () => {
+    const listed = fixtureCrawler('scanbot', { verification_method: 'fixed-ips', verification_source: 'operator' });
+    const thirdParty = fixtureCrawler('listbot', { verification_method: 'fixed-ips', verification_source: 'third-party' });
+    const classifier = buildClassifier([listed, thirdParty]);
+    const own = classify(classifier, 'scanbot/1.0');
+    const other = classify(classifier, 'listbot/1.0');
+    assert.ok(own.matched && other.matched);
+    assert.match(own.note, /addresses the operator lists on its page/);
+    assert.match(other.note, /a check a third party gives, not the operator .* likely, not proven/);
+    assert.doesNotMatch(other.note, /the operator lists on its page/);
   });
 
   it('names a crawler by a variant form as by its own, says which it was, and lists it once when both occur', () => {

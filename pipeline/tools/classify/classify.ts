@@ -42,6 +42,7 @@ const CLASSIFIED_FIELDS = [
   'respects_robots_txt_label',
   'verification_method',
   'verification_label',
+  'verification_source',
   'cost_of_blocking',
   'json_url',
   'html_url',
@@ -90,7 +91,7 @@ export function buildClassifier(crawlers: readonly CrawlerView[], clients: reado
     if (substrings.length === 0) continue;
     const projected = project(crawler);
     for (const substring of substrings) bySubstring.set(substring, [...(bySubstring.get(substring) ?? []), projected]);
-    for (const variant of crawler.variants ?? []) variantForms.add(`${crawler.slug} ${variant.user_agent_substring}`);
+    for (const form of userAgentForms(crawler)) if (!form.own) variantForms.add(`${crawler.slug} ${form.substring}`);
     const full = crawler.user_agent_full_forms ?? [];
     if (full.length > 0 && crawler.user_agent_substring !== null) {
       fullForms.set(
@@ -193,7 +194,7 @@ export function classify(classifier: Classifier, userAgent: string): Classificat
     crawler: { ...best.crawler },
     matched_substring: best.substring,
     other_matches: others.map((c) => ({ slug: c.crawler.slug, matched_substring: c.substring })),
-    note: `The header contains "${best.substring}", ${form} of ${best.crawler.name} (${best.crawler.operator}). ${retiredNote(best.crawler)}Any client can send any User-Agent; ${HOW_TO_TRUST[best.crawler.verification_method]}`,
+    note: `The header contains "${best.substring}", ${form} of ${best.crawler.name} (${best.crawler.operator}). ${retiredNote(best.crawler)}Any client can send any User-Agent; ${howToTrust(best.crawler)}`,
   };
 }
 
@@ -214,6 +215,12 @@ const HOW_TO_TRUST: Record<CrawlerView['verification_method'], string> = {
   'web-bot-auth': "the operator signs the crawler's requests (Web Bot Auth): only a valid signature from its key directory proves the request is genuine.",
   none: 'the operator publishes no way to verify this crawler, so the header alone proves nothing.',
 };
+
+/** How far a check can be trusted: a method a third party gives, not the operator, proves less. */
+function howToTrust(crawler: ClassifiedCrawler): string {
+  if (crawler.verification_source !== 'third-party') return HOW_TO_TRUST[crawler.verification_method];
+  return 'whether the request really came from this crawler can be judged only by a check a third party gives, not the operator (verify-crawler): a pass makes it likely, not proven.';
+}
 
 function project(c: CrawlerView): ClassifiedCrawler {
   return crawlerFields(c, CLASSIFIED_FIELDS);
