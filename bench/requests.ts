@@ -5,6 +5,8 @@ import type { WrkRequest } from './wrk.ts';
 
 export const SMALL_DOCUMENT = '/crawler/gptbot.json';
 export const LARGE_DOCUMENT = '/data/agents.json';
+/** A mistyped crawler: the 404 a client meets most. */
+export const MISSING_DOCUMENT = '/crawler/no-such-crawler.json';
 
 const GPTBOT_UA = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)';
 

@@ -15,8 +15,10 @@ import { classifyUnderFlood, FLOOD_CONNECTIONS } from './flood.ts';
 import { startNginx } from './nginx.ts';
 import { describeAnswer, probe } from './probe.ts';
 import { largeListRun } from '../test/support/large-list.ts';
-import { compressed, get, heaviestToolCalls, LARGE_DOCUMENT, mcpClassify, revalidate, SMALL_DOCUMENT, verifyCrawler } from './requests.ts';
-import { startServerProcess } from './server-process.ts';
+import { compressed, get, heaviestToolCalls, LARGE_DOCUMENT, mcpClassify, MISSING_DOCUMENT, revalidate, SMALL_DOCUMENT, verifyCrawler } from './requests.ts';
+import { startScriptProcess, startServerProcess } from './server-process.ts';
+import { type Contender, interleaved, type LimitRow, limitTable } from './limit.ts';
+import { ENCODED_LINE } from '../pipeline/node/compress.ts';
 import { hostileStalls } from './stall.ts';
 import { rowsTable, rssDrift, rssTable, type Row, type RssRound, type Side, type Target } from './table.ts';
 import { toolFigures } from './tools.ts';
@@ -28,6 +30,8 @@ const VERIFY_CONNECTIONS = 16;
 const VERIFY_ADDRESSES = 500;
 const HEAVY_CONNECTIONS = 4;
 const RSS_ROUNDS = 3;
+/** Slices per server in each row of the one-process limit; each lasts BENCH_SECONDS ÷ this (at least 1 s). */
+const LIMIT_ROUNDS = 5;
 /** A page: served with the request log's live counters written in. */
 const PAGE = '/crawler/gptbot.html';
 
@@ -43,6 +47,7 @@ const root = process.cwd();
 const dist = join(root, 'dist');
 const seconds = wholeSeconds('BENCH_SECONDS', 10);
 const rssSeconds = wholeSeconds('BENCH_RSS_SECONDS', 30);
+const limitSlice = Math.max(1, Math.round(seconds / LIMIT_ROUNDS));
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 const print = (line = '') => process.stdout.write(`${line}\n`);
 
@@ -55,12 +60,16 @@ async function measureServers(wrk: Executable, nginx: Executable | null): Promis
     const load = (origin: string, requests: readonly WrkRequest[], connections: number, duration: number) =>
       runWrk(wrk.path, { origin, requests, threads: THREADS, connections, seconds: duration }, { scratchDir: scratch, signal: interrupted.signal });
 
-    progress('starting serve.ts twice: as npm start runs it (request log on), and with --no-log ...');
+    progress('starting serve.ts twice: as npm start runs it (request log on), and with --no-log; each is measured once its documents are compressed ...');
     // The log goes to the scratch folder, not the project's state/: a bench leaves nothing behind.
-    const ours = await startServerProcess(root, ['--log-db', join(scratch, 'requests.db')]);
+    // One after the other, and measured only once compressing is done: until then a server spends a core on it.
+    const ours = await startServerProcess(root, ['--log-db', join(scratch, 'requests.db')], { readyLine: ENCODED_LINE, timeoutMs: 300_000 });
     cleanup.add(() => ours.stop());
-    const oursNoLog = await startServerProcess(root, ['--no-log']);
+    const oursNoLog = await startServerProcess(root, ['--no-log'], { readyLine: ENCODED_LINE, timeoutMs: 300_000 });
     cleanup.add(() => oursNoLog.stop());
+    progress('starting the bare node:http server, which replays what --no-log answers ...');
+    const bare = await startScriptProcess(root, 'bench/bare-server.ts', [oursNoLog.origin, SMALL_DOCUMENT, MISSING_DOCUMENT]);
+    cleanup.add(() => bare.stop());
 
     let anchor: string | null = null;
     let anchorNote = '';
@@ -115,27 +124,31 @@ async function measureServers(wrk: Executable, nginx: Executable | null): Promis
       const nginxSide = compared === null ? null : await measure(compared.origin, compared.request, connections);
       return { label, connections, target, ours: await measure(server.origin, ourRequest, connections), nginx: nginxSide };
     };
-    const small = await row(`${SMALL_DOCUMENT} 200, identity`, { kind: 'ratio', min: 0.5 }, CONNECTIONS, get(SMALL_DOCUMENT), get(SMALL_DOCUMENT));
-    // What the request log costs: the same row from the server started with --no-log.
-    const smallNoLog = await row(
-      `${SMALL_DOCUMENT} 200, identity, server with --no-log`,
-      { kind: 'ratio', min: 0.5 },
-      CONNECTIONS,
-      get(SMALL_DOCUMENT),
-      get(SMALL_DOCUMENT),
-      oursNoLog,
-    );
+    // The one-process limit: ours (log on and off), the bare replay and nginx, in slices taken in turn.
+    const theirRevalidation = anchor === null ? null : revalidate(SMALL_DOCUMENT, await etagOf(anchor));
+    const limitRows: LimitRow[] = [];
+    for (const [label, request, theirs, minOfBare] of [
+      [`${SMALL_DOCUMENT} 200`, get(SMALL_DOCUMENT), get(SMALL_DOCUMENT), 0.8],
+      [`${SMALL_DOCUMENT} If-None-Match`, ourRevalidation, theirRevalidation, 0.8],
+      [`${MISSING_DOCUMENT} 404`, get(MISSING_DOCUMENT), get(MISSING_DOCUMENT), 0.5],
+    ] as const) {
+      const contenders: Contender[] = [
+        { name: 'ours', origin: ours.origin, request },
+        { name: 'ours --no-log', origin: oursNoLog.origin, request },
+        // The bare server replays our bytes and our ETag, so it is asked exactly what we are.
+        { name: 'bare node:http', origin: bare.origin, request },
+        ...(anchor !== null && theirs !== null ? [{ name: 'nginx' as const, origin: anchor, request: theirs }] : []),
+      ];
+      const answers = new Map(await Promise.all(contenders.map(async (c) => [c.name, describeAnswer(await probe(c.origin, c.request))] as const)));
+      progress(`measuring: ${label} on ${contenders.length} servers, ${LIMIT_ROUNDS} slices of ${limitSlice} s each, taken in turn ...`);
+      const figures = await interleaved(contenders, LIMIT_ROUNDS, limitSlice, (origin, wrkRequest, duration) =>
+        load(origin, [wrkRequest], CONNECTIONS, duration),
+      );
+      limitRows.push({ label, answers, figures, minOfBare });
+    }
     // A page carries the log's live counters (rewritten once a minute); with --no-log it is the stored file.
     const page = await row(`${PAGE} 200, identity, live counters`, { kind: 'ratio', min: 0.5 }, CONNECTIONS, get(PAGE), get(PAGE));
     const pageNoLog = await row(`${PAGE} 200, identity, server with --no-log`, { kind: 'ratio', min: 0.5 }, CONNECTIONS, get(PAGE), get(PAGE), oursNoLog);
-    const theirRevalidation = anchor === null ? null : revalidate(SMALL_DOCUMENT, await etagOf(anchor));
-    const notModified = await row(
-      `${SMALL_DOCUMENT} If-None-Match, each server's own ETag`,
-      { kind: 'ratio', min: 0.5 },
-      CONNECTIONS,
-      ourRevalidation,
-      theirRevalidation,
-    );
     const large = await row(`${LARGE_DOCUMENT} 200, identity`, { kind: 'ratio', min: 0.6 }, CONNECTIONS, get(LARGE_DOCUMENT), get(LARGE_DOCUMENT));
     // Beside nginx's identity answer from the row above: what a client saves on the wire.
     const largeCompressed = await row(
@@ -164,7 +177,7 @@ async function measureServers(wrk: Executable, nginx: Executable | null): Promis
       ours: pressed,
       nginx: null,
     };
-    const rows = [small, smallNoLog, page, pageNoLog, notModified, large, { ...largeCompressed, nginx: large.nginx }, verifyMany, classifyMcp, underPressure];
+    const rows = [page, pageNoLog, large, { ...largeCompressed, nginx: large.nginx }, verifyMany, classifyMcp, underPressure];
 
     const rounds: RssRound[] = [{ label: 'before the rounds (after the rows above)', result: null, rssKiB: ours.rssKiB() }];
     for (let round = 1; round <= RSS_ROUNDS; round++) {
@@ -185,6 +198,13 @@ async function measureServers(wrk: Executable, nginx: Executable | null): Promis
       `Heaviest tool calls (${heavyAnswers.join('; ')}): ${heavyLoad.requests} answered in ${heavyLoad.seconds} s, p50 ${heavyLoad.latencyMs.p50} ms, p99 ${heavyLoad.latencyMs.p99} ms each.`,
     );
     print('Memory rounds: the requests of the six rows, handed out in turn by each wrk thread.');
+    print();
+    print(
+      `The one-process limit: req/s of each server, ${LIMIT_ROUNDS} slices of ${limitSlice} s each taken in turn, ${CONNECTIONS} conns. ` +
+        "'bare node:http' replays our answers from memory (bench/bare-server.ts); nginx answers with its own ETag and 404 page.",
+    );
+    print();
+    print(limitTable(limitRows));
     print();
     print(rowsTable(rows));
     print();

@@ -27,27 +27,45 @@ export function rssFromStatus(status: string): number | null {
 /** Lines of the server's stderr kept to explain a failure. */
 const KEPT_LINES = 40;
 
+export interface StartOptions {
+  /** Resolve only once the server has also printed a line starting with this (default: at the "serving" line). */
+  readyLine?: string;
+  timeoutMs?: number;
+}
+
 /**
  * Starts serve.ts on a kernel-chosen loopback port, with the loader npm start uses, so that the
  * child's pid is the server's own.
  */
-export function startServerProcess(root: string, extraArgs: readonly string[] = [], timeoutMs = 60_000): Promise<ServerProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--import', join(root, 'bin', 'ts-loader.mjs'), join(root, 'serve.ts'), '--port', '0', '--host', '127.0.0.1', '--root', root, ...extraArgs],
-    {
-      cwd: root,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
+export function startServerProcess(root: string, extraArgs: readonly string[] = [], options: StartOptions = {}): Promise<ServerProcess> {
+  return startScriptProcess(root, 'serve.ts', ['--port', '0', '--host', '127.0.0.1', '--root', root, ...extraArgs], options);
+}
+
+/** Starts any script of this repository that prints "serving … at <origin>" on stderr (serve.ts, bench/bare-server.ts). */
+export function startScriptProcess(
+  root: string,
+  script: string,
+  args: readonly string[],
+  { readyLine, timeoutMs = 60_000 }: StartOptions = {},
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', join(root, 'bin', 'ts-loader.mjs'), join(root, script), ...args], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const pid = child.pid;
   const lines: string[] = [];
   return new Promise((resolve, reject) => {
     const fail = (why: string) => {
       clearTimeout(timer);
-      void stopChild(child).then(() => reject(new Error(`serve.ts ${why}:\n${lines.join('\n')}`)));
+      void stopChild(child).then(() => reject(new Error(`${script} ${why}:\n${lines.join('\n')}`)));
     };
-    const timer = setTimeout(() => fail(`printed no "serving ... at" line within ${timeoutMs} ms`), timeoutMs);
+    const timer = setTimeout(
+      () => fail(`printed no "serving ... at" line${readyLine === undefined ? '' : ` and "${readyLine} …" line`} within ${timeoutMs} ms`),
+      timeoutMs,
+    );
+    let origin: string | null = null;
+    let ready = readyLine === undefined;
+    let started = false;
     child.once('error', (error) => fail(`could not be started (${error.message})`));
     const exitedEarly = (code: number | null, signal: NodeJS.Signals | null) => fail(`exited (${code ?? signal}) before serving`);
     // 'close', not 'exit': by then stderr has been read to the end, so the failure quotes all of it.
@@ -61,12 +79,15 @@ export function startServerProcess(root: string, extraArgs: readonly string[] = 
       for (const line of complete) {
         lines.push(line);
         if (lines.length > KEPT_LINES) lines.shift();
-        const origin = servingOrigin(line);
-        if (origin === null || pid === undefined) continue;
+        origin ??= servingOrigin(line);
+        if (readyLine !== undefined && line.startsWith(readyLine)) ready = true;
+        if (origin === null || !ready || pid === undefined || started) continue;
+        started = true;
         clearTimeout(timer);
         child.off('close', exitedEarly);
+        const served = origin;
         resolve({
-          origin,
+          origin: served,
           pid,
           rssKiB: () => {
             try {

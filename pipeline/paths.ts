@@ -99,13 +99,30 @@ export function parameterOf(template: string): string | null {
 }
 
 /**
+ * A template split around its parameter, or null for one without. Kept per template: every
+ * request is matched against the route table, and templates are the table's constants, so the
+ * map holds one entry per template in the code.
+ */
+const SPLIT_TEMPLATES = new Map<string, { before: string; after: string } | null>();
+function templateParts(template: string): { before: string; after: string } | null {
+  let parts = SPLIT_TEMPLATES.get(template);
+  if (parts === undefined) {
+    const parameter = parameterOf(template);
+    const [before, after] = parameter === null ? [] : template.split(`{${parameter}}`);
+    parts = before === undefined || after === undefined ? null : { before, after };
+    SPLIT_TEMPLATES.set(template, parts);
+  }
+  return parts;
+}
+
+/**
  * Matches a concrete path against a template: the parameter's value, null for a template
  * without one that is the path itself, undefined for no match.
  */
 export function matchTemplate(template: string, path: string): string | null | undefined {
-  const parameter = parameterOf(template);
-  if (parameter === null) return template === path ? null : undefined;
-  const [before, after] = template.split(`{${parameter}}`) as [string, string];
+  const parts = templateParts(template);
+  if (parts === null) return template === path ? null : undefined;
+  const { before, after } = parts;
   if (!path.startsWith(before) || !path.endsWith(after) || path.length <= before.length + after.length) return undefined;
   const value = path.slice(before.length, path.length - after.length);
   return value.includes('/') ? undefined : value;

@@ -103,6 +103,29 @@ describe('the direct document answer equals fetch()', () => {
     assert.ok(compared > 500, `${compared} answers compared`);
   });
 
+  test('for paths with no document: the same 404, JSON for programs and the not-found page for browsers', async () => {
+    const misses = ['/nope', '/crawler/no-such-bot.json', '/crawler/no-such-bot.html', '/api/v1/nope.json', '/data/nope.json', '/tools/nope'];
+    const variants: Record<string, string>[] = [
+      {},
+      { accept: 'text/html' },
+      { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'accept-encoding': 'gzip, br' },
+      { accept: 'application/json' },
+      { 'if-none-match': '"x"' },
+    ];
+    for (const path of misses) {
+      for (const headers of variants) {
+        for (const method of ['GET', 'HEAD']) {
+          const direct = viaDirect(path, headers, method);
+          assert.equal(direct.status, 404, `${method} ${path}`);
+          assert.deepEqual(direct, await viaFetch(path, headers, method), `${method} ${path} ${JSON.stringify(headers)}`);
+        }
+      }
+    }
+    const json = JSON.parse(viaDirect('/crawler/no-such-bot.json', {}).body.toString('utf8'));
+    assert.equal(json.error.field, 'slug');
+    assert.match(viaDirect('/nope', { accept: 'text/html' }).headers['content-type']!, /^text\/html/);
+  });
+
   test('paths the direct answer leaves to fetch(): dynamic, encoded, refused, unknown', () => {
     for (const path of [
       '/changes.json',
@@ -111,7 +134,6 @@ describe('the direct document answer equals fetch()', () => {
       '/api/v1',
       '/tools/classify-ua?ua=x',
       '/crawler/gpt%62ot.json',
-      '/nope',
       '//',
       '/a/../data/agents.json',
     ]) {
@@ -134,7 +156,7 @@ describe('what the direct answer keeps', () => {
     for (let n = 0; n < 1_000; n++) app.answerDocument(path(n), none);
     gc();
     const before = process.memoryUsage().heapUsed;
-    for (let n = 1_000; n < 21_000; n++) assert.equal(app.answerDocument(path(n), none), null);
+    for (let n = 1_000; n < 21_000; n++) assert.equal(app.answerDocument(path(n), none)?.status, 404);
     gc();
     const grown = process.memoryUsage().heapUsed - before;
     // Keeping the paths would hold 80 MB; a few MB of noise is allowed.

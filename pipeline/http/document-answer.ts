@@ -8,9 +8,10 @@ import { securityHeadersFor } from './security.ts';
 import type { StoredDocument } from './store.ts';
 
 export interface DocumentAnswer {
-  status: 200 | 304;
+  /** 404: no stored document at the path (stored-answer.ts), answered without a Request too. */
+  status: 200 | 304 | 404;
   headers: Readonly<Record<string, string>>;
-  /** null for HEAD and 304. */
+  /** null for HEAD and 304; a 404's JSON is given for HEAD too (stored-answer.ts), as fetch() gives it. */
   body: Uint8Array<ArrayBuffer> | null;
 }
 

@@ -19,27 +19,28 @@ export function errorBody(status: number, detail: ErrorDetail): string {
   return JSON.stringify({ error: { code, message, status, field, accepted, allow, documentation } }, null, 2) + '\n';
 }
 
+/** The headers every error starts from; an error is about one request, so it is never stored. */
+export const ERROR_HEADERS: Readonly<Record<string, string>> = { 'content-type': 'application/json', 'cache-control': 'no-store' };
+
 export function errorResponse(status: number, detail: ErrorDetail, headers: HeadersInit = {}): Response {
-  return new Response(errorBody(status, detail), {
-    status,
-    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
-  });
+  return new Response(errorBody(status, detail), { status, headers: { ...ERROR_HEADERS, ...headers } });
 }
 
-/** 404 for a path no stored document answers: for a template, the value it lacks and where the valid ones are listed. */
-export function notFound(baseUrl: string, path: string, route: Route | undefined, headers: Record<string, string>): Response {
+/** What a 404 says of a path no stored document answers: for a template, the value it lacks and where the valid ones are listed. */
+export function notFoundDetail(baseUrl: string, path: string, route: Route | undefined): ErrorDetail {
   if (route?.parameter) {
     const value = matchTemplate(route.path, path) ?? '';
-    return errorResponse(
-      404,
-      {
-        code: 'not_found',
-        message: `No ${route.parameter.name} ${quote(value)} at ${route.path}. Valid values are listed in ${route.parameter.values_from}.`,
-        field: route.parameter.name,
-        accepted: route.parameter.values_from,
-      },
-      headers,
-    );
+    return {
+      code: 'not_found',
+      message: `No ${route.parameter.name} ${quote(value)} at ${route.path}. Valid values are listed in ${route.parameter.values_from}.`,
+      field: route.parameter.name,
+      accepted: route.parameter.values_from,
+    };
   }
-  return errorResponse(404, { code: 'not_found', message: `No document at ${quote(path)}. Every path is listed at ${baseUrl}${API_PREFIX}.` }, headers);
+  return { code: 'not_found', message: `No document at ${quote(path)}. Every path is listed at ${baseUrl}${API_PREFIX}.` };
+}
+
+/** 404 for a path no stored document answers (notFoundDetail). */
+export function notFound(baseUrl: string, path: string, route: Route | undefined, headers: Record<string, string>): Response {
+  return errorResponse(404, notFoundDetail(baseUrl, path, route), headers);
 }

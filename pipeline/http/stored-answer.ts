@@ -3,10 +3,12 @@ import { carriesLiveCounters } from '../site/live.ts';
 import { CORS_HEADERS } from '../contract/headers.ts';
 import type { Asked, Service } from './answer-context.ts';
 import { conditionalHeadersOf, type DocumentAnswer, type ConditionalHeaders, PreparedDocument, toResponse } from './document-answer.ts';
-import { notFound } from './errors.ts';
+import { ERROR_HEADERS, errorBody, notFound, notFoundDetail } from './errors.ts';
+import { href } from '../paths.ts';
+import { prefersHtml, prefersJson } from './negotiate.ts';
+import { securityHeadersFor } from './security.ts';
 import { linkHeader } from './links.ts';
 import { livePages } from './live-pages.ts';
-import { prefersJson } from './negotiate.ts';
 import type { StoredDocument } from './store.ts';
 import { toolDataFrom } from './tool-data.ts';
 
@@ -16,6 +18,8 @@ import { toolDataFrom } from './tool-data.ts';
 
 /** Header variants kept per stored document before they are dropped and built again. */
 const MAX_PREPARED_FORMS = 32;
+
+const encoder = new TextEncoder();
 
 /** Which variant of a stored document's headers an answer needs. */
 interface DocumentForm {
@@ -69,6 +73,32 @@ export function storedAnswers({ store, visits, views }: Service): StoredAnswers 
     return answer;
   }
 
+  /**
+   * The 404 fetch() gives for a path with no stored document (handler.ts: the JSON error, or
+   * for a browser the not-found page), from the snapshot in hand: a miss costs what a hit does.
+   */
+  function missing(
+    path: string,
+    route: Route | undefined,
+    canonical: string | null,
+    request: ConditionalHeaders,
+    cursor: number,
+    origin: string,
+  ): DocumentAnswer | null {
+    const headers = { ...ERROR_HEADERS, ...CORS_HEADERS, link: linkHeader(origin, path, canonical, cursor) };
+    if (prefersHtml(request.accept)) {
+      const page = store.peek?.(href('not_found_html'));
+      if (page === undefined) return null;
+      if (page !== null) {
+        const html = { ...headers, 'content-type': 'text/html; charset=utf-8', vary: 'Accept', ...securityHeadersFor('text/html') };
+        return { status: 404, headers: html, body: request.method === 'HEAD' ? null : page.bytes };
+      }
+    }
+    // Given for HEAD too, as fetch() gives it: node:http then sends its length and not its bytes.
+    const body = encoder.encode(errorBody(404, notFoundDetail(origin, path, route)));
+    return { status: 404, headers: { ...headers, ...securityHeadersFor(ERROR_HEADERS['content-type'] ?? null) }, body };
+  }
+
   return {
     async answer({ request, path, route, canonical, cursor, headers, here }) {
       const choice = negotiate(route, path, canonical, request.headers.get('accept'));
@@ -81,7 +111,8 @@ export function storedAnswers({ store, visits, views }: Service): StoredAnswers 
     peek(path, route, canonical, request, cursor, origin) {
       const choice = negotiate(route, path, canonical, request.accept);
       const stored = store.peek?.(choice.served);
-      if (!stored) return null;
+      if (stored === undefined) return null;
+      if (stored === null) return missing(path, route, canonical, request, cursor, origin);
       // A page's counters are written once per reading of the log; until then, fetch() builds it.
       const document = live(stored) ? livePage.peek(stored) : stored;
       if (!document) return null;

@@ -7,5 +7,5 @@ export function dayOf(at: number): string {
 
 /** The columns a daily row is grouped by, as one key. */
 export function dailyKey(row: Omit<DailyRow, 'requests' | 'bytes'>): string {
-  return [row.day, row.route, row.status, row.crawler ?? '', row.category ?? '', row.verdict ?? ''].join('\u0000');
+  return `${row.day}\u0000${row.route}\u0000${row.status}\u0000${row.crawler ?? ''}\u0000${row.category ?? ''}\u0000${row.verdict ?? ''}`;
 }

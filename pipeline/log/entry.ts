@@ -8,8 +8,6 @@ import { type LogEntry, USER_AGENT_LIMIT } from './types.ts';
 export interface AnsweredRequest {
   at: number;
   method: string;
-  /** The route template (http/route-template.ts), never the raw path and query. */
-  route: string;
   status: number;
   bytes: number;
   durationMs: number;
@@ -17,12 +15,13 @@ export interface AnsweredRequest {
   address: string | null;
 }
 
-export function logEntry(request: AnsweredRequest, data: ToolData | null, hasher: AddressHasher): LogEntry {
+/** `route` is the request's route template (http/route-template.ts), never the raw path and query. */
+export function logEntry(request: AnsweredRequest, route: string, data: ToolData | null, hasher: AddressHasher): LogEntry {
   const booking = bookRequest(data, request.userAgent, request.address);
   return {
     at: request.at,
     method: request.method,
-    route: request.route,
+    route,
     status: request.status,
     bytes: request.bytes,
     duration_ms: Math.round(request.durationMs * 1000) / 1000,

@@ -159,17 +159,16 @@ export function isClientGone(error: unknown): boolean {
 /**
  * A reporter for one request, called where its answer is written (not on the response's
  * 'finish' event: a listener per response cost a quarter of the document throughput). Its
- * first call counts; the later ones of a failure path change nothing. What it reports of the
- * request is read when the request arrives: once the client has gone, its socket has no
+ * first call counts; the later ones of a failure path change nothing. The client's address is
+ * read when the request arrives and passed in: once the client has gone, its socket has no
  * address left to read.
  */
-function reporter(req: IncomingMessage, onAnswered: (answered: AnsweredRequest) => void): Report {
-  const at = Date.now();
-  const started = performance.now();
+function reporter(req: IncomingMessage, onAnswered: (answered: AnsweredRequest) => void, started: number, address: string | null): Report {
+  // Made when first needed, perhaps after an await: the time the request arrived is counted back.
+  const at = Date.now() - (performance.now() - started);
   const method = req.method ?? 'GET';
   const target = req.url ?? '';
   const userAgent = req.headers['user-agent'];
-  const address = peerAddress(req.socket);
   let reported = false;
   return (status, bytes) => {
     if (reported) return;
@@ -214,26 +213,31 @@ export function nodeListener(app: App, options: ListenerOptions) {
     res.on('error', (error) => {
       if (!isClientGone(error)) options.log(`serve: response: ${error.message}`);
     });
-    const report = options.onAnswered ? reporter(req, options.onAnswered) : undefined;
+    const onAnswered = options.onAnswered;
+    const started = onAnswered === undefined ? 0 : performance.now();
+    const address = onAnswered === undefined ? null : peerAddress(req.socket);
+    // Made where a path needs it: a stored document, the most asked, is booked without one.
+    let report: Report | undefined;
+    const reportFor = () => (report ??= onAnswered === undefined ? undefined : reporter(req, onAnswered, started, address));
     try {
       const host = hostProblem(req.httpVersion, req.rawHeaders);
-      if (host !== null) return sendError(res, 400, 'bad_request', host, report);
+      if (host !== null) return sendError(res, 400, 'bad_request', host, reportFor());
       const target = parseTarget(req.url ?? '');
-      if (!target.ok) return sendError(res, 400, 'bad_request_target', target.message, report);
+      if (!target.ok) return sendError(res, 400, 'bad_request_target', target.message, reportFor());
       const method = req.method ?? 'GET';
       if (target.form === 'asterisk') {
         if (method === 'OPTIONS') {
           res.writeHead(204, { ...BASE_HEADERS, allow: SERVER_METHODS });
           res.end();
-          return void report?.(204, 0);
+          return void reportFor()?.(204, 0);
         }
-        return sendError(res, 400, 'bad_request_target', 'The request-target * is only for OPTIONS; name a path such as /data/agents.json.', report);
+        return sendError(res, 400, 'bad_request_target', 'The request-target * is only for OPTIONS; name a path such as /data/agents.json.', reportFor());
       }
       if (UNREPRESENTABLE.has(method)) {
         const refusal = app.refuseMethod(method, target.pathAndQuery);
         return void sendResponse(refusal, res, req)
-          .then((bytes) => reportSent(report, refusal.status, bytes))
-          .catch((error: unknown) => fail(res, error, report));
+          .then((bytes) => reportSent(reportFor(), refusal.status, bytes))
+          .catch((error: unknown) => fail(res, error, reportFor()));
       }
       const answer = app.answerDocument(target.pathAndQuery, {
         method,
@@ -250,27 +254,41 @@ export function nodeListener(app: App, options: ListenerOptions) {
         fallbackOrigin: options.origin(),
       });
       if (answer) {
-        if (res.destroyed) return void report?.(CLIENT_GONE_STATUS, 0);
-        res.writeHead(answer.status, answer.headers);
-        res.end(answer.body ?? undefined);
-        return void report?.(answer.status, answer.body?.byteLength ?? 0);
+        const gone = res.destroyed;
+        if (!gone) {
+          res.writeHead(answer.status, answer.headers);
+          res.end(answer.body ?? undefined);
+        }
+        if (onAnswered === undefined) return;
+        // Answered within this turn of the loop: the time it arrived is the time it is booked.
+        const userAgent = req.headers['user-agent'];
+        return onAnswered({
+          at: Date.now(),
+          method,
+          target: target.pathAndQuery,
+          status: gone ? CLIENT_GONE_STATUS : answer.status,
+          bytes: gone ? 0 : (answer.body?.byteLength ?? 0),
+          durationMs: performance.now() - started,
+          userAgent: typeof userAgent === 'string' ? userAgent : null,
+          address,
+        });
       }
       let request: Request;
       try {
         request = toRequest(req, options.origin(), target.pathAndQuery);
       } catch (error) {
-        return sendError(res, 400, 'bad_request', `The request cannot be read: ${(error as Error).message.slice(0, 200)}`, report);
+        return sendError(res, 400, 'bad_request', `The request cannot be read: ${(error as Error).message.slice(0, 200)}`, reportFor());
       }
       app
         .fetch(request)
         .then(async (response) => {
           // Sent first: report?.(…) would skip evaluating its arguments when there is no log.
           const bytes = await sendResponse(response, res, req);
-          reportSent(report, response.status, bytes);
+          reportSent(reportFor(), response.status, bytes);
         })
-        .catch((error: unknown) => fail(res, error, report));
+        .catch((error: unknown) => fail(res, error, reportFor()));
     } catch (error) {
-      fail(res, error, report);
+      fail(res, error, reportFor());
     }
   };
 }

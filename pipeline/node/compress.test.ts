@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { StoredDocument } from '../http/store.ts';
-import { Encoder } from './compress.ts';
+import { ENCODED_LINE, Encoder } from './compress.ts';
 
 /** A compressible JSON document of about `size` bytes, different for each n. */
 function documentOf(n: number, size = 32 * 1024): StoredDocument {
@@ -24,7 +24,13 @@ describe('Encoder', () => {
     const encoder = new Encoder();
     const documents = [documentOf(1), documentOf(2), { ...documentOf(3, 200), path: '/small.json' }];
     attach(encoder, documents);
-    await encoder.encodeAll(documents, () => {});
+    const lines: string[] = [];
+    await encoder.encodeAll(documents, (line) => lines.push(line));
+    assert.equal(lines.length, 1, 'one line when the pass is whole');
+    assert.match(lines[0] ?? '', new RegExp(`^${ENCODED_LINE} 2 documents \\(br and gzip\\) in \\d+\\.\\d s$`));
+    lines.length = 0;
+    await encoder.encodeAll(documents, (line) => lines.push(line));
+    assert.deepEqual(lines, [], 'a pass that had nothing left to encode says nothing');
     for (const document of documents.slice(0, 2)) {
       assert.deepEqual(brotliDecompressSync(document.encoded?.get('br') ?? new Uint8Array()), Buffer.from(document.bytes));
       assert.deepEqual(gunzipSync(document.encoded?.get('gzip') ?? new Uint8Array()), Buffer.from(document.bytes));

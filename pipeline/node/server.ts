@@ -266,7 +266,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
                 const route = routeTemplateOf(answered.target);
                 // A container's health probe (every 30 s) is the operator's machinery, not a visit.
                 if (route === HEALTH_ROUTE) return;
-                requestLog.record(logEntry({ ...answered, route }, current, hasher));
+                requestLog.record(logEntry(answered, route, current, hasher));
               } catch (error) {
                 log(`log: ${(error as Error).message}`);
               }

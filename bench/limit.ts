@@ -1,0 +1,93 @@
+// The one-process limit (docs/API.md §4.6 names the targets): the same request sent to our
+// server with its request log on, to the same server with --no-log, to a bare node:http server
+// replaying our bytes (bare-server.ts) and to nginx. wrk runs each in short slices taken in
+// turn, so that a machine whose speed drifts during the run (a shared VM) drifts for all four
+// alike, and the ratios compare like with like.
+import type { WrkRequest, WrkResult } from './wrk.ts';
+
+export type ContenderName = 'ours' | 'ours --no-log' | 'bare node:http' | 'nginx';
+
+export interface Contender {
+  name: ContenderName;
+  origin: string;
+  request: WrkRequest;
+}
+
+export interface Throughput {
+  requests: number;
+  seconds: number;
+  requestsPerSecond: number;
+  /** Answers wrk counted as failed (outside 2xx/3xx are not failures here: a 404 row expects them). */
+  socketErrors: number;
+}
+
+type Load = (origin: string, request: WrkRequest, seconds: number) => Promise<WrkResult>;
+
+/** Sums slices of one contender into one figure. */
+export function combine(slices: readonly WrkResult[]): Throughput {
+  const requests = slices.reduce((sum, s) => sum + s.requests, 0);
+  const seconds = slices.reduce((sum, s) => sum + s.seconds, 0);
+  const socketErrors = slices.reduce((sum, s) => sum + s.errors.connect + s.errors.read + s.errors.write + s.errors.timeout, 0);
+  return { requests, seconds, requestsPerSecond: seconds === 0 ? 0 : requests / seconds, socketErrors };
+}
+
+/** The order of round `round`: each contender leads in turn, so none always follows the same one. */
+export function rotation<T>(items: readonly T[], round: number): T[] {
+  const start = round % Math.max(1, items.length);
+  return [...items.slice(start), ...items.slice(0, start)];
+}
+
+/** `rounds` slices of `sliceSeconds` for every contender, taken in turn. */
+export async function interleaved(contenders: readonly Contender[], rounds: number, sliceSeconds: number, load: Load): Promise<Map<ContenderName, Throughput>> {
+  const slices = new Map<ContenderName, WrkResult[]>(contenders.map((c) => [c.name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const contender of rotation(contenders, round)) slices.get(contender.name)?.push(await load(contender.origin, contender.request, sliceSeconds));
+  }
+  return new Map([...slices].map(([name, results]) => [name, combine(results)]));
+}
+
+export interface LimitRow {
+  label: string;
+  /** What each contender answered to one probe (status and size). */
+  answers: ReadonlyMap<ContenderName, string>;
+  figures: ReadonlyMap<ContenderName, Throughput>;
+  /** The least ours ÷ bare node:http this row asks for. */
+  minOfBare: number;
+}
+
+/** The smallest log on ÷ --no-log any row asks for: the request log costs at most 15 %. */
+const LOG_COST_MIN = 0.85;
+
+const COLUMNS: readonly ContenderName[] = ['ours', 'ours --no-log', 'bare node:http', 'nginx'];
+
+const integer = (n: number) => Math.round(n).toLocaleString('en-US');
+
+function quotient(a: Throughput | undefined, b: Throughput | undefined): number | null {
+  return a === undefined || b === undefined || b.requestsPerSecond === 0 ? null : a.requestsPerSecond / b.requestsPerSecond;
+}
+
+function judged(value: number | null, min: number): string {
+  return value === null ? '—' : `${value.toFixed(2)} (≥ ${min}: ${value >= min ? 'yes' : 'no'})`;
+}
+
+/** The rows as a Markdown table: req/s of each contender, then the two ratios with their targets. */
+export function limitTable(rows: readonly LimitRow[]): string {
+  const header = ['request', ...COLUMNS.map((c) => `${c} req/s`), 'log on ÷ --no-log', 'ours ÷ bare'];
+  const lines = rows.map((row) => {
+    const cell = (name: ContenderName) => {
+      const figure = row.figures.get(name);
+      if (figure === undefined) return '—';
+      const errors = figure.socketErrors > 0 ? ` (${integer(figure.socketErrors)} socket errors)` : '';
+      return `${integer(figure.requestsPerSecond)}${errors}`;
+    };
+    const ours = row.figures.get('ours');
+    return [
+      `${row.label} (${[...new Set(row.answers.values())].join(' / ')})`,
+      ...COLUMNS.map(cell),
+      judged(quotient(ours, row.figures.get('ours --no-log')), LOG_COST_MIN),
+      judged(quotient(ours, row.figures.get('bare node:http')), row.minOfBare),
+    ];
+  });
+  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), `|---|${COLUMNS.map(() => '---:').join('|')}|---:|---:|`, ...lines.map(line)].join('\n');
+}
