@@ -28,14 +28,37 @@ export function verifyCrawler(addresses: readonly string[]): WrkRequest {
   return get(`/tools/verify-crawler?ip=${addresses.join(',')}&ua=${encodeURIComponent(GPTBOT_UA)}`);
 }
 
-/** A stateless MCP tools/call, with the headers the Streamable HTTP transport requires. */
+const JSON_RPC_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+
+/** A stateless MCP tools/call to `server` (an MCP path), with the headers the Streamable HTTP transport requires. */
+function mcpCall(server: string, tool: string, args: Record<string, unknown>): WrkRequest {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: args } });
+  return { method: 'POST', path: server, headers: JSON_RPC_HEADERS, body };
+}
+
 export function mcpClassify(): WrkRequest {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'classify_user_agent', arguments: { ua: GPTBOT_UA } } });
+  return mcpCall('/mcp', 'classify_user_agent', { ua: GPTBOT_UA });
+}
+
+/** verify_batch on the netcheck server: `addresses` for the User-Agent GPTBot sends. */
+export function mcpVerify(addresses: readonly string[]): WrkRequest {
+  return mcpCall('/netcheck/mcp', 'verify_batch', { ua: GPTBOT_UA, ip: addresses });
+}
+
+/** check_path_allowed on the robots server over a small real-shaped robots.txt. */
+export function mcpPathAllowed(): WrkRequest {
+  const robots = 'User-agent: GPTBot\nDisallow: /private/\nAllow: /private/press/\n\nUser-agent: *\nDisallow: /search\n';
+  return mcpCall('/robots/mcp', 'check_path_allowed', { ua: 'GPTBot', path: ['/', '/private/x', '/private/press/y', '/search'], robots_txt: robots });
+}
+
+/** An A2A message/send whose data part names the classify skill. */
+export function a2aClassify(): WrkRequest {
+  const message = { role: 'user', messageId: 'bench', parts: [{ kind: 'data', data: { skill: 'classify_user_agent', input: { ua: GPTBOT_UA } } }] };
   return {
     method: 'POST',
-    path: '/mcp',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
-    body,
+    path: '/a2a',
+    headers: JSON_RPC_HEADERS,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message } }),
   };
 }
 

@@ -15,7 +15,20 @@ import { classifyUnderFlood, FLOOD_CONNECTIONS } from './flood.ts';
 import { startNginx } from './nginx.ts';
 import { describeAnswer, probe } from './probe.ts';
 import { largeListRun } from '../test/support/large-list.ts';
-import { compressed, get, heaviestToolCalls, LARGE_DOCUMENT, mcpClassify, MISSING_DOCUMENT, revalidate, SMALL_DOCUMENT, verifyCrawler } from './requests.ts';
+import {
+  a2aClassify,
+  compressed,
+  get,
+  heaviestToolCalls,
+  LARGE_DOCUMENT,
+  mcpClassify,
+  mcpPathAllowed,
+  mcpVerify,
+  MISSING_DOCUMENT,
+  revalidate,
+  SMALL_DOCUMENT,
+  verifyCrawler,
+} from './requests.ts';
 import { startScriptProcess, startServerProcess } from './server-process.ts';
 import { type Contender, interleaved, type LimitRow, limitTable } from './limit.ts';
 import { ENCODED_LINE } from '../pipeline/node/compress.ts';
@@ -28,6 +41,10 @@ const THREADS = 2;
 const CONNECTIONS = 32;
 const VERIFY_CONNECTIONS = 16;
 const VERIFY_ADDRESSES = 500;
+/** Connections of the MCP and A2A rows (the targets of docs/API.md §4.6 are at 16). */
+const PROTOCOL_CONNECTIONS = 16;
+/** Addresses in the small verify_batch call. */
+const SMALL_BATCH = 10;
 const HEAVY_CONNECTIONS = 4;
 const RSS_ROUNDS = 3;
 /** Slices per server in each row of the one-process limit; each lasts BENCH_SECONDS ÷ this (at least 1 s). */
@@ -159,7 +176,17 @@ async function measureServers(wrk: Executable, nginx: Executable | null): Promis
       null,
     );
     const verifyMany = await row(`/tools/verify-crawler, ${VERIFY_ADDRESSES} addresses + ua`, { kind: 'p99', maxMs: 100 }, VERIFY_CONNECTIONS, verify, null);
-    const classifyMcp = await row('POST /mcp tools/call classify_user_agent', { kind: 'p99', maxMs: 50 }, CONNECTIONS, mcpClassify(), null);
+    // The protocol calls of docs/API.md §4.6 at the connections the targets name.
+    const protocolRows: Row[] = [];
+    for (const [label, request, maxMs] of [
+      ['POST /mcp tools/call classify_user_agent', mcpClassify(), 50],
+      [`POST /netcheck/mcp tools/call verify_batch, ${SMALL_BATCH} addresses`, mcpVerify(addresses.slice(0, SMALL_BATCH)), 50],
+      ['POST /robots/mcp tools/call check_path_allowed, 4 paths', mcpPathAllowed(), 50],
+      ['POST /a2a message/send, classify skill', a2aClassify(), 50],
+      [`POST /netcheck/mcp tools/call verify_batch, ${VERIFY_ADDRESSES} addresses`, mcpVerify(addresses), 100],
+    ] as const) {
+      protocolRows.push(await row(label, { kind: 'p99', maxMs }, PROTOCOL_CONNECTIONS, request, null));
+    }
     // While the heaviest tool calls run back to back, documents stay fast.
     const heavy = heaviestToolCalls();
     const heavyAnswers = await Promise.all(
@@ -177,7 +204,7 @@ async function measureServers(wrk: Executable, nginx: Executable | null): Promis
       ours: pressed,
       nginx: null,
     };
-    const rows = [page, pageNoLog, large, { ...largeCompressed, nginx: large.nginx }, verifyMany, classifyMcp, underPressure];
+    const rows = [page, pageNoLog, large, { ...largeCompressed, nginx: large.nginx }, verifyMany, ...protocolRows, underPressure];
 
     const rounds: RssRound[] = [{ label: 'before the rounds (after the rows above)', result: null, rssKiB: ours.rssKiB() }];
     for (let round = 1; round <= RSS_ROUNDS; round++) {
