@@ -1,4 +1,4 @@
-// The one-process limit (docs/API.md §4.6 names the targets): the same request sent to our
+// The one-process limit (README.md, Performance, gives the targets): the same request sent to our
 // server with its request log on, to the same server with --no-log, to a bare node:http server
 // replaying our bytes (bare-server.ts) and to nginx. wrk runs each in short slices taken in
 // turn, so that a machine whose speed drifts during the run (a shared VM) drifts for all four

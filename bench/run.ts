@@ -41,7 +41,7 @@ const THREADS = 2;
 const CONNECTIONS = 32;
 const VERIFY_CONNECTIONS = 16;
 const VERIFY_ADDRESSES = 500;
-/** Connections of the MCP and A2A rows (the targets of docs/API.md §4.6 are at 16). */
+/** Connections of the MCP and A2A rows: their targets (README.md, Performance) are set at 16. */
 const PROTOCOL_CONNECTIONS = 16;
 /** Addresses in the small verify_batch call. */
 const SMALL_BATCH = 10;
@@ -180,7 +180,7 @@ async function measureServers(wrk: Executable, nginx: Executable | null): Promis
       ),
     ].map((coded) => ({ ...coded, nginx: large.nginx }));
     const verifyMany = await row(`/tools/verify-crawler, ${VERIFY_ADDRESSES} addresses + ua`, { kind: 'p99', maxMs: 100 }, VERIFY_CONNECTIONS, verify, null);
-    // The protocol calls of docs/API.md §4.6 at the connections the targets name.
+    // The MCP (docs/API.md §4.6) and A2A (§4.7) calls at the connections their targets name.
     const protocolRows: Row[] = [];
     for (const [label, request, maxMs] of [
       ['POST /mcp tools/call classify_user_agent', mcpClassify(), 50],

@@ -8,12 +8,27 @@ import { securityHeadersFor } from './security.ts';
 import type { StoredDocument } from './store.ts';
 
 export interface DocumentAnswer {
-  /** 404: no stored document at the path (stored-answer.ts), answered without a Request too. */
+  /** 404: the not-found page a browser is given for a path with no stored document (stored-answer.ts). */
   status: 200 | 304 | 404;
   headers: Readonly<Record<string, string>>;
-  /** null for HEAD and 304; a 404's JSON is given for HEAD too (stored-answer.ts), as fetch() gives it. */
+  /** null for HEAD and 304. */
   body: Uint8Array<ArrayBuffer> | null;
 }
+
+/**
+ * The JSON 404 of a path with no stored document, as a direct answer: its body is text, which
+ * the adapter writes as UTF-8 (encoding a few hundred bytes with TextEncoder cost more than the
+ * rest of the answer). Given for HEAD too, as fetch() gives it: node:http then sends its length
+ * and not its bytes.
+ */
+interface MissingAnswer {
+  status: 404;
+  headers: Readonly<Record<string, string>>;
+  body: string;
+}
+
+/** What an adapter can write without a Request: a stored document's answer, or a miss. */
+export type DirectAnswer = DocumentAnswer | MissingAnswer;
 
 export interface ConditionalHeaders {
   method: string;

@@ -9,7 +9,7 @@ import { answerA2a } from './a2a/endpoint.ts';
 import type { Answerers, Asked, Service } from './answer-context.ts';
 import { answerApiRoot } from './api-root.ts';
 import { answerChanges, feedHead, peekFeedHead } from './changes-answer.ts';
-import type { ConditionalHeaders, DocumentAnswer } from './document-answer.ts';
+import type { ConditionalHeaders, DirectAnswer } from './document-answer.ts';
 import { errorResponse } from './errors.ts';
 import { answerHealth } from './health.ts';
 import { canonicalAddress, linkHeader } from './links.ts';
@@ -45,7 +45,7 @@ interface DirectRequest extends ConditionalHeaders {
  */
 export interface App {
   fetch: (request: Request) => Promise<Response>;
-  answerDocument(pathAndQuery: string, request: DirectRequest): DocumentAnswer | null;
+  answerDocument(pathAndQuery: string, request: DirectRequest): DirectAnswer | null;
   refuseMethod(method: string, pathAndQuery: string): Response;
 }
 

@@ -2,7 +2,7 @@ import { routeOf, type Route } from '../routes.ts';
 import { carriesLiveCounters } from '../site/live.ts';
 import { CORS_HEADERS } from '../contract/headers.ts';
 import type { Asked, Service } from './answer-context.ts';
-import { conditionalHeadersOf, type DocumentAnswer, type ConditionalHeaders, PreparedDocument, toResponse } from './document-answer.ts';
+import { conditionalHeadersOf, type ConditionalHeaders, type DirectAnswer, PreparedDocument, toResponse } from './document-answer.ts';
 import { ERROR_HEADERS, errorBody, notFound, notFoundDetail } from './errors.ts';
 import { href } from '../paths.ts';
 import { prefersHtml, prefersJson } from './negotiate.ts';
@@ -18,8 +18,6 @@ import { toolDataFrom } from './tool-data.ts';
 
 /** Header variants kept per stored document before they are dropped and built again. */
 const MAX_PREPARED_FORMS = 32;
-
-const encoder = new TextEncoder();
 
 /** Which variant of a stored document's headers an answer needs. */
 interface DocumentForm {
@@ -42,7 +40,7 @@ export interface StoredAnswers {
   /** GET or HEAD of a stored document, through fetch(). */
   answer(asked: Asked): Promise<Response>;
   /** The same answer from the snapshot in hand, or null when only fetch() can give it (not loaded, a page whose counters are due). */
-  peek(path: string, route: Route | undefined, canonical: string | null, request: ConditionalHeaders, cursor: number, origin: string): DocumentAnswer | null;
+  peek(path: string, route: Route | undefined, canonical: string | null, request: ConditionalHeaders, cursor: number, origin: string): DirectAnswer | null;
 }
 
 export function storedAnswers({ store, visits, views }: Service): StoredAnswers {
@@ -84,7 +82,7 @@ export function storedAnswers({ store, visits, views }: Service): StoredAnswers 
     request: ConditionalHeaders,
     cursor: number,
     origin: string,
-  ): DocumentAnswer | null {
+  ): DirectAnswer | null {
     const headers = { ...ERROR_HEADERS, ...CORS_HEADERS, link: linkHeader(origin, path, canonical, cursor) };
     if (prefersHtml(request.accept)) {
       const page = store.peek?.(href('not_found_html'));
@@ -94,8 +92,7 @@ export function storedAnswers({ store, visits, views }: Service): StoredAnswers 
         return { status: 404, headers: html, body: request.method === 'HEAD' ? null : page.bytes };
       }
     }
-    // Given for HEAD too, as fetch() gives it: node:http then sends its length and not its bytes.
-    const body = encoder.encode(errorBody(404, notFoundDetail(origin, path, route)));
+    const body = errorBody(404, notFoundDetail(origin, path, route));
     return { status: 404, headers: { ...headers, ...securityHeadersFor(ERROR_HEADERS['content-type'] ?? null) }, body };
   }
 

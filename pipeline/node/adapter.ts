@@ -267,7 +267,7 @@ export function nodeListener(app: App, options: ListenerOptions) {
           method,
           target: target.pathAndQuery,
           status: gone ? CLIENT_GONE_STATUS : answer.status,
-          bytes: gone ? 0 : (answer.body?.byteLength ?? 0),
+          bytes: gone ? 0 : typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : (answer.body?.byteLength ?? 0),
           durationMs: performance.now() - started,
           userAgent: typeof userAgent === 'string' ? userAgent : null,
           address,
