@@ -35,12 +35,12 @@ describe('the one-process limit', () => {
     const rates: Record<string, number> = { a: 100, b: 300 };
     const figures = await interleaved(
       [
-        { name: 'ours', origin: 'a', request },
-        { name: 'bare node:http', origin: 'b', request },
+        { name: 'ours', origin: 'a', requests: [request] },
+        { name: 'bare node:http', origin: 'b', requests: [request] },
       ],
       3,
       2,
-      async (origin, _request, seconds) => {
+      async (origin, _requests, seconds) => {
         order.push(origin);
         return slice((rates[origin] ?? 0) * seconds, seconds);
       },

@@ -10,7 +10,8 @@ export type ContenderName = 'ours' | 'ours --no-log' | 'bare node:http' | 'nginx
 export interface Contender {
   name: ContenderName;
   origin: string;
-  request: WrkRequest;
+  /** One request, or several handed out in turn by each wrk thread. */
+  requests: readonly WrkRequest[];
 }
 
 export interface Throughput {
@@ -21,7 +22,7 @@ export interface Throughput {
   socketErrors: number;
 }
 
-type Load = (origin: string, request: WrkRequest, seconds: number) => Promise<WrkResult>;
+type Load = (origin: string, requests: readonly WrkRequest[], seconds: number) => Promise<WrkResult>;
 
 /** Sums slices of one contender into one figure. */
 export function combine(slices: readonly WrkResult[]): Throughput {
@@ -41,7 +42,7 @@ export function rotation<T>(items: readonly T[], round: number): T[] {
 export async function interleaved(contenders: readonly Contender[], rounds: number, sliceSeconds: number, load: Load): Promise<Map<ContenderName, Throughput>> {
   const slices = new Map<ContenderName, WrkResult[]>(contenders.map((c) => [c.name, []]));
   for (let round = 0; round < rounds; round++) {
-    for (const contender of rotation(contenders, round)) slices.get(contender.name)?.push(await load(contender.origin, contender.request, sliceSeconds));
+    for (const contender of rotation(contenders, round)) slices.get(contender.name)?.push(await load(contender.origin, contender.requests, sliceSeconds));
   }
   return new Map([...slices].map(([name, results]) => [name, combine(results)]));
 }

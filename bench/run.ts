@@ -45,6 +45,8 @@ const VERIFY_ADDRESSES = 500;
 const PROTOCOL_CONNECTIONS = 16;
 /** Addresses in the small verify_batch call. */
 const SMALL_BATCH = 10;
+/** Distinct missing paths of the last one-process-limit row: more than the server remembers (256). */
+const DISTINCT_MISSES = 1_000;
 const HEAVY_CONNECTIONS = 4;
 const RSS_ROUNDS = 3;
 /** Slices per server in each row of the one-process limit; each lasts BENCH_SECONDS ÷ this (at least 1 s). */
@@ -144,22 +146,30 @@ async function measureServers(wrk: Executable, nginx: Executable | null): Promis
     // The one-process limit: ours (log on and off), the bare replay and nginx, in slices taken in turn.
     const theirRevalidation = anchor === null ? null : revalidate(SMALL_DOCUMENT, await etagOf(anchor));
     const limitRows: LimitRow[] = [];
-    for (const [label, request, theirs, minOfBare] of [
-      [`${SMALL_DOCUMENT} 200`, get(SMALL_DOCUMENT), get(SMALL_DOCUMENT), 0.8],
-      [`${SMALL_DOCUMENT} If-None-Match`, ourRevalidation, theirRevalidation, 0.8],
-      [`${MISSING_DOCUMENT} 404`, get(MISSING_DOCUMENT), get(MISSING_DOCUMENT), 0.5],
-    ] as const) {
+    // A missing path's 404 is remembered (a bounded number of paths): the last row asks for
+    // more distinct ones than are kept, in turn, so that every answer is made afresh.
+    const distinctMisses = Array.from({ length: DISTINCT_MISSES }, (_, n) => get(`/crawler/no-such-crawler-${n}.json`));
+    const limitPlan: (readonly [string, readonly WrkRequest[], readonly WrkRequest[] | null, number])[] = [
+      [`${SMALL_DOCUMENT} 200`, [get(SMALL_DOCUMENT)], [get(SMALL_DOCUMENT)], 0.8],
+      [`${SMALL_DOCUMENT} If-None-Match`, [ourRevalidation], theirRevalidation === null ? null : [theirRevalidation], 0.8],
+      [`${MISSING_DOCUMENT} 404, the same path`, [get(MISSING_DOCUMENT)], [get(MISSING_DOCUMENT)], 0.5],
+      [`404, ${DISTINCT_MISSES.toLocaleString('en-US')} distinct missing paths in turn`, distinctMisses, distinctMisses, 0.5],
+    ];
+    for (const [label, requests, theirs, minOfBare] of limitPlan) {
       const contenders: Contender[] = [
-        { name: 'ours', origin: ours.origin, request },
-        { name: 'ours --no-log', origin: oursNoLog.origin, request },
-        // The bare server replays our bytes and our ETag, so it is asked exactly what we are.
-        { name: 'bare node:http', origin: bare.origin, request },
-        ...(anchor !== null && theirs !== null ? [{ name: 'nginx' as const, origin: anchor, request: theirs }] : []),
+        { name: 'ours', origin: ours.origin, requests },
+        { name: 'ours --no-log', origin: oursNoLog.origin, requests },
+        // The bare server replays our bytes and our ETag, so it is asked exactly what we are
+        // (every unknown path gets the 404 it recorded).
+        { name: 'bare node:http', origin: bare.origin, requests },
+        ...(anchor !== null && theirs !== null ? [{ name: 'nginx' as const, origin: anchor, requests: theirs }] : []),
       ];
-      const answers = new Map(await Promise.all(contenders.map(async (c) => [c.name, describeAnswer(await probe(c.origin, c.request))] as const)));
+      const answers = new Map(
+        await Promise.all(contenders.map(async (c) => [c.name, describeAnswer(await probe(c.origin, c.requests[0] as WrkRequest))] as const)),
+      );
       progress(`measuring: ${label} on ${contenders.length} servers, ${LIMIT_ROUNDS} slices of ${limitSlice} s each, taken in turn ...`);
-      const figures = await interleaved(contenders, LIMIT_ROUNDS, limitSlice, (origin, wrkRequest, duration) =>
-        load(origin, [wrkRequest], CONNECTIONS, duration),
+      const figures = await interleaved(contenders, LIMIT_ROUNDS, limitSlice, (origin, wrkRequests, duration) =>
+        load(origin, wrkRequests, CONNECTIONS, duration),
       );
       limitRows.push({ label, answers, figures, minOfBare });
     }

@@ -121,6 +121,12 @@ describe('the direct document answer equals fetch()', () => {
         }
       }
     }
+    // A repeated miss is remembered, but per origin: each client is sent to its own address.
+    const askedAt = (host: string) =>
+      app.answerDocument('/nope', { ...none, origin: { host, forwarded: null, forwardedProto: null, forwardedHost: null } })?.headers['link'] ?? '';
+    assert.match(askedAt('one.example:8080'), /<http:\/\/one\.example:8080\/changes\.json/);
+    assert.match(askedAt('two.example:8080'), /<http:\/\/two\.example:8080\/changes\.json/);
+    assert.match(askedAt('one.example:8080'), /<http:\/\/one\.example:8080\/changes\.json/);
     const json = JSON.parse(viaDirect('/crawler/no-such-bot.json', {}).body.toString('utf8'));
     assert.equal(json.error.field, 'slug');
     assert.match(viaDirect('/nope', { accept: 'text/html' }).headers['content-type']!, /^text\/html/);

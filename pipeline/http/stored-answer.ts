@@ -19,6 +19,9 @@ import { toolDataFrom } from './tool-data.ts';
 /** Header variants kept per stored document before they are dropped and built again. */
 const MAX_PREPARED_FORMS = 32;
 
+/** Missing paths whose JSON 404 is remembered before the memory is dropped and started again. */
+const MAX_REMEMBERED_MISSES = 256;
+
 /** Which variant of a stored document's headers an answer needs. */
 interface DocumentForm {
   canonical: string | null;
@@ -71,6 +74,8 @@ export function storedAnswers({ store, visits, views }: Service): StoredAnswers 
     return answer;
   }
 
+  const misses = new Map<string, DirectAnswer>();
+
   /**
    * The 404 fetch() gives for a path with no stored document (handler.ts: the JSON error, or
    * for a browser the not-found page), from the snapshot in hand: a miss costs what a hit does.
@@ -83,17 +88,26 @@ export function storedAnswers({ store, visits, views }: Service): StoredAnswers 
     cursor: number,
     origin: string,
   ): DirectAnswer | null {
-    const headers = { ...ERROR_HEADERS, ...CORS_HEADERS, link: linkHeader(origin, path, canonical, cursor) };
+    const headersOf = () => ({ ...ERROR_HEADERS, ...CORS_HEADERS, link: linkHeader(origin, path, canonical, cursor) });
     if (prefersHtml(request.accept)) {
       const page = store.peek?.(href('not_found_html'));
       if (page === undefined) return null;
       if (page !== null) {
-        const html = { ...headers, 'content-type': 'text/html; charset=utf-8', vary: 'Accept', ...securityHeadersFor('text/html') };
+        const html = { ...headersOf(), 'content-type': 'text/html; charset=utf-8', vary: 'Accept', ...securityHeadersFor('text/html') };
         return { status: 404, headers: html, body: request.method === 'HEAD' ? null : page.bytes };
       }
     }
-    const body = errorBody(404, notFoundDetail(origin, path, route));
-    return { status: 404, headers: { ...headers, ...securityHeadersFor(ERROR_HEADERS['content-type'] ?? null) }, body };
+    // The same missing paths come back (a broken link, a scanner's list): each one's JSON 404 is
+    // remembered per feed head and origin, a bounded number, so a repeat costs what a hit does.
+    const key = `${cursor} ${origin} ${canonical ?? ''} ${path}`;
+    let answer = misses.get(key);
+    if (answer === undefined) {
+      const body = errorBody(404, notFoundDetail(origin, path, route));
+      answer = { status: 404, headers: { ...headersOf(), ...securityHeadersFor(ERROR_HEADERS['content-type'] ?? null) }, body };
+      if (misses.size >= MAX_REMEMBERED_MISSES) misses.clear();
+      misses.set(key, answer);
+    }
+    return answer;
   }
 
   return {
