@@ -213,6 +213,23 @@ describe('not found', () => {
       assert.match(error.message, /\/data\/agents\.json/);
     }
   });
+  test('a 404, and any answer made per request, goes out with its length, not chunked; HEAD gives the same length', async () => {
+    for (const [path, headers] of [
+      ['/crawler/nope.json', {}],
+      ['/nope', { accept: 'text/html' }],
+      ['/%2e%2e/package.json', {}],
+      ['/tools/classify-ua?ua=GPTBot', {}],
+    ] as const) {
+      const get = await raw(server.url, path, { headers });
+      assert.equal(get.headers['transfer-encoding'], undefined, path);
+      assert.equal(get.headers['content-length'], String(get.body.length), path);
+      const head = await raw(server.url, path, { method: 'HEAD', headers });
+      assert.equal(head.body.length, 0, path);
+      if (head.headers['content-length'] !== undefined) assert.equal(head.headers['content-length'], get.headers['content-length'], path);
+    }
+    const head = await raw(server.url, '/crawler/nope.json', { method: 'HEAD' });
+    assert.ok(Number(head.headers['content-length']) > 0, 'a JSON 404 to HEAD names the length GET gets');
+  });
   // A literal `/./` is resolved by URL parsing to a path inside the tree, as any client would, so it is not listed.
   test('path traversal never reaches a file outside dist/', async () => {
     for (const path of [

@@ -87,6 +87,8 @@ async function sendResponse(response: Response, res: ServerResponse, req?: Incom
   // next request on it would be parsed from them. Close it instead of draining a large body.
   if (req && !req.complete) headers['connection'] = 'close';
   const body = response.body === null ? null : (knownBody(response) ?? new Uint8Array(await response.arrayBuffer()));
+  // The whole body is in hand: its length goes out, not a chunked stream (HEAD: the length GET would send).
+  if (body !== null && headers['content-length'] === undefined) headers['content-length'] = String(body.byteLength);
   if (res.destroyed) return null;
   res.writeHead(response.status, headers);
   res.end(body ?? undefined);
@@ -255,9 +257,13 @@ export function nodeListener(app: App, options: ListenerOptions) {
       });
       if (answer) {
         const gone = res.destroyed;
+        const body = answer.body;
+        const length = body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
         if (!gone) {
-          res.writeHead(answer.status, answer.headers);
-          res.end(answer.body ?? undefined);
+          // A stored document's headers carry its length; a miss's are given it here, as sendResponse does.
+          const sized = body === null || answer.headers['content-length'] !== undefined;
+          res.writeHead(answer.status, sized ? answer.headers : { ...answer.headers, 'content-length': String(length) });
+          res.end(body ?? undefined);
         }
         if (onAnswered === undefined) return;
         // Answered within this turn of the loop: the time it arrived is the time it is booked.
@@ -267,7 +273,7 @@ export function nodeListener(app: App, options: ListenerOptions) {
           method,
           target: target.pathAndQuery,
           status: gone ? CLIENT_GONE_STATUS : answer.status,
-          bytes: gone ? 0 : typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : (answer.body?.byteLength ?? 0),
+          bytes: gone ? 0 : length,
           durationMs: performance.now() - started,
           userAgent: typeof userAgent === 'string' ? userAgent : null,
           address,
