@@ -132,7 +132,7 @@ describe('the direct document answer equals fetch()', () => {
     assert.match(viaDirect('/nope', { accept: 'text/html' }).headers['content-type']!, /^text\/html/);
   });
 
-  test('paths the direct answer leaves to fetch(): dynamic, encoded, refused, unknown', () => {
+  test('paths the direct answer leaves to fetch(): dynamic, encoded, refused, unresolvable', () => {
     for (const path of [
       '/changes.json',
       '/.well-known/agent-card.json',

@@ -39,9 +39,9 @@ interface DirectRequest extends ConditionalHeaders {
 
 /**
  * `fetch` is the one definition of behaviour; `answerDocument` is the same answer for a stored
- * document, given without building a Request, for an adapter that can write bytes directly
- * (both go through PreparedDocument). `refuseMethod` answers methods a WHATWG Request cannot
- * carry (TRACE, TRACK, CONNECT).
+ * document, or the 404 of a path without one, given without building a Request, for an adapter
+ * that can write bytes directly (both go through stored-answer.ts). `refuseMethod` answers
+ * methods a WHATWG Request cannot carry (TRACE, TRACK, CONNECT).
  */
 export interface App {
   fetch: (request: Request) => Promise<Response>;

@@ -78,7 +78,7 @@ export function storedAnswers({ store, visits, views }: Service): StoredAnswers 
 
   /**
    * The 404 fetch() gives for a path with no stored document (handler.ts: the JSON error, or
-   * for a browser the not-found page), from the snapshot in hand: a miss costs what a hit does.
+   * for a browser the not-found page), from the snapshot in hand and without a Request.
    */
   function missing(
     path: string,
@@ -98,7 +98,7 @@ export function storedAnswers({ store, visits, views }: Service): StoredAnswers 
       }
     }
     // The same missing paths come back (a broken link, a scanner's list): each one's JSON 404 is
-    // remembered per feed head and origin, a bounded number, so a repeat costs what a hit does.
+    // remembered per feed head and origin, a bounded number, so a repeat costs about what a hit does.
     const key = `${cursor} ${origin} ${canonical ?? ''} ${path}`;
     let answer = misses.get(key);
     if (answer === undefined) {
