@@ -3,6 +3,7 @@
 // replaying our bytes (bare-server.ts) and to nginx. wrk runs each in short slices taken in
 // turn, so that a machine whose speed drifts during the run (a shared VM) drifts for all four
 // alike, and the ratios compare like with like.
+import { integer } from './table.ts';
 import type { WrkRequest, WrkResult } from './wrk.ts';
 
 export type ContenderName = 'ours' | 'ours --no-log' | 'bare node:http' | 'nginx';
@@ -60,8 +61,6 @@ export interface LimitRow {
 const LOG_COST_MIN = 0.85;
 
 const COLUMNS: readonly ContenderName[] = ['ours', 'ours --no-log', 'bare node:http', 'nginx'];
-
-const integer = (n: number) => Math.round(n).toLocaleString('en-US');
 
 function quotient(a: Throughput | undefined, b: Throughput | undefined): number | null {
   return a === undefined || b === undefined || b.requestsPerSecond === 0 ? null : a.requestsPerSecond / b.requestsPerSecond;

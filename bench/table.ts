@@ -32,7 +32,8 @@ export interface RssRound {
   rssKiB: number | null;
 }
 
-const integer = (n: number) => Math.round(n).toLocaleString('en-US');
+/** A whole number as the tables print it (12,345). */
+export const integer = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
 const mib = (kib: number | null) => (kib === null ? 'n/a' : `${(kib / 1024).toFixed(1)} MiB`);
 const ratio = (n: number) => `${n.toFixed(2)}×`;

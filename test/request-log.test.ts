@@ -75,6 +75,30 @@ describe('with a request log', () => {
     assert.match(page.hits[0]!.address_hash, /^[0-9a-f]{32}$/);
   });
 
+  test('an absolute-form target is booked by its route, whether a document or a tool answers it', async () => {
+    const hits = async () =>
+      (JSON.parse((await get('/hits.json?limit=1000', { authorization: `Bearer ${KEY}` })).text) as { hits: { id: number; route: string; status: number }[] })
+        .hits;
+    const before = (await hits()).length;
+    const origin = served.server.url;
+    // node:http sends the path as given, so this is the request line `GET http://127.0.0.1:<port>/... HTTP/1.1`.
+    await raw(origin, `${origin}/operator/openai.json`);
+    await raw(origin, `${origin}/tools/classify-ua?ua=GPTBot`);
+    await settle(before + 3);
+    // Reading /hits.json is booked too; the two requests sent are the last of the others.
+    const last = (await hits())
+      .filter((h) => h.route !== '/hits.json')
+      .sort((a, b) => a.id - b.id)
+      .slice(-2);
+    assert.deepEqual(
+      last.map((h) => [h.route, h.status]),
+      [
+        ['/operator/{slug}.json', 200],
+        ['/tools/classify-ua', 200],
+      ],
+    );
+  });
+
   test('/stats.json is public, valid, cached with an ETag, and counts what the log holds', async () => {
     const first = await get('/stats.json');
     assert.equal(first.status, 200);

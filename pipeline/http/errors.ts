@@ -40,6 +40,14 @@ export function notFoundDetail(baseUrl: string, path: string, route: Route | und
   return { code: 'not_found', message: `No document at ${quote(path)}. Every path is listed at ${baseUrl}${API_PREFIX}.` };
 }
 
+/**
+ * A 404's headers for the not-found page a browser is given instead of the JSON (handler.ts for
+ * fetch(), stored-answer.ts for the direct answer): the page is HTML and varies with Accept.
+ */
+export function notFoundPageHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return { ...headers, 'content-type': 'text/html; charset=utf-8', vary: 'Accept' };
+}
+
 /** 404 for a path no stored document answers (notFoundDetail). */
 export function notFound(baseUrl: string, path: string, route: Route | undefined, headers: Record<string, string>): Response {
   return errorResponse(404, notFoundDetail(baseUrl, path, route), headers);

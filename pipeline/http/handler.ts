@@ -10,7 +10,7 @@ import type { Answerers, Asked, Service } from './answer-context.ts';
 import { answerApiRoot } from './api-root.ts';
 import { answerChanges, feedHead, peekFeedHead } from './changes-answer.ts';
 import type { ConditionalHeaders, DirectAnswer } from './document-answer.ts';
-import { errorResponse } from './errors.ts';
+import { errorResponse, notFoundPageHeaders } from './errors.ts';
 import { answerHealth } from './health.ts';
 import { canonicalAddress, linkHeader } from './links.ts';
 import { answerHits, answerStats } from './log-answers.ts';
@@ -165,9 +165,7 @@ export function createApp(options: HandlerOptions): App {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || !prefersHtml(request.headers.get('accept'))) return error;
     const page = await store.get(href('not_found_html'));
     if (!page) return error;
-    const headers = new Headers(error.headers);
-    headers.set('content-type', 'text/html; charset=utf-8');
-    headers.set('vary', 'Accept');
+    const headers = notFoundPageHeaders(Object.fromEntries(error.headers));
     return new Response(request.method === 'HEAD' ? null : page.bytes, { status: 404, headers });
   }
 

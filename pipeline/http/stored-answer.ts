@@ -3,7 +3,7 @@ import { carriesLiveCounters } from '../site/live.ts';
 import { CORS_HEADERS } from '../contract/headers.ts';
 import type { Asked, Service } from './answer-context.ts';
 import { conditionalHeadersOf, type ConditionalHeaders, type DirectAnswer, PreparedDocument, toResponse } from './document-answer.ts';
-import { ERROR_HEADERS, errorBody, notFound, notFoundDetail } from './errors.ts';
+import { ERROR_HEADERS, errorBody, notFound, notFoundDetail, notFoundPageHeaders } from './errors.ts';
 import { href } from '../paths.ts';
 import { prefersHtml, prefersJson } from './negotiate.ts';
 import { securityHeadersFor } from './security.ts';
@@ -93,7 +93,7 @@ export function storedAnswers({ store, visits, views }: Service): StoredAnswers 
       const page = store.peek?.(href('not_found_html'));
       if (page === undefined) return null;
       if (page !== null) {
-        const html = { ...headersOf(), 'content-type': 'text/html; charset=utf-8', vary: 'Accept', ...securityHeadersFor('text/html') };
+        const html = { ...notFoundPageHeaders(headersOf()), ...securityHeadersFor('text/html') };
         return { status: 404, headers: html, body: request.method === 'HEAD' ? null : page.bytes };
       }
     }

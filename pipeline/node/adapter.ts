@@ -165,11 +165,10 @@ export function isClientGone(error: unknown): boolean {
  * read when the request arrives and passed in: once the client has gone, its socket has no
  * address left to read.
  */
-function reporter(req: IncomingMessage, onAnswered: (answered: AnsweredRequest) => void, started: number, address: string | null): Report {
+function reporter(req: IncomingMessage, onAnswered: (answered: AnsweredRequest) => void, started: number, address: string | null, target: string): Report {
   // Made when first needed, perhaps after an await: the time the request arrived is counted back.
   const at = Date.now() - (performance.now() - started);
   const method = req.method ?? 'GET';
-  const target = req.url ?? '';
   const userAgent = req.headers['user-agent'];
   let reported = false;
   return (status, bytes) => {
@@ -220,12 +219,16 @@ export function nodeListener(app: App, options: ListenerOptions) {
     const address = onAnswered === undefined ? null : peerAddress(req.socket);
     // Made where a path needs it: a stored document, the most asked, is booked without one.
     let report: Report | undefined;
-    const reportFor = () => (report ??= onAnswered === undefined ? undefined : reporter(req, onAnswered, started, address));
+    // What the log books as the target: the path and query once read (an absolute-form target's
+    // too, as the direct answer books it), the raw target for a request refused before that.
+    let booked = req.url ?? '';
+    const reportFor = () => (report ??= onAnswered === undefined ? undefined : reporter(req, onAnswered, started, address, booked));
     try {
       const host = hostProblem(req.httpVersion, req.rawHeaders);
       if (host !== null) return sendError(res, 400, 'bad_request', host, reportFor());
       const target = parseTarget(req.url ?? '');
       if (!target.ok) return sendError(res, 400, 'bad_request_target', target.message, reportFor());
+      if (target.form !== 'asterisk') booked = target.pathAndQuery;
       const method = req.method ?? 'GET';
       if (target.form === 'asterisk') {
         if (method === 'OPTIONS') {
