@@ -14,11 +14,17 @@ interface Command {
   args: string[];
 }
 
-export interface ColdStart {
+/** Timings of one command over several runs. */
+export interface Spread {
   label: string;
   medianMs: number;
   minMs: number;
   maxMs: number;
+}
+
+export function spreadOf(label: string, times: readonly number[]): Spread {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { label, medianMs: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN, minMs: sorted[0] ?? Number.NaN, maxMs: sorted.at(-1) ?? Number.NaN };
 }
 
 const POLL_MS = 5;
@@ -79,19 +85,11 @@ async function freePort(): Promise<number> {
 }
 
 /** `runs` starts of each command, taking turns. */
-export async function coldStarts(root: string, runs: number): Promise<ColdStart[]> {
+export async function coldStarts(root: string, runs: number): Promise<Spread[]> {
   const commands = coldStartCommands(root);
   const times = commands.map(() => [] as number[]);
   for (let run = 0; run < runs; run++) {
     for (const [i, command] of commands.entries()) times[i]?.push(await once(root, command, await freePort()));
   }
-  return commands.map((command, i) => {
-    const sorted = [...(times[i] ?? [])].sort((a, b) => a - b);
-    return {
-      label: command.label,
-      medianMs: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN,
-      minMs: sorted[0] ?? Number.NaN,
-      maxMs: sorted.at(-1) ?? Number.NaN,
-    };
-  });
+  return commands.map((command, i) => spreadOf(command.label, times[i] ?? []));
 }

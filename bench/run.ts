@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { benchAddresses, mirroredPrefixes } from './addresses.ts';
 import { cleanupOnExit } from './cleanup.ts';
 import { coldStarts } from './cold-start.ts';
+import { noopBuilds } from './noop-build.ts';
 import { findExecutable, type Executable } from './executables.ts';
 import { classifyUnderFlood, FLOOD_CONNECTIONS } from './flood.ts';
 import { startNginx } from './nginx.ts';
@@ -303,5 +304,12 @@ print(
 const COLD_RUNS = 5;
 print(`\ncold start on node ${process.version}: spawn to the first 200 of /healthz (median of ${COLD_RUNS}, taking turns; --no-log; target under 1 s)`);
 for (const c of await coldStarts(root, COLD_RUNS)) {
+  print(`${c.label.padEnd(72)} median ${Math.round(c.medianMs)} ms (${Math.round(c.minMs)}-${Math.round(c.maxMs)})`);
+}
+
+const NOOP_RUNS = 3;
+progress('builds with nothing to do ...');
+print(`\nbuild with nothing to do on node ${process.version}: spawn to exit (median of ${NOOP_RUNS}, taking turns; target under 2 s)`);
+for (const c of await noopBuilds(root, NOOP_RUNS)) {
   print(`${c.label.padEnd(72)} median ${Math.round(c.medianMs)} ms (${Math.round(c.minMs)}-${Math.round(c.maxMs)})`);
 }

@@ -78,13 +78,30 @@ function program(io: CliIO): Command {
     .option('--base-url <url>', 'absolute URL the site is published at (default: base_url in records/site.yaml)', baseUrl)
     .option('--dist <dir>', 'output folder (default: <root>/dist)')
     .option('--dry-run', 'print the paths whose bytes would change, one per line on stdout, and write nothing')
-    .action(async (options: { baseUrl?: string; dist?: string; dryRun?: boolean }) => {
+    .option('--force', 'render and check every document even when the inputs, the code and dist/ are those of the last build')
+    .action(async (options: { baseUrl?: string; dist?: string; dryRun?: boolean; force?: boolean }) => {
       const root = cli.opts<{ root: string }>().root;
+      const settings = { root, distDir: options.dist ?? join(root, 'dist'), baseUrl: options.baseUrl ?? null };
+      const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+      // The fingerprint is checked before the build's modules load: that is most of what a no-op build saves.
+      const { recordBuild, reusableBuild, snapshotInputs } = await import('./publish/build-fingerprint.ts');
+      const inputs = snapshotInputs(root);
+      if (options.force !== true) {
+        const reuse = reusableBuild(settings, inputs, now);
+        if (reuse.reusable) {
+          progress(
+            `no change: the inputs, the code and ${settings.distDir} are those of the build at ${reuse.builtAt}; nothing rendered (--force renders anyway)`,
+          );
+          return;
+        }
+        progress(`building: ${reuse.reason}`);
+      }
       const { BuildError, build } = await import('./publish/build.ts');
       const { formatProblem } = await import('./records/check.ts');
       try {
-        const result = await build({ root, distDir: options.dist, baseUrl: options.baseUrl, dryRun: options.dryRun, log: progress });
+        const result = await build({ root, distDir: settings.distDir, baseUrl: options.baseUrl, dryRun: options.dryRun, now, log: progress });
         if (options.dryRun) for (const path of result.changed) io.stdout(`${path}\n`);
+        else recordBuild(settings, inputs, result, now);
       } catch (error) {
         if (!(error instanceof BuildError)) throw error;
         for (const problem of error.problems) io.stdout(`${formatProblem(problem)}\n`);

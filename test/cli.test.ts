@@ -8,7 +8,7 @@ import { cliInProcess as inProcess, type Ran } from './support/cli.ts';
 import { builtMini } from './support/built-mini.ts';
 import { REPO, tempProject } from './support/project.ts';
 
-// Each command runs once as a real process, as `npm run check|build|refresh` (tsx pipeline/cli.ts)
+// Each command runs once as a real process, as `npm run check|build|refresh` (node --import ./bin/ts-loader.mjs pipeline/cli.ts)
 // and `npx crawler-index` (bin/crawler-index.mjs) start it: that proves the exit code, the two
 // streams, standard input and commander's own exit. The other cases run the same commands in this
 // process (pipeline/cli-program.ts), which a spawned tsx would only start more slowly; so does the

@@ -294,9 +294,22 @@ export function buildModel(
   };
 }
 
+/** When a key that expires at `expires` starts being flagged expires_soon (epoch ms). */
+function keyWarningStarts(expires: string): number {
+  return Date.parse(expires) - KEY_EXPIRY_WARNING_DAYS * 86_400_000;
+}
+
 function publishedKey(key: MirroredKey, now: string): PublishedKey {
-  const warnFrom = Date.parse(now) + KEY_EXPIRY_WARNING_DAYS * 86_400_000;
-  return { ...key, expires_soon: key.expires !== null && Date.parse(key.expires) <= warnFrom };
+  return { ...key, expires_soon: key.expires !== null && Date.parse(now) >= keyWarningStarts(key.expires) };
+}
+
+/**
+ * The first moment the model built from the same inputs would differ: when the next key not yet
+ * flagged expires_soon gets flagged (epoch ms), or null when no flag can change with time.
+ */
+export function modelChangesAt(model: Pick<Model, 'directories'>): number | null {
+  const starts = model.directories.flatMap((d) => d.keys.flatMap((k) => (k.expires !== null && !k.expires_soon ? [keyWarningStarts(k.expires)] : [])));
+  return starts.length === 0 ? null : Math.min(...starts);
 }
 
 function reverseDnsHostnames(entries: readonly VerificationEntry[]): string[] {

@@ -1,12 +1,23 @@
 import { join } from 'node:path';
-import { buildLedger, ledgerJson, ledgerText, LEDGER_JSON, LEDGER_TXT, fileEtagOf, parsePreviousLedger, stampFiles } from '../ledger/ledger.ts';
+import {
+  buildLedger,
+  ledgerJson,
+  ledgerText,
+  LEDGER_JSON,
+  LEDGER_TXT,
+  fileEtagOf,
+  parsePreviousLedger,
+  stampFiles,
+  type StampedFile,
+} from '../ledger/ledger.ts';
 import { etagOf } from '../util/sha256.ts';
-import { buildModel, type Model } from '../model/model.ts';
+import { buildModel, modelChangesAt, type Model } from '../model/model.ts';
 import { checkRecords } from '../records/check.ts';
 import { readRecordFiles } from '../records/load.ts';
 import { readCorpus } from '../records/corpus.ts';
 import type { Problem } from '../records/types.ts';
 import { renderByModule, type RendererRun } from '../render/index.ts';
+import type { RenderedFile } from '../render/output.ts';
 import { findRoute } from '../routes.ts';
 import { describeErrors, readSchemas, validatorFor } from '../schema/ajv.ts';
 import { readDirectoryState, readMirrorState } from '../state/mirror.ts';
@@ -16,6 +27,7 @@ import { writeDist, type DistFile } from './write-dist.ts';
 import { BuildError } from '../records/build-error.ts';
 import { describePlan, planDistRecovery, recoverDist } from './recover-dist.ts';
 import { readTextIfExists } from '../util/read-if-exists.ts';
+import { buildInputs } from './build-inputs.ts';
 
 export { BuildError };
 
@@ -38,6 +50,20 @@ export interface BuildResult {
   changed: string[];
   /** Each renderer that ran, with the paths it made: what a route's `writtenBy` must name (test/outputs.test.ts). */
   renderers: RendererRun[];
+  /**
+   * The first moment (ISO 8601) a build from the same inputs would write different bytes, as
+   * time alone changes what it renders (a key flagged as expiring, security.txt renewed); null
+   * when nothing rendered depends on the time.
+   */
+  rendersSameUntil: string | null;
+}
+
+/** The earliest time the model or a self-renewing body would render differently (see BuildResult). */
+function rendersSameUntil(model: Model, rendered: readonly RenderedFile[], stamped: readonly StampedFile[]): string | null {
+  const times = [modelChangesAt(model), ...rendered.map((file, i) => file.renewsAt?.(stamped[i]?.entry.last_modified ?? '') ?? null)].filter(
+    (time): time is number => time !== null && Number.isFinite(time),
+  );
+  return times.length === 0 ? null : new Date(Math.min(...times)).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /**
@@ -75,21 +101,22 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const distDir = options.distDir ?? join(options.root, 'dist');
   const now = options.now ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 
+  const inputs = buildInputs(options.root);
   log('reading records');
-  const checked = checkRecords(await readRecordFiles(join(options.root, 'records'), options.root));
+  const checked = checkRecords(await readRecordFiles(inputs.records, options.root));
   if (!checked.ok) throw new BuildError(checked.problems);
   const records = options.baseUrl ? { ...checked.records, site: { ...checked.records.site, base_url: options.baseUrl.replace(/\/+$/, '') } } : checked.records;
 
-  const { corpus, problems: corpusProblems } = await readCorpus(join(options.root, 'records', 'corpus'), options.root);
+  const { corpus, problems: corpusProblems } = await readCorpus(join(inputs.records, 'corpus'), options.root);
   if (corpus === null) throw new BuildError(corpusProblems);
 
   const mirror = {
-    lists: await readMirrorState(join(options.root, 'state', 'mirror')),
-    directories: await readDirectoryState(join(options.root, 'state', 'signature-agents')),
-    checked: await readCheckedTimes(join(options.root, 'state', 'checked.json')),
+    lists: await readMirrorState(inputs.mirror),
+    directories: await readDirectoryState(inputs.directories),
+    checked: await readCheckedTimes(inputs.checked),
     now,
   };
-  const eventsPath = join(options.root, 'state', 'events.json');
+  const eventsPath = inputs.events;
   let events = await readEventLog(eventsPath);
   const draft = buildModel(records, mirror, events, readSchemas(), corpus);
   events = await eventsSincePublished(events, draft, { root: options.root, distDir, baseUrl: records.site.base_url, now });
@@ -122,12 +149,13 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const removed = [...previous.keys()].filter((path) => !rendered.has(path));
   const changed = [...stamped.filter((f) => fileEtagOf(previous.get(f.path)) !== etagOf(f.bytes)).map((f) => f.path), ...removed].sort();
   const files = all.map(({ path, bytes }) => ({ path, bytes }));
+  const until = rendersSameUntil(model, renderedFiles, stamped);
   if (!options.dryRun && (await writeEventLog(eventsPath, events))) log(`recorded change events up to cursor ${events.head} in state/events.json`);
   if (options.dryRun) {
     log(`dry run: ${changed.length} of ${files.length} files would change`);
-    return { model, files, written: false, changed, renderers };
+    return { model, files, written: false, changed, renderers, rendersSameUntil: until };
   }
   const written = await writeDist(distDir, files);
   log(written ? `wrote ${files.length} files (${changed.length} changed) to ${distDir}` : `no change: ${distDir} already holds these ${files.length} files`);
-  return { model, files, written, changed, renderers };
+  return { model, files, written, changed, renderers, rendersSameUntil: until };
 }

@@ -7,4 +7,10 @@ export interface RenderedFile {
   path: string;
   kind: string;
   body: string | ((stamp: string) => string);
+  /**
+   * For a body that renews itself with time (security.txt's expiry): the first moment (epoch ms)
+   * a build would render it anew, given the stamp it was last rendered with. A build from the
+   * same inputs is byte for byte the same until the earliest of these (publish/build-fingerprint.ts).
+   */
+  renewsAt?: (stamp: string) => number;
 }

@@ -25,9 +25,14 @@ const addMonths = (time: string, months: number) => {
   return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, date.getUTCDate()));
 };
 
+/** When security.txt last changed at `lastChanged` is due for renewal (epoch ms): a build from then on renders it anew. */
+function securityTxtRenewalDue(lastChanged: string): number {
+  return addMonths(lastChanged, RENEW_AFTER_MONTHS).getTime();
+}
+
 /** The time security.txt counts its validity from: when it last changed, or now when that is due for renewal. */
 export function securityTxtBase(lastChanged: string, now: string): string {
-  return addMonths(lastChanged, RENEW_AFTER_MONTHS).getTime() <= Date.parse(now) ? now : lastChanged;
+  return securityTxtRenewalDue(lastChanged) <= Date.parse(now) ? now : lastChanged;
 }
 
 export function securityTxtExpiry(base: string): string {
@@ -160,7 +165,12 @@ export function renderServiceTerms(model: Model, { now }: { now: string }): Rend
   const { site } = model;
   return [
     // Rendered from its own last change (the stamp), so an ordinary rebuild leaves it as it is.
-    { path: href('security_txt'), kind: 'service-terms', body: (stamp) => securityTxt(site, securityTxtBase(stamp, now)) },
+    {
+      path: href('security_txt'),
+      kind: 'service-terms',
+      body: (stamp) => securityTxt(site, securityTxtBase(stamp, now)),
+      renewsAt: securityTxtRenewalDue,
+    },
     { path: href('security'), kind: 'service-terms', body: canonicalJson(securityPolicy(site)) },
     { path: href('terms'), kind: 'service-terms', body: canonicalJson(terms(site)) },
     { path: href('privacy'), kind: 'service-terms', body: canonicalJson(privacy(site)) },

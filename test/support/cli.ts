@@ -12,7 +12,7 @@ export interface Ran {
 
 /**
  * A command line of pipeline/cli.ts run in this process (pipeline/cli-program.ts), its output
- * and exit code captured: what a spawned `tsx pipeline/cli.ts` would print, without its start.
+ * and exit code captured: what a spawned `pipeline/cli.ts` would print, without its start.
  */
 export async function cliInProcess(...args: string[]): Promise<Ran> {
   const ran: Ran = { code: 0, stdout: '', stderr: '' };
