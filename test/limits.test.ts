@@ -21,7 +21,7 @@ import { boundedEditDistance } from '../pipeline/tools/robots/distance.ts';
 import { evaluationCost, GROUP_LISTED, parseRobotsTxt } from '../pipeline/tools/robots/index.ts';
 import { jsonBounds, MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../pipeline/http/jsonrpc.ts';
 import { JSON_RPC_HEADERS, raw } from './support/http.ts';
-import { relocate } from '../pipeline/http/origin.ts';
+import { relocate } from '../pipeline/util/relocate.ts';
 import { serveMini, type ServedMini } from './support/served.ts';
 import { inPlace } from './support/tool-data.ts';
 import { fillToLimit as fill } from './support/robots-inputs.ts';

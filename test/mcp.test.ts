@@ -347,6 +347,32 @@ describe('raw JSON-RPC on /mcp', () => {
     }
   });
 
+  test('a tools/call result carries its output twice, the same bytes, naming the origin the client used, whatever the input holds', async () => {
+    // The output is made as bytes on a tool thread and put in place of placeholders in the SDK's
+    // answer (http/mcp.ts): quotes, backslashes, line separators, non-ASCII and text shaped like
+    // a placeholder in the input must come back as they went in (verify_batch echoes its claim).
+    const call = async (path: string, id: string, name: string, args: Record<string, unknown>) => {
+      const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+      const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: JSON_HEADERS, body });
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      assert.equal(response.headers.get('content-length'), String(bytes.length));
+      const answer = JSON.parse(new TextDecoder().decode(bytes)) as { id: string; result: { content: { text: string }[]; structuredContent: unknown } };
+      assert.equal(answer.id, id);
+      const [summary, text] = answer.result.content;
+      assert.equal(text!.text, JSON.stringify(answer.result.structuredContent), 'the text is the structured output serialised');
+      return { summary: summary!.text, text: text!.text, output: answer.result.structuredContent };
+    };
+    const ua = 'GPTBot/1.2 "quoted" \\ back\u2028slash é 😀 {"00000000-0000-0000-0000-000000000000-json":0} "x-text"';
+    const echoed = await call('/netcheck/mcp', 'echo', 'verify_batch', { ua, ip: ['20.171.0.1'] });
+    assert.equal((echoed.output as { claim: { input: string } }).claim.input, ua);
+
+    const classified = await call('/mcp', 'origin', 'classify_user_agent', { ua: 'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)' });
+    assert.match(classified.summary, /GPTBot/);
+    const pages = classified.text.match(/"https?:\/\/[^"]*\/crawler\/gptbot\.html"/g) ?? [];
+    assert.ok(pages.length > 0, classified.text.slice(0, 300));
+    for (const page of pages) assert.equal(page, `"${server.url}/crawler/gptbot.html"`, "the build's address is rewritten to the one the client used");
+  });
+
   test('a body that is not JSON → -32700', async () => {
     for (const body of ['{', '', 'tools/list', '{"jsonrpc":"2.0",']) {
       const error = assertRpcError(await post('/mcp', body), -32700, 400);

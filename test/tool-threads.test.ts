@@ -13,7 +13,7 @@ import { build } from '../pipeline/publish/build.ts';
 import { readSite, type RunningServer } from '../pipeline/node/server.ts';
 import { handleA2a } from '../pipeline/http/a2a/endpoint.ts';
 import { handleMcp } from '../pipeline/http/mcp.ts';
-import { relocate } from '../pipeline/http/origin.ts';
+import { relocate } from '../pipeline/util/relocate.ts';
 import { MCP_SERVERS, TOOLS, type ToolData } from '../pipeline/tools/registry/index.ts';
 import { inPlace, publishedToolData } from './support/tool-data.ts';
 import { tempProject } from './support/project.ts';

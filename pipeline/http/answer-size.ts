@@ -4,14 +4,9 @@
 // the origin the client used (http/origin.ts relocate), which a long Host can lengthen.
 import type { CallContext } from '../tools/registry/call.ts';
 import { answerTooLarge, MAX_ANSWER_BYTES } from '../tools/registry/limits.ts';
+import type { Relocation } from '../util/relocate.ts';
 
 const encoder = new TextEncoder();
-
-/** Where the handler will rewrite the answer's addresses: from the build's base URL to the client's origin. */
-export interface Relocation {
-  from: string;
-  to: string;
-}
 
 /** The rewriting the handler will apply to an answer given in this context, if any. */
 export function relocationOf(context: Pick<CallContext, 'data' | 'origin'>): Relocation | undefined {
@@ -25,8 +20,8 @@ function occurrences(text: string, of: string): number {
   return count;
 }
 
-/** The UTF-8 bytes of `text` once relocated (http/origin.ts relocate replaces every occurrence). */
-function sentBytes(text: string, relocation?: Relocation): number {
+/** The UTF-8 bytes of `text` once relocated (util/relocate.ts replaces every occurrence). */
+export function sentByteLength(text: string, relocation?: Relocation): number {
   const growth = relocation === undefined ? 0 : encoder.encode(relocation.to).length - encoder.encode(relocation.from).length;
   const bytes = encoder.encode(text).length;
   return growth === 0 ? bytes : bytes + growth * occurrences(text, relocation!.from);
@@ -37,5 +32,5 @@ export function sentTooLarge(text: string, relocation?: Relocation): string | nu
   // A string of n UTF-16 units has at most 3n UTF-8 bytes; relocation can at most multiply that by to/from.
   const stretch = relocation === undefined || relocation.from === '' ? 1 : Math.max(1, relocation.to.length / relocation.from.length);
   if (text.length * 3 * stretch <= MAX_ANSWER_BYTES) return null;
-  return answerTooLarge(sentBytes(text, relocation));
+  return answerTooLarge(sentByteLength(text, relocation));
 }

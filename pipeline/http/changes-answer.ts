@@ -4,7 +4,7 @@ import { canonicalJson } from '../util/canonical-json.ts';
 import type { Answerer } from './answer-context.ts';
 import { documentResponse } from './document-answer.ts';
 import { errorResponse, notFound } from './errors.ts';
-import { relocate } from './origin.ts';
+import { relocate } from '../util/relocate.ts';
 import type { DocumentStore, StoredDocument } from './store.ts';
 import { jsonBytesDocument } from './store.ts';
 import { toolDataFrom } from './tool-data.ts';

@@ -117,6 +117,16 @@ export function createApp(options: HandlerOptions): App {
     addressOf: options.addressOf ?? (() => null),
   };
   const stored = storedAnswers(service);
+  // The module's promise is kept: every import() asks the module loader again, which under a
+  // loader hook (tsx on Node 20) is a round trip to the hook's thread on each MCP request.
+  let mcpModule: Promise<typeof import('./mcp.ts')> | undefined;
+  const loadMcp = () => {
+    mcpModule ??= import('./mcp.ts').catch((error: unknown) => {
+      mcpModule = undefined;
+      throw error;
+    });
+    return mcpModule;
+  };
 
   /** Who answers each kind of route (the route table's `answer.by`). */
   const answerers: Answerers = {
@@ -129,7 +139,7 @@ export function createApp(options: HandlerOptions): App {
     'agent-card': answerAgentCard,
     tool: answerTool,
     // Loaded on the first MCP request: the SDK and its schema library are a fifth of a cold start.
-    mcp: async (how, asked, service) => (await import('./mcp.ts')).answerMcp(how, asked, service),
+    mcp: async (how, asked, service) => (await loadMcp()).answerMcp(how, asked, service),
     a2a: answerA2a,
   };
   // Each answerer takes its own kind of Answer; the table is keyed by that kind, so the lookup is sound.

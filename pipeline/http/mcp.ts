@@ -14,10 +14,13 @@ import type { CallContext } from '../tools/registry/call.ts';
 import { inputSchema } from '../tools/registry/input.ts';
 import { ANSWER_FORM } from '../tools/registry/limits.ts';
 import { readBody } from './body.ts';
-import { relocationOf, sentTooLarge } from './answer-size.ts';
+import { relocationOf, sentByteLength } from './answer-size.ts';
 import type { Answerer } from './answer-context.ts';
 import { withMissingHeaders } from './security.ts';
 import { mcpServer, type McpServerSpec, startToolCall, withBodyEtag, withRelocatedBody } from './tool-call.ts';
+import { answerTooLarge } from '../tools/registry/limits.ts';
+import { relocate, type Relocation } from '../util/relocate.ts';
+import { etagOfWeb } from '../util/etag-rule.ts';
 import { echoId, envelopeProblem, MAX_RPC_BODY_BYTES, parseJsonBody, payloadTooLarge, RPC, rpcErrorResponse, type RpcId } from './jsonrpc.ts';
 
 // The MCP servers of docs/API.md §4.6: stateless Streamable HTTP with JSON answers, so every POST
@@ -69,36 +72,69 @@ function firstIssue(error: z.ZodError): string {
   return `${issue.path.length > 0 ? issue.path.join('.') : 'params'}: ${issue.message}`;
 }
 
+const utf8 = new TextEncoder();
+
+/**
+ * A tools/call output made as bytes on the tool's thread (the `serialized` form). The SDK writes
+ * the JSON-RPC answer around two placeholders named by a random token, which no input can
+ * contain; the bytes then take their places (spliceOutput). So the thread that answers every
+ * request never copies the output as a value, serialises it or reads it back: for 500
+ * addresses that was most of a call's time there.
+ */
+interface SerializedOutput {
+  token: string;
+  json: Uint8Array<ArrayBuffer>;
+  jsonString: Uint8Array<ArrayBuffer>;
+}
+
+/** What stands in the result for the output until it is spliced in: as a text, and as structuredContent. */
+const placeholders = (token: string) => ({ text: `${token}-text`, json: { [`${token}-json`]: 0 } });
+/** The placeholders as the SDK writes them (JSON.stringify, as it serialises the whole answer). */
+const marks = (token: string) => ({ text: JSON.stringify(placeholders(token).text), json: JSON.stringify(placeholders(token).json) });
+
 async function callTool(
   server: McpServerSpec,
   tools: readonly ToolDefinition[],
   context: CallContext,
   request: z.infer<typeof CallToolRequestSchema>,
   id: RpcId,
+  made: (output: SerializedOutput) => void,
 ) {
   const { name, arguments: args } = request.params;
   const tool = tools.find((t) => t.name === name);
   if (!tool) {
     throw new RpcError(RPC.invalidParams, `Unknown tool "${name}". ${server.path} has: ${server.tools.join(', ')}.`, { field: 'name', accepted: server.tools });
   }
-  const run = await context.runner.run({ tool: tool.name, params: args ?? {}, caller: context.caller, form: 'structured' });
+  const relocation = relocationOf(context);
+  const run = await context.runner.run({
+    tool: tool.name,
+    params: args ?? {},
+    caller: context.caller,
+    form: 'serialized',
+    ...(relocation ? { relocation } : {}),
+  });
   // Everything a model can act on is a tool result it reads (isError), not a JSON-RPC error its
   // client may swallow (SEP-1303, protocol 2025-11-25): bad arguments, an answer too large, a fault.
   const toolError = (text: string) => ({ content: [{ type: 'text' as const, text }], isError: true });
   switch (run.status) {
     case 'answered': {
-      if (run.form !== 'structured') throw new Error(`${tool.name}: the runner answered in the ${run.form} form, not structured`);
+      if (run.form !== 'serialized') throw new Error(`${tool.name}: the runner answered in the ${run.form} form, not serialized`);
+      const token = crypto.randomUUID();
+      const stand = placeholders(token);
       // The summary for reading, and the whole result serialised for clients that ignore structuredContent (MCP 2025-06-18, "Structured Content").
       const result = {
         content: [
           { type: 'text' as const, text: run.summary },
-          { type: 'text' as const, text: JSON.stringify(run.output) },
+          { type: 'text' as const, text: stand.text },
         ],
-        structuredContent: run.output as Record<string, unknown>,
+        structuredContent: stand.json,
       };
-      // The output goes out twice, once escaped: the limit is checked on the JSON-RPC answer as it will be sent.
-      const tooLarge = sentTooLarge(JSON.stringify({ jsonrpc: '2.0', id, result }), relocationOf(context));
+      // The limit holds for the JSON-RPC answer as it will be sent: the envelope, relocated, and the output twice.
+      const marked = marks(token);
+      const envelope = sentByteLength(JSON.stringify({ jsonrpc: '2.0', id, result }), relocation) - marked.text.length - marked.json.length;
+      const tooLarge = answerTooLarge(envelope + run.json.length + run.jsonString.length);
       if (tooLarge !== null) return toolError(`${tool.name}: ${tooLarge} Accepted: ${ANSWER_FORM}. Ask for less per call.`);
+      made({ token, json: run.json, jsonString: run.jsonString });
       return result;
     }
     case 'failed':
@@ -113,14 +149,45 @@ async function callTool(
   }
 }
 
-function buildServer(server: McpServerSpec, context: CallContext): Server {
+/** The SDK's answer with the output's bytes in the places of its placeholders, relocated and tagged as sent. */
+async function spliceOutput(response: Response, output: SerializedOutput, relocation: Relocation | undefined): Promise<Response> {
+  const text = await response.text();
+  const envelope = relocation === undefined ? text : relocate(text, relocation.from, relocation.to);
+  const marked = marks(output.token);
+  const places = [
+    { mark: marked.text, bytes: output.jsonString },
+    { mark: marked.json, bytes: output.json },
+  ]
+    .map((place) => ({ ...place, at: envelope.indexOf(place.mark) }))
+    .sort((a, b) => a.at - b.at);
+  if (places.some((place) => place.at === -1)) throw new Error('the MCP SDK answered a tools/call without the placeholders of its output');
+  const parts: Uint8Array[] = [];
+  let from = 0;
+  for (const { mark, bytes, at } of places) {
+    parts.push(utf8.encode(envelope.slice(from, at)), bytes);
+    from = at + mark.length;
+  }
+  parts.push(utf8.encode(envelope.slice(from)));
+  const body = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    body.set(part, offset);
+    offset += part.length;
+  }
+  const headers = new Headers(response.headers);
+  headers.set('content-length', String(body.length));
+  headers.set('etag', `"${await etagOfWeb(body)}"`);
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+}
+
+function buildServer(server: McpServerSpec, context: CallContext, made: (output: SerializedOutput) => void): Server {
   const tools = toolsOf(server);
   const mcp = new Server(
     { name: server.name, version: SERVER_VERSION },
     { capabilities: { tools: {} }, instructions: server.description, jsonSchemaValidator },
   );
   mcp.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(describeTool) }));
-  mcp.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(server, tools, context, request, extra.requestId));
+  mcp.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(server, tools, context, request, extra.requestId, made));
   return mcp;
 }
 
@@ -172,35 +239,49 @@ const BATCH_REFUSED =
 /**
  * One POST to an MCP server path. The SDK transport checks Accept and Content-Type (406,
  * 415) and answers the protocol; this function adds what it lacks: the body limit (413),
- * strict UTF-8, -32600 for malformed envelopes and -32602 for bad params.
+ * strict UTF-8, -32600 for malformed envelopes and -32602 for bad params; and it sends every
+ * answer with the client's origin in its addresses and the ETag of its bytes.
  */
 export async function handleMcp(request: Request, server: McpServerSpec, context: CallContext): Promise<Response> {
+  const { answer, output } = await answerOf(request, server, context);
+  const relocation = relocationOf(context);
+  if (output !== null) return spliceOutput(answer, output, relocation);
+  return withBodyEtag(relocation === undefined ? answer : await withRelocatedBody(answer, relocation.from, relocation.to));
+}
+
+/** The answer to one POST as the checks or the SDK give it, and the output that waits to be spliced into it. */
+async function answerOf(request: Request, server: McpServerSpec, context: CallContext): Promise<{ answer: Response; output: SerializedOutput | null }> {
+  const refuse = (answer: Response) => ({ answer, output: null });
   const body = await readBody(request, MAX_RPC_BODY_BYTES);
-  if (!body.ok) return payloadTooLarge();
+  if (!body.ok) return refuse(payloadTooLarge());
   const parsed = parseJsonBody(body.bytes, '{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
-  if (!parsed.ok) return rpcErrorResponse(400, null, RPC.parseError, parsed.message);
+  if (!parsed.ok) return refuse(rpcErrorResponse(400, null, RPC.parseError, parsed.message));
 
   // MCP 2025-06-18 removed JSON-RPC batching: one POST is one message, so one call's work
   // and one answer's size bound what a request costs.
-  if (Array.isArray(parsed.value)) return rpcErrorResponse(400, null, RPC.invalidRequest, BATCH_REFUSED);
+  if (Array.isArray(parsed.value)) return refuse(rpcErrorResponse(400, null, RPC.invalidRequest, BATCH_REFUSED));
   const message = parsed.value;
   const envelope = envelopeProblem(message);
-  if (envelope) return rpcErrorResponse(400, echoId(message), RPC.invalidRequest, `Invalid Request: ${envelope}.`);
+  if (envelope) return refuse(rpcErrorResponse(400, echoId(message), RPC.invalidRequest, `Invalid Request: ${envelope}.`));
   // What remains for the SDK's schema to refuse is the content of params.
   if (!JSONRPCMessageSchema.safeParse(message).success) {
     const params = (message as { params?: unknown }).params;
     const why = Array.isArray(params) ? '"params" must be an object of named parameters, not an array' : '"params" does not fit the MCP schema of this message';
-    return rpcErrorResponse(200, echoId(message), RPC.invalidParams, `Invalid params: ${why}.`);
+    return refuse(rpcErrorResponse(200, echoId(message), RPC.invalidParams, `Invalid params: ${why}.`));
   }
   const problem = requestProblem(message);
-  if (problem) return rpcErrorResponse(200, problem.id, problem.code, problem.message, problem.data);
+  if (problem) return refuse(rpcErrorResponse(200, problem.id, problem.code, problem.message, problem.data));
 
-  const mcp = buildServer(server, context);
+  // One POST carries one call (no batches), so at most one output waits to be spliced in.
+  let output: SerializedOutput | null = null;
+  const mcp = buildServer(server, context, (made) => {
+    output = made;
+  });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await mcp.connect(transport);
   try {
     // The SDK's answers (results, 202, 406, 415) say nothing of caching; every JSON-RPC answer here is no-store (docs/API.md §5.4).
-    return withMissingHeaders(await transport.handleRequest(request, { parsedBody: parsed.value }), NO_STORE);
+    return { answer: withMissingHeaders(await transport.handleRequest(request, { parsedBody: parsed.value }), NO_STORE), output };
   } finally {
     await mcp.close();
   }
@@ -210,6 +291,5 @@ export async function handleMcp(request: Request, server: McpServerSpec, context
 export const answerMcp: Answerer<'mcp'> = async (how, asked, service) => {
   const start = await startToolCall(how, asked, service);
   if (start instanceof Response) return start;
-  const answer = withMissingHeaders(await handleMcp(asked.request, mcpServer(how.server), start.context), asked.headers);
-  return withBodyEtag(await withRelocatedBody(answer, start.data.baseUrl, asked.here.base_url));
+  return withMissingHeaders(await handleMcp(asked.request, mcpServer(how.server), start.context), asked.headers);
 };

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
-import { DIRECT, publicOrigin, relocate, type OriginHeaders } from './origin.ts';
+import { DIRECT, publicOrigin, type OriginHeaders } from './origin.ts';
+import { relocate } from '../util/relocate.ts';
 
 const LISTENING = 'http://127.0.0.1:8080';
 const headers = (more: Partial<OriginHeaders>): OriginHeaders => ({ host: null, forwarded: null, forwardedProto: null, forwardedHost: null, ...more });

@@ -81,13 +81,3 @@ export function originHeadersOf(headers: Headers): OriginHeaders {
     forwardedHost: headers.get('x-forwarded-host'),
   };
 }
-
-/**
- * A tool's answer with the build's base URL replaced by the origin the client used: the tools
- * read records whose addresses were written at build time. Bounded by the answer limit; a
- * client's own text that quotes the build's address is rewritten too, which names the same
- * document on this server.
- */
-export function relocate(text: string, from: string, to: string): string {
-  return from === to || from === '' ? text : text.split(from).join(to);
-}

@@ -6,7 +6,7 @@ import type { CallerHistory, ToolData } from '../tools/registry/types.ts';
 import { etagOfWeb } from '../util/etag-rule.ts';
 import type { Asked, Service } from './answer-context.ts';
 import { errorResponse } from './errors.ts';
-import { relocate } from './origin.ts';
+import { relocate } from '../util/relocate.ts';
 import type { Visits } from './request-log.ts';
 import { toolDataFrom } from './tool-data.ts';
 

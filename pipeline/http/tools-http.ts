@@ -9,7 +9,7 @@ import { toolBody } from './form-body.ts';
 import { jsonBytesDocument, jsonDocument, type StoredDocument } from './store.ts';
 import { unavailableAnswer } from './unavailable.ts';
 import { toolHref } from '../paths.ts';
-import { relocate } from './origin.ts';
+import { relocationOf } from './answer-size.ts';
 import { toolErrorReport, toolReport } from '../render/tool-reports.ts';
 import { etagOfWeb } from '../util/etag-rule.ts';
 import type { Answerer } from './answer-context.ts';
@@ -17,13 +17,6 @@ import { documentResponse } from './document-answer.ts';
 import { prefersHtml } from './negotiate.ts';
 import { startToolCall } from './tool-call.ts';
 import { toolByName } from '../tools/registry/index.ts';
-
-/** The answer's bytes with the build's base URL replaced by the client's origin; the same bytes when there is none. */
-function relocatedBytes(bytes: Uint8Array<ArrayBuffer>, from: string, to: string): Uint8Array<ArrayBuffer> {
-  if (from === to) return bytes;
-  const text = new TextDecoder().decode(bytes);
-  return text.includes(from) ? (new TextEncoder().encode(relocate(text, from, to)) as Uint8Array<ArrayBuffer>) : bytes;
-}
 
 export interface ToolCall {
   tool: ToolDefinition;
@@ -128,16 +121,13 @@ export async function callTool(call: ToolCall): Promise<{ document: StoredDocume
     }
   }
   const documentation = `${origin}${path}.json`;
-  const run: ToolRun = await runner.run({ tool: tool.name, params: toolParams, caller, source: 'query', form: 'json' });
+  // The thread that runs the tool writes the client's origin into the answer and measures it as sent.
+  const relocation = relocationOf({ data, origin });
+  const run: ToolRun = await runner.run({ tool: tool.name, params: toolParams, caller, source: 'query', form: 'json', ...(relocation ? { relocation } : {}) });
   switch (run.status) {
     case 'answered': {
       if (run.form !== 'json') throw new Error(`${tool.name}: the runner answered in the ${run.form} form, not json`);
-      const bytes = relocatedBytes(run.bytes, data.baseUrl, origin);
-      // Checked again as sent: the origin written into the answer may be longer than the build's.
-      const tooLarge = answerTooLarge(bytes.length);
-      if (tooLarge !== null)
-        return { response: errorResponse(400, { code: 'answer_too_large', message: tooLarge, accepted: ANSWER_FORM, documentation }, headers) };
-      return { document: await jsonBytesDocument(path, bytes, generatedAt), answered: true };
+      return { document: await jsonBytesDocument(path, run.bytes, generatedAt), answered: true };
     }
     case 'refused':
       return {

@@ -1,6 +1,6 @@
 // A tool thread: builds the tools' data when the pool sends a build's documents, then runs one
-// call at a time on it and posts the result back. The canonical JSON bytes of an HTTP answer
-// are transferred, not copied.
+// call at a time on it and posts the result back. An answer made as bytes (HTTP's canonical
+// JSON, MCP's serialized output) is transferred, not copied.
 import { parentPort } from 'node:worker_threads';
 import { executeTool, type ToolRun } from '../tools/registry/call.ts';
 import type { ToolData } from '../tools/registry/types.ts';
@@ -14,6 +14,14 @@ if (port === null) throw new Error('tool-worker.ts runs as a worker thread of to
 const built = new Map<string, ToolData>();
 
 const post = (message: FromThread, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+
+/** The buffers of an answer made as bytes, handed over rather than copied. */
+function bytesOf(run: ToolRun): ArrayBuffer[] {
+  if (run.status !== 'answered') return [];
+  if (run.form === 'json') return [run.bytes.buffer];
+  if (run.form === 'serialized') return [run.json.buffer, run.jsonString.buffer];
+  return [];
+}
 
 port.on('message', async (message: ToThread) => {
   if (message.kind === 'build') {
@@ -33,7 +41,7 @@ port.on('message', async (message: ToThread) => {
     data === undefined
       ? { status: 'failed', message: 'the tool thread holds no data for this build', detail: `tool-worker: no data built for ${message.key}` }
       : await executeTool(message.job, data);
-  post({ kind: 'done', id: message.id, run }, run.status === 'answered' && run.form === 'json' ? [run.bytes.buffer] : []);
+  post({ kind: 'done', id: message.id, run }, bytesOf(run));
 });
 
 post({ kind: 'loaded' });

@@ -1,4 +1,5 @@
 import { canonicalJson } from '../../util/canonical-json.ts';
+import { relocate, type Relocation } from '../../util/relocate.ts';
 import { toolByName } from './index.ts';
 import { validateInput, type InputSource } from './input.ts';
 import { answerTooLarge, InputRefused, textTooLarge } from './limits.ts';
@@ -29,11 +30,16 @@ async function runTool(tool: ToolDefinition, raw: Record<string, unknown>, conte
 }
 
 /**
- * How the caller wants a successful answer: `json`, the canonical JSON bytes an HTTP answer
- * sends as they are; `structured`, the validated input, the output and its one-line summary,
- * which MCP and A2A wrap in their own envelopes.
+ * How the caller wants a successful answer:
+ * - `json`, the canonical JSON bytes an HTTP answer sends as they are;
+ * - `serialized`, the output as compact JSON bytes, the same JSON as the bytes of a JSON string
+ *   literal, and its one-line summary: what MCP sends (structuredContent, and the text for
+ *   clients that ignore it), made on the thread that ran the tool rather than on the one that
+ *   answers every request;
+ * - `structured`, the validated input, the output as a value and its summary, which A2A and the
+ *   command line wrap in their own forms.
  */
-type AnswerForm = 'json' | 'structured';
+type AnswerForm = 'json' | 'serialized' | 'structured';
 
 /** One tool call as plain data, so that it can be run here or posted to another thread. */
 export interface ToolJob {
@@ -42,6 +48,8 @@ export interface ToolJob {
   caller: Caller;
   source?: InputSource;
   form: AnswerForm;
+  /** Applied to the `json` and `serialized` forms' bytes: the addresses the client's origin names. */
+  relocation?: Relocation;
 }
 
 /** Why a call was not run at all: the runner's limits, not the tool's answer. */
@@ -50,6 +58,7 @@ type Unavailable = 'deadline' | 'busy' | 'not-ready';
 /** What became of a ToolJob; plain data (structured-clonable), never an exception. */
 export type ToolRun =
   | { status: 'answered'; form: 'json'; bytes: Uint8Array<ArrayBuffer> }
+  | { status: 'answered'; form: 'serialized'; summary: string; json: Uint8Array<ArrayBuffer>; jsonString: Uint8Array<ArrayBuffer> }
   | { status: 'answered'; form: 'structured'; input: ToolInput; output: unknown; summary: string }
   | { status: 'refused'; field: string; message: string; accepted: string }
   | { status: 'too-large'; message: string }
@@ -70,12 +79,21 @@ export async function executeTool(job: ToolJob, data: ToolData): Promise<ToolRun
   try {
     const outcome = await runTool(tool, job.params, { data, caller: tool.answersForCaller ? job.caller : ANONYMOUS }, job.source);
     if (!outcome.ok) return { status: 'refused', field: outcome.field, message: outcome.message, accepted: outcome.accepted };
+    const relocated = (text: string) => (job.relocation === undefined ? text : relocate(text, job.relocation.from, job.relocation.to));
     if (job.form === 'json') {
-      const bytes = utf8.encode(canonicalJson(outcome.output)) as Uint8Array<ArrayBuffer>;
+      const bytes = utf8.encode(relocated(canonicalJson(outcome.output))) as Uint8Array<ArrayBuffer>;
       const tooLarge = answerTooLarge(bytes.length);
       return tooLarge === null ? { status: 'answered', form: 'json', bytes } : { status: 'too-large', message: tooLarge };
     }
     const summary = tool.summarize(outcome.output);
+    if (job.form === 'serialized') {
+      const text = relocated(JSON.stringify(outcome.output));
+      const json = utf8.encode(text) as Uint8Array<ArrayBuffer>;
+      const jsonString = utf8.encode(JSON.stringify(text)) as Uint8Array<ArrayBuffer>;
+      // Both go out in one answer; the transport measures them again inside its envelope.
+      const tooLarge = answerTooLarge(json.length + jsonString.length);
+      return tooLarge === null ? { status: 'answered', form: 'serialized', summary, json, jsonString } : { status: 'too-large', message: tooLarge };
+    }
     // The envelope carries the structured output and its summary; over the limit it is refused, not sent.
     const tooLarge = textTooLarge(JSON.stringify(outcome.output) + summary);
     if (tooLarge !== null) return { status: 'too-large', message: tooLarge };
