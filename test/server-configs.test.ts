@@ -23,8 +23,20 @@ const peers = (JSON.parse(await readFile(join(REPO, 'records/corpus/crawler-user
 );
 
 const dialect = (id: ServerId): Dialect => DIALECTS.find((d) => d.id === id)!;
-const configPath = (id: ServerId, policy: string): string =>
-  join(DIST, `/policy/${policy}${{ nginx: '.nginx.conf', apache: '.apache.conf', caddy: '.caddy.conf', haproxy: '.haproxy.conf' }[id]}`);
+// Each policy's JSON names its four config files (server_configs): the servers below load the
+// files those links name, so a reader following them gets what was checked here.
+const linked = new Map(
+  await Promise.all(
+    policies.map(
+      async (policy) =>
+        [
+          policy,
+          (JSON.parse(await readFile(join(DIST, 'policy', `${policy}.json`), 'utf8')) as { server_configs: Record<ServerId, string> }).server_configs,
+        ] as const,
+    ),
+  ),
+);
+const configPath = (id: ServerId, policy: string): string => join(DIST, new URL(linked.get(policy)![id]).pathname);
 const variable = (policy: string): string => `crawler_index_${policy.replaceAll('-', '_')}`;
 
 // Every crawler example, every 20th browser and every 5th peer header: about 1,100 requests a server.

@@ -84,11 +84,17 @@ describe('conditional requests (RFC 9110 section 13)', () => {
   const path = '/data/agents.json';
   const tag = () => `"${entry(path).etag}"`;
 
-  test('If-None-Match with the current ETag → 304, ETag kept, no body', async () => {
+  test('If-None-Match with the current ETag → 304, ETag and Link kept, no body', async () => {
     const response = await raw(server.url, path, { headers: { 'if-none-match': tag() } });
     assert.equal(response.status, 304);
     assert.equal(response.headers['etag'], tag());
     assert.equal(response.body.length, 0);
+    // Every answer names the change feed and the API description, a 304 too (docs/API.md §5.5).
+    const full = await raw(server.url, path);
+    assert.match(full.headers['link'] ?? '', /rel="related"/);
+    assert.equal(response.headers['link'], full.headers['link']);
+    assert.equal(response.headers['access-control-expose-headers'], full.headers['access-control-expose-headers']);
+    assert.equal(response.headers['content-type'], undefined, 'the stored type is not repeated');
   });
   test('If-None-Match: a list containing it, a weak form of it, or * → 304', async () => {
     for (const header of [`"nope", ${tag()}`, `W/${tag()}`, '*', `"a" , W/"b",${tag()}`]) {

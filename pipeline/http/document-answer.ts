@@ -39,7 +39,7 @@ export interface ConditionalHeaders {
   accept: string | null;
 }
 
-const OMITTED_FROM_304 = new Set(['content-type', 'content-length', 'content-encoding', 'last-modified', 'link', 'access-control-expose-headers']);
+const OMITTED_FROM_304 = new Set(['content-type', 'content-length', 'content-encoding', 'last-modified']);
 
 interface Variant {
   body: Uint8Array<ArrayBuffer>;
@@ -136,7 +136,10 @@ export class PreparedDocument {
     const etag = this.etagOf(coding);
     const ok = { ...this.base, etag, 'content-length': String(body.byteLength), ...(coding === 'identity' ? {} : { 'content-encoding': coding }) };
     // RFC 9110 15.4.5: a 304 repeats what a cache must update (ETag, Cache-Control, Vary) and
-    // no other representation metadata; the body's type, date and links are the stored ones.
+    // not the body's type, length, coding or date, which are the stored ones. It keeps the Link
+    // header (and the CORS exposure that lets a page read it): every answer names the change
+    // feed and the API description (docs/API.md §5.5), so a client that polls with validators
+    // and only ever sees 304s still finds them.
     const notModified = Object.fromEntries(Object.entries(ok).filter(([name]) => !OMITTED_FROM_304.has(name)));
     variant = { body, ok, notModified };
     this.variants.set(coding, variant);

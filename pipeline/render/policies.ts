@@ -3,6 +3,7 @@ import { url } from '../model/model.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import type { RenderedFile } from './output.ts';
 import { href } from '../paths.ts';
+import { DIALECTS } from './server/dialects.ts';
 
 /** Naming a crawler that says robots.txt does not apply records a wish, not a block. */
 function effect(policy: PolicyView, crawler: CrawlerView): string | null {
@@ -23,6 +24,8 @@ function policyJson(model: Model, policy: PolicyView): string {
     caveats: policy.caveats,
     json_url: url(model.site, href('policy', policy.id)),
     robots_url: url(model.site, href('robots', policy.id)),
+    // The same policy enforced at the server, by User-Agent, as the HTML page links it.
+    server_configs: Object.fromEntries(DIALECTS.map((dialect) => [dialect.id, url(model.site, href(dialect.route, policy.id))])),
     crawler_count: policy.crawlers.length,
     crawlers: policy.crawlers.map((crawler) => ({
       slug: crawler.slug,

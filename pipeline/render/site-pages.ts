@@ -5,6 +5,7 @@ import { html, type Markup, prose } from '../site/html.ts';
 import { page } from '../site/layout.ts';
 import { MCP_SERVERS, TOOLS } from '../tools/registry/index.ts';
 import type { RenderedFile } from './output.ts';
+import { DIALECTS } from './server/dialects.ts';
 
 // The pages for people that the JSON documents had no counterpart for: one per policy,
 // operator and category, the policies side by side, and the tools. Every link a reader
@@ -93,7 +94,7 @@ function policyPage(model: Model, policy: PolicyView): Page {
       : ''
   }</p>
 <p><a href="${link(href('robots', policy.id))}">The robots.txt fragment</a> to append · <a href="${link(href('policy', policy.id))}">as JSON</a> · <a href="${link(href('policies_html'))}">all policies side by side</a></p>
-<p>Enforced at your server, by User-Agent: <a href="${link(href('policy_nginx', policy.id))}">nginx</a> · <a href="${link(href('policy_apache', policy.id))}">Apache .htaccess</a> · <a href="${link(href('policy_caddy', policy.id))}">Caddy</a> · <a href="${link(href('policy_haproxy', policy.id))}">HAProxy</a>. Each file says what it blocks and which tokens only robots.txt can carry; <a href="${link(href('policy_accuracy'))}">how accurate each one is</a>, measured against real browser and crawler headers.</p>
+<p>Enforced at your server, by User-Agent: ${DIALECTS.map((dialect, i) => html`${i === 0 ? '' : ' · '}<a href="${link(href(dialect.route, policy.id))}">${dialect.label}</a>`)}. Each file says what it blocks and which tokens only robots.txt can carry; <a href="${link(href('policy_accuracy'))}">how accurate each one is</a>, measured against real browser and crawler headers.</p>
 <h2>Before you use it</h2>
 <ul>
 ${policy.caveats.map((c) => html`<li>${prose(c)}</li>\n`)}</ul>
