@@ -31,7 +31,8 @@
 })();
 (function () {
   var table = document.querySelector('table[data-filterable]');
-  if (!table) return;
+  var search = document.getElementById('crawler-search');
+  if (!table || !search) return;
   var rows = Array.prototype.slice.call(table.tBodies[0].rows);
   var fields = [
     ['category', 'Category'],
@@ -39,9 +40,12 @@
     ['stance', 'Obeys robots.txt'],
     ['verification', 'Verification'],
   ];
+  // The search box is the page's own (on the first screen, with its own form): it filters as one
+  // types, what was searched for (?q=) is applied on load, and Enter goes to the rows. The
+  // selects are added in a form of their own above the table.
   var form = document.createElement('form');
   form.className = 'filters';
-  form.setAttribute('role', 'search');
+  form.setAttribute('aria-label', 'Narrow the crawlers');
   form.addEventListener('submit', function (event) { event.preventDefault(); });
   function labelled(id, text, control) {
     var p = document.createElement('p');
@@ -54,9 +58,6 @@
     form.appendChild(p);
     return control;
   }
-  var search = labelled('filter-text', 'Search', document.createElement('input'));
-  search.type = 'search';
-  search.placeholder = 'name, token or operator';
   var selects = fields.map(function (field) {
     var select = document.createElement('select');
     var values = {};
@@ -75,7 +76,7 @@
   });
   var count = document.createElement('p');
   count.setAttribute('aria-live', 'polite');
-  form.appendChild(count);
+  search.form.appendChild(count);
   function apply() {
     var text = search.value.trim().toLowerCase();
     var shown = 0;
@@ -89,6 +90,19 @@
   }
   form.addEventListener('input', apply);
   form.addEventListener('change', apply);
+  var asked = new URLSearchParams(location.search).get('q');
+  if (asked !== null && search.value === '') search.value = asked;
+  search.addEventListener('input', apply);
+  search.form.addEventListener('submit', function (event) {
+    event.preventDefault();
+    apply();
+    var address = new URL(location.href);
+    if (search.value.trim() === '') address.searchParams.delete('q');
+    else address.searchParams.set('q', search.value.trim());
+    address.hash = 'crawlers';
+    history.replaceState(null, '', address.href);
+    table.scrollIntoView();
+  });
   table.parentNode.parentNode.insertBefore(form, table.parentNode);
   apply();
 })();

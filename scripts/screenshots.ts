@@ -8,9 +8,9 @@ import { CHROMIUM, launchChromium } from '../test/support/chromium.ts';
 const ROOT = join(import.meta.dirname, '..');
 const OUT = join(ROOT, 'docs', 'images');
 
-/** Each picture: the page, the width it is seen at, and where on it to start (a heading's text). */
+/** Each picture: the page, the width it is seen at, and what is typed into its search box, if anything. */
 const SHOTS = [
-  { name: 'crawler-table', path: '/', width: 1280, height: 900, from: 'Crawlers', type: 'Bytespider' },
+  { name: 'crawler-table', path: '/', width: 1280, height: 900, type: 'Bytespider' },
   { name: 'crawler-page', path: '/crawler/gptbot.html', width: 1280, height: 900 },
   { name: 'policies', path: '/policies.html', width: 1280, height: 900 },
   { name: 'home-phone', path: '/', width: 390, height: 844 },
@@ -27,12 +27,8 @@ try {
   for (const shot of SHOTS) {
     await page.setViewport({ width: shot.width, height: shot.height });
     await page.goto(server.url + shot.path, { waitUntil: 'load' });
-    if ('from' in shot) {
-      // Scroll to the section, and show the table's search narrowing it as a person types.
-      await page.evaluate((heading) => [...document.querySelectorAll('h2')].find((h) => h.textContent === heading)?.scrollIntoView(), shot.from);
-      const search = await page.$('input[type="search"]');
-      await search?.type(shot.type);
-    }
+    // The first screen's search box narrowing the crawler table below it as a person types.
+    if ('type' in shot) await page.type('#crawler-search', shot.type);
     const file = join(OUT, `${shot.name}.png`);
     await page.screenshot({ path: file as `${string}.png` });
     console.log(`screenshots: ${shot.path} at ${shot.width} px → ${file}`);

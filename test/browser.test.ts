@@ -145,22 +145,37 @@ async function assertOneBlockPerCrawler(path: string): Promise<void> {
   if (caption !== null) assert.ok(caption > 300, `${path}: the caption spans the column (${caption} px)`);
 }
 
-// The home page is the longest of the site to load and filter: one load of it at 390 px serves
-// the search, the filters and the stacked layout's checks.
-test('the crawler table can be searched and filtered with scripts on, and lists every crawler with them off; at 390 px each crawler is one block and a filtered-out one takes no room', {
+// The home page is the longest of the site to load and filter: one load of it at each width
+// serves the search, the filters and the stacked layout's checks.
+test('the search box is on the first screen at 1280 and 390 px and filters the crawler table as one types; Enter and ?q= keep the search; with scripts off every crawler is listed; at 390 px each crawler is one block and a filtered-out one takes no room', {
   skip,
 }, async () => {
-  await page.setViewport({ width: 390, height: 900 });
-  await page.goto(`${server.url}/`);
+  for (const [width, height] of [
+    [1280, 900],
+    [390, 844],
+  ] as const) {
+    await page.setViewport({ width, height });
+    await page.goto(`${server.url}/`);
+    const box = await page.$eval('#crawler-search', (input) => input.getBoundingClientRect().bottom);
+    assert.ok(box > 0 && box <= height, `${width} px: the search box ends at ${box} px, within the first ${height}`);
+  }
   await assertOneBlockPerCrawler('/');
   const total = await page.$$eval('table[data-filterable] tbody tr', (rows) => rows.length);
   assert.ok(total > 250);
-  await page.type('#filter-text', 'gptbot');
-  const found = await page.$$eval('table[data-filterable] tbody tr:not([hidden]) td:first-child', (cells) => cells.map((c) => c.textContent));
+  const shown = () => page.$$eval('table[data-filterable] tbody tr:not([hidden]) td:first-child', (cells) => cells.map((c) => c.textContent));
+  await page.type('#crawler-search', 'gptbot');
+  const found = await shown();
   assert.ok(found.includes('GPTBot') && found.length < 5, JSON.stringify(found));
+  assert.equal(await page.$eval('.find [aria-live]', (p) => p.textContent ?? ''), `${found.length} of ${total} crawlers shown`);
   const heights = await page.$$eval('table.stack tbody tr[hidden]', (rows) => rows.slice(0, 20).map((r) => r.getBoundingClientRect().height));
   assert.ok(heights.length === 20 && heights.every((h) => h === 0), JSON.stringify(heights));
-  await page.$eval('#filter-text', (input) => {
+  // Enter keeps the search in the address (a link that can be shared) and goes to the rows.
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => location.search === '?q=gptbot' && location.hash === '#crawlers');
+  await page.goto(`${server.url}/?q=googlebot`);
+  assert.equal(await page.$eval('#crawler-search', (input) => (input as HTMLInputElement).value), 'googlebot');
+  assert.ok((await shown()).includes('Googlebot'), 'the search in the address is applied on load');
+  await page.$eval('#crawler-search', (input) => {
     (input as HTMLInputElement).value = '';
   });
   await page.select('#filter-category', 'Open dataset crawler');
@@ -168,11 +183,13 @@ test('the crawler table can be searched and filtered with scripts on, and lists 
     ...new Set(rows.map((r) => (r as HTMLElement).dataset['category'])),
   ]);
   assert.deepEqual(categories, ['Open dataset crawler']);
-  assert.match(await page.$eval('.filters [aria-live]', (p) => p.textContent ?? ''), /^\d+ of \d+ crawlers shown$/);
+  assert.match(await page.$eval('.find [aria-live]', (p) => p.textContent ?? ''), /^\d+ of \d+ crawlers shown$/);
   await page.setJavaScriptEnabled(false);
   await page.goto(`${server.url}/`);
   assert.equal(await page.$$eval('table[data-filterable] tbody tr:not([hidden])', (rows) => rows.length), total);
   assert.equal(await page.$('.filters'), null);
+  // Without scripts the form still goes somewhere useful: the table, on the same page.
+  assert.match(await page.$eval('form.find', (form) => (form as HTMLFormElement).action), /\/index\.html#crawlers$/);
 });
 
 test('a robots.txt picked as a file is checked as it is: the form holds no example of its own to clash with it', { skip }, async () => {

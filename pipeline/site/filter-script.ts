@@ -1,6 +1,7 @@
-// The one script of the site. It turns a crawler table marked `data-filterable` into one that
-// can be searched and narrowed by category, operator, robots.txt stance and verification; it
-// only hides rows, so with scripts off the page still lists every crawler. And on a page served
+// The one script of the site. It makes the home page's search box (#crawler-search) filter the
+// crawler table marked `data-filterable` as one types, and adds selects that narrow it by
+// category, operator, robots.txt stance and verification; it only hides rows, so with scripts
+// off the page still lists every crawler (and the box's form goes to the table). And on a page served
 // from another address than the one the tree was built for (a self-hosted server), it shows
 // the commands and addresses marked `data-built-for` with the address the page came from, so
 // a copied curl command calls the server the reader is on. On a tool's form, it asks the form's
@@ -42,7 +43,8 @@ export const FILTER_SCRIPT = `'use strict';
 })();
 (function () {
   var table = document.querySelector('table[data-filterable]');
-  if (!table) return;
+  var search = document.getElementById('crawler-search');
+  if (!table || !search) return;
   var rows = Array.prototype.slice.call(table.tBodies[0].rows);
   var fields = [
     ['category', 'Category'],
@@ -50,9 +52,12 @@ export const FILTER_SCRIPT = `'use strict';
     ['stance', 'Obeys robots.txt'],
     ['verification', 'Verification'],
   ];
+  // The search box is the page's own (on the first screen, with its own form): it filters as one
+  // types, what was searched for (?q=) is applied on load, and Enter goes to the rows. The
+  // selects are added in a form of their own above the table.
   var form = document.createElement('form');
   form.className = 'filters';
-  form.setAttribute('role', 'search');
+  form.setAttribute('aria-label', 'Narrow the crawlers');
   form.addEventListener('submit', function (event) { event.preventDefault(); });
   function labelled(id, text, control) {
     var p = document.createElement('p');
@@ -65,9 +70,6 @@ export const FILTER_SCRIPT = `'use strict';
     form.appendChild(p);
     return control;
   }
-  var search = labelled('filter-text', 'Search', document.createElement('input'));
-  search.type = 'search';
-  search.placeholder = 'name, token or operator';
   var selects = fields.map(function (field) {
     var select = document.createElement('select');
     var values = {};
@@ -86,7 +88,7 @@ export const FILTER_SCRIPT = `'use strict';
   });
   var count = document.createElement('p');
   count.setAttribute('aria-live', 'polite');
-  form.appendChild(count);
+  search.form.appendChild(count);
   function apply() {
     var text = search.value.trim().toLowerCase();
     var shown = 0;
@@ -100,6 +102,19 @@ export const FILTER_SCRIPT = `'use strict';
   }
   form.addEventListener('input', apply);
   form.addEventListener('change', apply);
+  var asked = new URLSearchParams(location.search).get('q');
+  if (asked !== null && search.value === '') search.value = asked;
+  search.addEventListener('input', apply);
+  search.form.addEventListener('submit', function (event) {
+    event.preventDefault();
+    apply();
+    var address = new URL(location.href);
+    if (search.value.trim() === '') address.searchParams.delete('q');
+    else address.searchParams.set('q', search.value.trim());
+    address.hash = 'crawlers';
+    history.replaceState(null, '', address.href);
+    table.scrollIntoView();
+  });
   table.parentNode.parentNode.insertBefore(form, table.parentNode);
   apply();
 })();

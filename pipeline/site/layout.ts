@@ -29,9 +29,12 @@ dt{font-weight:600}dd{margin:0;min-width:0;overflow-wrap:anywhere}
 @media (max-width:600px){table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}table.stack,table.stack caption,table.stack tbody,table.stack tr,table.stack td{display:block}table.stack tr{border-bottom:1px solid var(--line);padding:.5rem 0}table.stack tr[hidden]{display:none}table.stack td{border:0;padding:.1rem 0}table.stack td[data-label]::before{content:attr(data-label) ": ";font-weight:600}}
 .muted{color:var(--muted)}
 .wide{overflow-x:auto;max-width:100%}
+.lede{font-size:1.1rem}
+.find{margin:1.25rem 0;padding:1rem;border:1px solid var(--line);border-radius:6px}.find label{display:block;font-weight:600;font-size:1.2rem;margin-bottom:.4rem}.find-row{display:flex;gap:.5rem}.find input{flex:1 1 auto;min-width:0;font:inherit;font-size:1.1rem;padding:.45rem .6rem}.find button{font:inherit;padding:.45rem 1rem}.find p{margin:.5rem 0 0}
+.jump{margin:.5rem 0 1rem}
 .filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:end}.filters p{margin:0;flex:1 1 12rem;min-width:0}.filters label{display:block;font-weight:600}.filters select,.filters input{width:100%}
 textarea,input[type=text]{width:100%;max-width:100%}
-p code,li code{overflow-wrap:anywhere}
+p code,li code,td code{overflow-wrap:anywhere}
 .summary{white-space:pre-wrap;overflow-wrap:anywhere}
 .evidence{border:1px solid currentColor;border-radius:3px;padding:0 .3em}.evidence-third-party,.evidence-observed{color:#8a4b00}
 footer{border-top:1px solid var(--line);color:var(--muted);font-size:.9rem}
