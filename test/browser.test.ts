@@ -71,6 +71,11 @@ test('no page scrolls sideways at 390 px or 1280 px, and axe-core finds no viola
     assert.equal(response?.status(), 200, path);
     const narrow = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(narrow <= 390, `${path} at 390 px is ${narrow} px wide`);
+    // A tool's form comes first: its first field is on a phone's first screen (390 x 844).
+    if (/^\/tools\/.+\.html$/.test(path)) {
+      const field = await page.$eval('form[data-needs-server] :is(input, textarea, select)', (control) => control.getBoundingClientRect().top);
+      assert.ok(field < 844, `${path}: the form's first field starts at ${field} px`);
+    }
     await page.evaluate(axe);
     // axe runs every rule on every node either way; asked for violations only, it skips
     // describing each passing node, most of its time on a long page.

@@ -115,6 +115,8 @@ test('audit, lint, allowed, classify and verify run the registry offline, as a s
   assert.match(classify.stdout, /^GPTBot by OpenAI/);
   // A match is evidence however old the committed copy is; what an address outside the lists gets depends on their age (test/verify-verdicts.test.ts).
   assert.match(verify.stdout, /Verdicts: 1 genuine\./);
+  // Then one line per address: its verdict and the published range it is in.
+  assert.match(verify.stdout, /\n66\.249\.66\.1 {2}genuine {2}Google 66\.249\.\d+\.\d+\/\d+ \(list google-googlebot\)\n$/);
 
   // --json and the usage preferences, in this process on the same mini build.
   const json = JSON.parse((await inProcess(...mini, 'audit', file, '--json')).stdout) as { blocked: { slug: string }[] };

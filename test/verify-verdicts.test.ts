@@ -119,14 +119,19 @@ describe('verify-crawler over HTTP', () => {
     );
   });
 
-  test("a browser's report leads with the unverifiable summary and shows the verdict in the address's row", async () => {
+  test("a browser's report leads with the unverifiable summary and shows the verdict and the published range in the address's row", async () => {
     const page = await raw(server.url, '/tools/verify-crawler?ip=192.0.2.1&ip=66.249.66.1&ua=Amazonbot', { headers: { accept: 'text/html' } });
     assert.equal(page.status, 200);
     assert.match(
       page.text,
       /<div class="summary">Unverifiable: 1 of 2 addresses could not be checked as Amazonbot, because this service has never fetched list amazon-amazonbot;/,
     );
-    assert.match(page.text, /<tr><td><code>192\.0\.2\.1<\/code><\/td><td><strong>unverifiable<\/strong><\/td>/);
+    assert.match(page.text, /<tr><td><code>192\.0\.2\.1<\/code><\/td><td><strong>unverifiable<\/strong><\/td><td><span class="muted">none<\/span><\/td>/);
+    // An address in a published range names whose range, which prefix and which list.
+    assert.match(
+      page.text,
+      /<tr><td><code>66\.249\.66\.1<\/code><\/td><td>[^<]+<\/td><td>Google: <code>66\.249\.\d+\.\d+\/\d+<\/code> <span class="muted">\(list google-googlebot\)<\/span><\/td>/,
+    );
   });
 });
 
@@ -174,11 +179,11 @@ test('A2A message/send: the text part leads with unverifiable', async () => {
   assert.match(body.result.parts[0]?.text ?? '', /^Unverifiable: The address could not be checked as Amazonbot/);
 });
 
-test('the command line prints the unverifiable sentence first', async () => {
+test('the command line prints the unverifiable sentence first, then a line per address', async () => {
   // What `crawler-index verify 192.0.2.1 --ua Amazonbot` prints, from the command's own runner in
   // this process (test/cli.test.ts runs the verify command as a real process).
   const { stdout, exitCode } = await runToolCommand(project.root, 'verify_batch', { ip: ['192.0.2.1'], ua: 'Amazonbot' }, false);
   assert.equal(exitCode, 0);
   assert.match(stdout, /^Unverifiable: The address could not be checked as Amazonbot, because this service has never fetched list amazon-amazonbot;/);
-  assert.match(stdout, /Verdicts: 1 unverifiable\.\n$/);
+  assert.match(stdout, /Verdicts: 1 unverifiable\.\n192\.0\.2\.1 {2}unverifiable {2}in no published range\n$/, 'then the address on its own line');
 });

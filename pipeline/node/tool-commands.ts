@@ -1,10 +1,12 @@
 // The tools on the command line (`npx crawler-index audit robots.txt`): the same registry the
 // HTTP, MCP and A2A surfaces call, run offline on the committed dist/. Files and standard input
-// are read by read-input.ts; the answer is the tool's summary, or its JSON with --json.
+// are read by read-input.ts; the answer is the tool's summary (and a line per item where the
+// tool has items, as verify has addresses), or its JSON with --json.
 
 import { join } from 'node:path';
 import { toolDataFrom } from '../http/tool-data.ts';
 import { executeTool } from '../tools/registry/call.ts';
+import { toolByName } from '../tools/registry/index.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import { snapshotStore } from './dist-snapshot.ts';
 
@@ -24,9 +26,12 @@ export async function runToolCommand(root: string, tool: string, params: Record<
   if (data === null) return { stdout: '', stderr: `${root}/dist lacks the documents the tools read; run npm run build.\n`, exitCode: 1 };
   const run = await executeTool({ tool, params, caller: { userAgent: null, address: null }, form: 'structured' }, data);
   switch (run.status) {
-    case 'answered':
+    case 'answered': {
       if (run.form !== 'structured') return { stdout: '', stderr: `${tool}: unexpected answer form\n`, exitCode: 1 };
-      return { stdout: json ? canonicalJson(run.output) : `${run.summary}\n`, stderr: '', exitCode: 0 };
+      if (json) return { stdout: canonicalJson(run.output), stderr: '', exitCode: 0 };
+      const lines = toolByName(tool)?.itemLines?.(run.output) ?? [];
+      return { stdout: [run.summary, ...lines].map((line) => `${line}\n`).join(''), stderr: '', exitCode: 0 };
+    }
     case 'refused':
       return { stdout: '', stderr: `${run.field}: ${run.message} Accepted: ${run.accepted}.\n`, exitCode: 2 };
     case 'too-large':

@@ -145,23 +145,32 @@ ${o.extended_groups.length === 0 ? '' : html`<ul>${o.extended_groups.map((e) => 
 <pre><code>${o.robots_txt}</code></pre>`;
 }
 
+type Match = Extract<Verified['results'][number], { valid: true }>['matches'][number];
+
+/** The published ranges an address is in: whose, which prefix, and from which list. */
+const rangesCell = (matches: readonly Match[]) =>
+  matches.length === 0
+    ? html`<span class="muted">none</span>`
+    : matches.map((m, i) => html`${i === 0 ? '' : html`<br>`}${m.operator_name}: <code>${m.prefix}</code> <span class="muted">(list ${m.source})</span>`);
+
 // The summary (which leads with the addresses that could not be checked), then one row per
-// address with its verdict before anything else about it.
+// address with its verdict before anything else about it, the ranges it is in, and why (which
+// says how to confirm it where the lists cannot).
 function verifyReport(o: Verified): Markup {
   const rows = o.results.map((r) =>
     r.valid
       ? html`<tr><td><code>${r.input}</code>${r.address === r.input ? '' : html`<br><span class="muted">${r.address}</span>`}</td><td>${
           r.verdict === 'unverifiable' ? html`<strong>unverifiable</strong>` : (r.verdict ?? 'no claim')
-        }</td><td>${r.explanation}${r.caveat === null ? '' : html`<br><strong>Caveat:</strong> ${r.caveat}`}${r.note === null ? '' : html`<br><span class="muted">${r.note}</span>`}</td></tr>
+        }</td><td>${rangesCell(r.matches)}</td><td>${r.explanation}${r.caveat === null ? '' : html`<br><strong>Caveat:</strong> ${r.caveat}`}${r.note === null ? '' : html`<br><span class="muted">${r.note}</span>`}</td></tr>
 `
-      : html`<tr><td><code>${r.input}</code></td><td>invalid (${r.code})</td><td>${r.error}</td></tr>
+      : html`<tr><td><code>${r.input}</code></td><td>invalid (${r.code})</td><td></td><td>${r.error}</td></tr>
 `,
   );
   return summaryReport(
     verifyTool,
     o,
     wide(html`<table>
-<thead><tr><th scope="col">Address</th><th scope="col">Verdict</th><th scope="col">Why</th></tr></thead>
+<thead><tr><th scope="col">Address</th><th scope="col">Verdict</th><th scope="col">Published range</th><th scope="col">Why</th></tr></thead>
 <tbody>
 ${rows}</tbody>
 </table>`),

@@ -41,9 +41,9 @@ ${control}
 <br><span id="${id}-help" class="muted">${httpDescription(p)} Accepted: ${p.accepted}</span></p>
 `;
   });
+  // The form comes first, on a phone's first screen too: the title asks the question it answers,
+  // each field says what it takes, and what the tool does in detail follows the form.
   const body = html`<h1>${tool.title}</h1>
-<p>${tool.description}</p>
-${NEEDS_SERVER}
 ${
   tool.postBody
     ? html`<form data-needs-server method="post" enctype="multipart/form-data" action="${site.base_url}${toolHref(tool, 'endpoint')}">
@@ -53,6 +53,9 @@ ${fields}<p><label for="f-upload"><strong>or upload the file</strong></label><br
 ${fields}`
 }${tool.params.length === 0 ? html`<input type="hidden" name="${ATTRIBUTION_PARAM.name}" value="form">` : ''}<p><button type="submit">Run</button></p>
 </form>
+${NEEDS_SERVER}
+<h2>What it does</h2>
+<p>${tool.description}</p>
 ${tool.postBody ? html`<p>Large files: <code data-built-for="${site.base_url}">curl --data-binary @${tool.postBody === 'robots_txt' ? 'robots.txt' : `${tool.postBody}.txt`} '${site.base_url}${toolHref(tool, 'endpoint')}'</code> sends the file as the raw body.</p>` : ''}
 <p>Specification: <a href="${site.base_url}${toolHref(tool, 'spec')}">${tool.path}.json</a>. Also on MCP: ${spec.mcp.map((u, i) => html`${i > 0 ? ', ' : ''}<code data-built-for="${site.base_url}">${u}</code>`)}. All tools: <a href="${site.base_url}${TOOLS_FOLDER}">${TOOLS_FOLDER}</a>.</p>`;
   return page({

@@ -34,7 +34,7 @@ dt{font-weight:600}dd{margin:0;min-width:0;overflow-wrap:anywhere}
 .jump{margin:.5rem 0 1rem}
 .filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:end}.filters p{margin:0;flex:1 1 12rem;min-width:0}.filters label{display:block;font-weight:600}.filters select,.filters input{width:100%}
 textarea,input[type=text]{width:100%;max-width:100%}
-p code,li code,td code{overflow-wrap:anywhere}
+p code,li code,table.stack td code{overflow-wrap:anywhere}
 .summary{white-space:pre-wrap;overflow-wrap:anywhere}
 .evidence{border:1px solid currentColor;border-radius:3px;padding:0 .3em}.evidence-third-party,.evidence-observed{color:#8a4b00}
 footer{border-top:1px solid var(--line);color:var(--muted);font-size:.9rem}

@@ -98,6 +98,17 @@ export const verifyTool = defineTool({
     const lead = unverifiableLead(o);
     return `${lead === null ? '' : `${lead} `}${o.checked} address${o.checked === 1 ? '' : 'es'} checked: ${o.summary.in_published_ranges} in a published range, ${o.summary.invalid} invalid.${verdicts ? ` Verdicts: ${verdicts}.` : ''}${o.claim && !o.claim.resolved ? ` Claim: ${o.claim.note}` : ''}`;
   },
+  // Address, verdict (or "in range" with no claim, "invalid"), then the published ranges it is in.
+  itemLines: (o) => {
+    const verdictOf = (r: (typeof o.results)[number]) => (r.valid ? (r.verdict ?? 'no claim') : `invalid (${r.code})`);
+    const width = Math.max(0, ...o.results.map((r) => r.input.length));
+    const verdictWidth = Math.max(0, ...o.results.filter((r) => r.valid).map((r) => verdictOf(r).length));
+    return o.results.map((r) => {
+      if (!r.valid) return `${r.input.padEnd(width)}  ${verdictOf(r)}`;
+      const ranges = r.matches.map((m) => `${m.operator_name} ${m.prefix} (list ${m.source})`).join('; ');
+      return `${r.input.padEnd(width)}  ${verdictOf(r).padEnd(verdictWidth)}  ${ranges === '' ? 'in no published range' : ranges}`;
+    });
+  },
 });
 
 /** What a reader must see first (docs/API.md §6.4): addresses that could not be checked, why, and how to check them instead. */

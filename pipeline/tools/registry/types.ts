@@ -151,6 +151,11 @@ export interface ToolDefinition<Output = unknown, Params extends readonly ParamS
   run(input: InputOf<Params>, context: ToolContext): Output;
   /** A few sentences for a person or a model: the text part of MCP and A2A answers. */
   summarize(output: Awaited<Output>): string;
+  /**
+   * One line per item of an answer about many items (addresses), printed by the command line
+   * after the summary, so each item's verdict can be read (and grepped) on its own.
+   */
+  itemLines?(output: Awaited<Output>): string[];
 }
 
 /** A tool with its input type taken from its parameters and its output type from `run`, so neither needs a cast. */
