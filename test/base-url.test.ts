@@ -12,7 +12,8 @@ import { builtMini } from './support/built-mini.ts';
 
 // A self-hosted server keeps its clients on itself (docs/API.md §1.3): every dynamic answer
 // and every Link header names the origin the client used, never the one the tree was built
-// for. The stored documents keep the build's base URL: their bytes are what the ledger names.
+// for. The stored documents keep the build's base URL: their bytes are what the ledger names
+// (a server given BASE_URL rewrites them instead: test/stored-base-url.test.ts).
 
 const BUILT_FOR = 'https://index.example';
 

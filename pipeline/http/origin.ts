@@ -1,8 +1,9 @@
 // The origin a client reached this server by, for every address a dynamic answer names (the
 // change feed's `next`, Link headers, the API root, tool URLs, the agent card, error messages):
 // a client that follows them must stay on the server it was talking to, not be sent to the
-// address the index was built for. Stored documents keep the build's base URL; their bytes are
-// what the ledger's ETags name.
+// address the index was built for. Stored documents keep the build's base URL, whose bytes are
+// what the ledger's ETags name, except on a server given a fixed one: it relocates the tree
+// when it loads it (node/relocated-snapshot.ts).
 
 /** How the public origin is decided; fixed by the operator at start (BASE_URL, --trust-proxy). */
 export interface OriginPolicy {

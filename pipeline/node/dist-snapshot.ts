@@ -5,7 +5,8 @@ import { etagOf } from '../util/sha256.ts';
 import type { Ledger } from '../ledger/ledger.ts';
 import { LEDGER_JSON, LEDGER_TXT } from '../ledger/ledger.ts';
 import type { DocumentStore, StoredDocument } from '../http/store.ts';
-import { contentTypeOf } from '../paths.ts';
+import { contentTypeOf, href } from '../paths.ts';
+import { builtFor, relocateDocuments } from './relocated-snapshot.ts';
 import { Encoder } from './compress.ts';
 import { errnoOf, messageOf } from '../util/errno.ts';
 import { inParallel } from '../util/in-parallel.ts';
@@ -14,6 +15,7 @@ interface Snapshot {
   identity: string;
   generatedAt: string;
   documents: Map<string, StoredDocument>;
+  ledger: Ledger;
 }
 
 /**
@@ -47,7 +49,7 @@ async function loadSnapshot(dir: string, reads: 'blocking' | 'pooled'): Promise<
     documents.set(path, { path, bytes, type: contentTypeOf(path), etag: etagOf(bytes), lastModified: ledger.generated_at });
   }
   if ((await identityOf(ledgerPath)) !== before) throw new Error('dist snapshot: the tree changed while it was read');
-  return { identity: before, generatedAt: ledger.generated_at, documents };
+  return { identity: before, generatedAt: ledger.generated_at, documents, ledger };
 }
 
 /**
@@ -57,6 +59,21 @@ async function loadSnapshot(dir: string, reads: 'blocking' | 'pooled'): Promise<
  * happens while requests are answered, so its reads go through the pool, this many at once.
  */
 const READS_AT_ONCE = 32;
+
+/** The snapshot as served at `to`: relocated when its build was made for another base URL (or said nothing of one). */
+async function relocated(snapshot: Snapshot, to: SnapshotStoreOptions['relocateTo'], log: (line: string) => void): Promise<Snapshot> {
+  if (to === undefined) return snapshot;
+  const from = builtFor(snapshot.documents, href('agents'));
+  if (from === null) {
+    log(`dist: ${href('agents')} names no base URL; documents are served as built, not relocated to ${to.baseUrl}`);
+    return snapshot;
+  }
+  if (from === to.baseUrl) return snapshot;
+  const { documents, ledger } = await relocateDocuments(snapshot.documents, snapshot.ledger, { from, to: to.baseUrl, siteName: to.siteName });
+  const rewritten = [...documents].filter(([path, document]) => document !== snapshot.documents.get(path)).length;
+  log(`dist: built for ${from}, served for ${to.baseUrl}: ${rewritten} of ${documents.size} documents name it instead`);
+  return { ...snapshot, documents, ledger };
+}
 
 async function identityOf(path: string): Promise<string> {
   const info = await stat(path);
@@ -71,6 +88,12 @@ export interface SnapshotStoreOptions {
   compress?: boolean;
   /** Runs on a freshly loaded snapshot before it is swapped in (e.g. to build the tools' data). */
   prepare?: (store: DocumentStore) => Promise<void>;
+  /**
+   * The base URL the server names (BASE_URL): a build made for another one is served with its
+   * documents and ledger relocated to this one (relocated-snapshot.ts). `siteName` heads the
+   * text ledger, as the build writes it.
+   */
+  relocateTo?: { baseUrl: string; siteName: string };
 }
 
 export interface SnapshotStore extends DocumentStore {
@@ -92,7 +115,8 @@ export async function snapshotStore(dir: string, options: SnapshotStoreOptions =
   const checkEveryMs = options.checkEveryMs ?? 1000;
   const log = options.onReload ?? (() => {});
   const encoder = options.compress === false ? null : new Encoder();
-  let current = await loadSnapshot(dir, 'blocking');
+  const load = async (reads: 'blocking' | 'pooled') => relocated(await loadSnapshot(dir, reads), options.relocateTo, log);
+  let current = await load('blocking');
   let encoding: Promise<void> = Promise.resolve();
   let lastCheck = Date.now();
   let pending: Promise<void> | null = null;
@@ -122,7 +146,7 @@ export async function snapshotStore(dir: string, options: SnapshotStoreOptions =
     });
     if (identity === null || identity === current.identity) return;
     try {
-      const next = await loadSnapshot(dir, 'pooled');
+      const next = await load('pooled');
       await install(next);
       log(`dist: loaded build of ${current.generatedAt} (${current.documents.size} documents)`);
     } catch (error) {

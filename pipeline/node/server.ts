@@ -207,10 +207,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // only once it has, so that every answered request is in the file within the bound of
   // docs/API.md §4.3a, the first one too.
   const requestLog = options.requestLog?.file ? threadedLog({ ...options.requestLog, file: options.requestLog.file, log }) : null;
+  const fixedOrigin = options.origin?.fixed ?? null;
   const store = await snapshotStore(distDir, {
     checkEveryMs: options.checkEveryMs,
     onReload: log,
     compress: options.compress,
+    // With BASE_URL, the stored documents name it too, not the address the tree was built for.
+    ...(fixedOrigin === null ? {} : { relocateTo: { baseUrl: fixedOrigin, siteName: site.name } }),
     // The tools' classifier and prefix index are built before a build is swapped in, here and
     // on every tool thread, so no request pays for them and no call's deadline counts them;
     // the request log books with the same data, held here.
