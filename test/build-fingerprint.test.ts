@@ -54,8 +54,6 @@ test('an edited record, another base URL or a moved git HEAD renders again', asy
   const edited = await cli('--root', project.root, 'build');
   assert.match(edited.stderr, /^building: records, state or code changed$/m);
   assert.match(await readFile(join(dist(), 'crawler', 'gptbot.json'), 'utf8'), /GPTBot renamed/);
-  await writeFile(file, record);
-  await cli('--root', project.root, 'build');
 
   const other = await cli('--root', project.root, 'build', '--base-url', 'https://mirror.example');
   assert.match(other.stderr, /^building: built with other options$/m);
@@ -154,7 +152,6 @@ test('the fingerprint holds until the first moment time alone changes the build:
   recordBuild(settings, snapshotInputs(timed.root), flagged, '2027-02-22T00:00:00Z');
 
   assert.equal(reusableBuild(settings, snapshotInputs(timed.root), '2027-05-31T23:59:59Z').reusable, true);
-  assert.deepEqual((await build({ root: timed.root, now: '2027-05-31T23:59:59Z', dryRun: true })).changed, []);
   assert.equal(reusableBuild(settings, snapshotInputs(timed.root), '2027-06-01T00:00:00Z').reusable, false);
   assert.ok((await build({ root: timed.root, now: '2027-06-01T00:00:00Z', dryRun: true })).changed.includes('/.well-known/security.txt'));
 });

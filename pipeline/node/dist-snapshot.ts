@@ -60,7 +60,7 @@ async function loadSnapshot(dir: string, reads: 'blocking' | 'pooled'): Promise<
  */
 const READS_AT_ONCE = 32;
 
-/** The snapshot as served at `to`: relocated when its build was made for another base URL (or said nothing of one). */
+/** The snapshot as served at `to`: relocated when its build was made for another base URL. */
 async function relocated(snapshot: Snapshot, to: SnapshotStoreOptions['relocateTo'], log: (line: string) => void): Promise<Snapshot> {
   if (to === undefined) return snapshot;
   const from = builtFor(snapshot.documents, href('agents'));

@@ -42,9 +42,9 @@ export function builtFor(documents: ReadonlyMap<string, StoredDocument>, agentsP
 }
 
 /**
- * The documents with the address `from` replaced by `to` wherever it occurs, each with the ETag of its new
- * bytes, and the two ledger documents written again from the ledger those bytes make (the
- * ledger's own rendering, so they read as a build for `to` would have written them).
+ * The documents with the address `from` replaced by `to` wherever it occurs, each with the ETag
+ * of its new bytes, and the two ledger documents written again from the ledger those bytes make
+ * (the ledger's own rendering, so they read as a build for `to` would have written them).
  */
 export async function relocateDocuments(
   documents: ReadonlyMap<string, StoredDocument>,

@@ -60,9 +60,12 @@ export interface BuildResult {
 
 /** The earliest time the model or a self-renewing body would render differently (see BuildResult). */
 function rendersSameUntil(model: Model, rendered: readonly RenderedFile[], stamped: readonly StampedFile[]): string | null {
-  const times = [modelChangesAt(model), ...rendered.map((file, i) => file.renewsAt?.(stamped[i]?.entry.last_modified ?? '') ?? null)].filter(
-    (time): time is number => time !== null && Number.isFinite(time),
-  );
+  const stampOf = new Map(stamped.map((file) => [file.path, file.entry.last_modified]));
+  const renewals = rendered.flatMap((file) => {
+    const stamp = stampOf.get(file.path);
+    return file.renewsAt === undefined || stamp === undefined ? [] : [file.renewsAt(stamp)];
+  });
+  const times = [modelChangesAt(model), ...renewals].filter((time): time is number => time !== null && Number.isFinite(time));
   return times.length === 0 ? null : new Date(Math.min(...times)).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 

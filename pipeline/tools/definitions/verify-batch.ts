@@ -98,7 +98,7 @@ export const verifyTool = defineTool({
     const lead = unverifiableLead(o);
     return `${lead === null ? '' : `${lead} `}${o.checked} address${o.checked === 1 ? '' : 'es'} checked: ${o.summary.in_published_ranges} in a published range, ${o.summary.invalid} invalid.${verdicts ? ` Verdicts: ${verdicts}.` : ''}${o.claim && !o.claim.resolved ? ` Claim: ${o.claim.note}` : ''}`;
   },
-  // Address, verdict (or "in range" with no claim, "invalid"), then the published ranges it is in.
+  // Address, verdict ("no claim" when no ua was given; "invalid (code)" for what is no address), then the published ranges it is in.
   itemLines: (o) => {
     const verdictOf = (r: (typeof o.results)[number]) => (r.valid ? (r.verdict ?? 'no claim') : `invalid (${r.code})`);
     const width = Math.max(0, ...o.results.map((r) => r.input.length));
