@@ -46,7 +46,7 @@ if (judged.kind === 'exit') {
   process.exit(judged.code);
 }
 const { options, settings } = judged;
-const { port, host, retentionDays, maxBytes, origin, compress } = settings;
+const { port, host, retentionDays, maxBytes, origin, compress, accessLog } = settings;
 let running: RunningServer;
 try {
   // Loaded after the arguments are judged, so a mistyped one is answered at once.
@@ -61,6 +61,8 @@ try {
     exportKey: process.env['EXPORT_KEY'] || null,
     origin,
     compress,
+    // Standard output is the access log's alone: every other line of the server goes to standard error.
+    ...(accessLog ? { accessLog: (text: string) => process.stdout.write(text) } : {}),
   });
 } catch (error) {
   const code = errnoOf(error);

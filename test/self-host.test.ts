@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -28,9 +28,10 @@ interface Started {
 }
 
 /** Runs argv in the repository and waits for serve.ts's "serving ... at <origin>" line. */
-function start(argv: readonly string[], env: Record<string, string>): Promise<Started> {
+function start(argv: readonly string[], env: Record<string, string>, onStdout?: (text: string) => void): Promise<Started> {
   const [command = '', ...args] = argv;
-  const child = spawn(command, args, { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(command, args, { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', onStdout === undefined ? 'ignore' : 'pipe', 'pipe'] });
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => onStdout?.(chunk));
   let text = '';
   // 'exit', not 'close': a server left behind would hold the stderr pipe open, and 'close' never come.
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
@@ -179,6 +180,50 @@ function assertOneLine(stderr: string, pattern: RegExp): void {
   assert.doesNotMatch(stderr, /^\s+at /m, 'no stack trace');
 }
 
+test('--access-log prints a line per request on standard output in the combined format, escaping what a client sent, and nothing else there', {
+  timeout: 120_000,
+}, async () => {
+  let stdout = '';
+  const server = await start(
+    ['node', '--import', './bin/ts-loader.mjs', 'serve.ts', '--access-log', '--no-log'],
+    { PORT: '0', HOST: '127.0.0.1', COMPRESS: '0' },
+    (text) => {
+      stdout += text;
+    },
+  );
+  let documentBytes = 0;
+  try {
+    const document = await raw(server.origin, '/crawler/gptbot.json', { headers: { 'user-agent': 'Bot "quoted" \\ here', referer: 'https://ref.example/' } });
+    assert.equal(document.status, 200);
+    documentBytes = document.body.length;
+    assert.equal((await raw(server.origin, '/no-such-page.json', { method: 'HEAD' })).status, 404);
+    // A User-Agent with a byte beyond ASCII and a quote, as a client may send them (obs-text).
+    const socket = connect(Number(new URL(server.origin).port), '127.0.0.1');
+    socket.end(
+      Buffer.concat([
+        Buffer.from('GET /healthz HTTP/1.1\r\nHost: a\r\nUser-Agent: x'),
+        Buffer.from([0xff, 0x22]),
+        Buffer.from('\r\nConnection: close\r\n\r\n'),
+      ]),
+    );
+    for await (const _ of socket);
+    server.child.kill('SIGTERM');
+    await server.exited;
+  } finally {
+    server.child.kill('SIGKILL');
+  }
+  const combined = /^127\.0\.0\.1 - - \[\d\d\/[A-Z][a-z]{2}\/\d{4}:\d\d:\d\d:\d\d \+0000\] "([^"]*)" (\d{3}) (\d+) "([^"]*)" "([^"]*)" \d+\.\d{3}$/;
+  const fields = stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => combined.exec(line)?.slice(1) ?? line);
+  assert.deepEqual(fields, [
+    ['GET /crawler/gptbot.json HTTP/1.1', '200', String(documentBytes), 'https://ref.example/', 'Bot \\x22quoted\\x22 \\x5C here'],
+    ['HEAD /no-such-page.json HTTP/1.1', '404', '0', '-', '-'],
+    ['GET /healthz HTTP/1.1', '200', (fields[2] as string[] | undefined)?.[2], '-', 'x\\xFF\\x22'],
+  ]);
+});
+
 describe('a setting in the wrong form: one line naming the accepted form, exit 2', () => {
   const PORT_FORM = /^error: .*is invalid\. expected a whole number from 1 to 65535, or 0 for any free port$/;
   const cases: { given: string; args?: string[]; env?: Record<string, string>; form: RegExp }[] = [
@@ -201,6 +246,7 @@ describe('a setting in the wrong form: one line naming the accepted form, exit 2
     { given: '--base-url crawlers.example', args: ['--base-url', 'crawlers.example'], form: /expected an absolute http or https URL with no query/ },
     { given: '--base-url https://a.example/?q', args: ['--base-url', 'https://a.example/?q'], form: /expected an absolute http or https URL with no query/ },
     { given: 'TRUST_PROXY=yes', env: { TRUST_PROXY: 'yes' }, form: /^error: environment variable TRUST_PROXY "yes" is invalid\. expected 1 or true/ },
+    { given: 'ACCESS_LOG=yes', env: { ACCESS_LOG: 'yes' }, form: /^error: environment variable ACCESS_LOG "yes" is invalid\. expected 1 or true/ },
     { given: 'COMPRESS=no', env: { COMPRESS: 'no' }, form: /^error: environment variable COMPRESS "no" is invalid\. expected 0 or false to turn it off/ },
   ];
   // The judging is pure (serve-args.ts), so the table runs in this process; one of its rows also

@@ -75,9 +75,12 @@ interface AnsweredRequest {
   durationMs: number;
   userAgent: string | null;
   address: string | null;
+  /** For the access log (node/access-log.ts). */
+  referer: string | null;
+  httpVersion: string;
 }
 
-/** Writes the answer; resolves to the number of body bytes handed to the socket, or null when the client had gone. */
+/** Writes the answer; resolves to the number of body bytes sent (none for HEAD), or null when the client had gone. */
 async function sendResponse(response: Response, res: ServerResponse, req?: IncomingMessage): Promise<number | null> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
@@ -92,7 +95,8 @@ async function sendResponse(response: Response, res: ServerResponse, req?: Incom
   if (res.destroyed) return null;
   res.writeHead(response.status, headers);
   res.end(body ?? undefined);
-  return body?.byteLength ?? 0;
+  // Bytes sent: node:http sends no body for HEAD, whatever the answer holds.
+  return res.req.method === 'HEAD' ? 0 : (body?.byteLength ?? 0);
 }
 
 /**
@@ -183,6 +187,8 @@ function reporter(req: IncomingMessage, onAnswered: (answered: AnsweredRequest) 
       durationMs: performance.now() - started,
       userAgent: typeof userAgent === 'string' ? userAgent : null,
       address,
+      referer: req.headers.referer ?? null,
+      httpVersion: req.httpVersion,
     });
   };
 }
@@ -276,10 +282,13 @@ export function nodeListener(app: App, options: ListenerOptions) {
           method,
           target: target.pathAndQuery,
           status: gone ? CLIENT_GONE_STATUS : answer.status,
-          bytes: gone ? 0 : length,
+          // Bytes sent: HEAD is told GET's length, and sent no body.
+          bytes: gone || method === 'HEAD' ? 0 : length,
           durationMs: performance.now() - started,
           userAgent: typeof userAgent === 'string' ? userAgent : null,
           address,
+          referer: req.headers.referer ?? null,
+          httpVersion: req.httpVersion,
         });
       }
       let request: Request;

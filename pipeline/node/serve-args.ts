@@ -131,6 +131,7 @@ interface ServeOptions {
   baseUrl?: string;
   trustProxy?: boolean;
   compress: boolean;
+  accessLog?: boolean;
 }
 
 interface ServeSettings {
@@ -141,6 +142,8 @@ interface ServeSettings {
   origin: { fixed: string | null; trustProxy: boolean };
   /** Stored documents are encoded with brotli and gzip in the background (docs/API.md §5.3). */
   compress: boolean;
+  /** A line per answered request on standard output, in the combined format (node/access-log.ts). */
+  accessLog: boolean;
 }
 
 /** What serve.ts does with its command line and environment: run with these, or print and exit. */
@@ -169,6 +172,10 @@ function command(env: Env, cwd: string): Command {
     )
     .option('--trust-proxy', 'read Forwarded, X-Forwarded-Proto and X-Forwarded-Host, set by a proxy in front (env TRUST_PROXY=1)')
     .option('--no-compress', 'send stored documents uncompressed and spend no CPU encoding them, for a proxy in front that compresses (env COMPRESS=0)')
+    .option(
+      '--access-log',
+      'print a line per request on standard output in the combined log format, with the response time (env ACCESS_LOG=1); it holds client addresses, which the request log never keeps',
+    )
     .exitOverride();
 }
 
@@ -183,6 +190,7 @@ function settings(options: ServeOptions, env: Env): ServeSettings {
       trustProxy: options.trustProxy === true || fromEnvironment(env, 'TRUST_PROXY', parseSwitch('off'), false),
     },
     compress: options.compress && fromEnvironment(env, 'COMPRESS', parseSwitch('on'), true),
+    accessLog: options.accessLog === true || fromEnvironment(env, 'ACCESS_LOG', parseSwitch('off'), false),
   };
 }
 

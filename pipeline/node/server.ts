@@ -21,6 +21,7 @@ import { threadedLog } from './threaded-log.ts';
 import { NO_LOG } from '../log/types.ts';
 import { dailySaltedHasher } from '../log/salt.ts';
 import { logEntry } from '../log/entry.ts';
+import { accessLog } from './access-log.ts';
 import type { Visits } from '../http/request-log.ts';
 import { routeTemplateOf } from '../http/route-template.ts';
 import { href } from '../paths.ts';
@@ -88,6 +89,8 @@ export interface ServeOptions {
   exportKey?: string | null;
   /** Which origin dynamic answers name (BASE_URL, --trust-proxy); default: the one each request used. */
   origin?: OriginPolicy;
+  /** --access-log: where a line per answered request goes (standard output), in the combined format; absent: nowhere. */
+  accessLog?: (text: string) => void;
   log?: (line: string) => void;
 }
 
@@ -207,6 +210,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // only once it has, so that every answered request is in the file within the bound of
   // docs/API.md §4.3a, the first one too.
   const requestLog = options.requestLog?.file ? threadedLog({ ...options.requestLog, file: options.requestLog.file, log }) : null;
+  const access = options.accessLog === undefined ? null : accessLog(options.accessLog);
   const fixedOrigin = options.origin?.fixed ?? null;
   const store = await snapshotStore(distDir, {
     checkEveryMs: options.checkEveryMs,
@@ -261,10 +265,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       origin: () => origin,
       log,
       onAnswered:
-        requestLog === null
+        requestLog === null && access === null
           ? undefined
           : (answered) => {
-              // Booked after the answer is sent, from the tools' data of the build being served.
+              // Written after the answer is sent: every request on the access log, as people expect of a server.
+              access?.record(answered);
+              if (requestLog === null) return;
+              // Booked from the tools' data of the build being served.
               try {
                 const route = routeTemplateOf(answered.target);
                 // A container's health probe (every 30 s) is the operator's machinery, not a visit.
@@ -327,6 +334,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       store.close();
       await tools.close();
       await requestLog?.close();
+      access?.close();
     },
   };
 }

@@ -119,6 +119,8 @@ function privacy(site: SiteSettings) {
       },
       turned_off_by: '--no-log; a static copy of dist/ keeps no log of its own (its host may).',
     },
+    access_log:
+      "Off unless the operator of a server starts it with --access-log: it then prints a line per request on the server's standard output (the address as sent, the time, the request line, the status, the bytes, the Referer and the User-Agent), for the operator's own log collection, which decides how long it is kept.",
     cookies: false,
     third_parties: 'None: no analytics, fonts, scripts or images from other hosts.',
     contact: site.contact,
