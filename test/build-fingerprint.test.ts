@@ -1,13 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { generateKeyPairSync } from 'node:crypto';
-import { appendFile, copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { build } from '../pipeline/publish/build.ts';
 import { recordBuild, reusableBuild, snapshotInputs } from '../pipeline/publish/build-fingerprint.ts';
 import { cliInProcess as cli } from './support/cli.ts';
+import { AGENT_DIRECTORY_ID, AGENT_DIRECTORY_URL, projectWithAgent } from './support/agent-project.ts';
 import { commitAll, initRepo } from './support/git.ts';
-import { REPO, changedPaths, readTree, tempProject } from './support/project.ts';
+import { changedPaths, readTree, tempProject } from './support/project.ts';
 
 // A build whose inputs, code, options, git HEAD and dist/ are those of the last build, before
 // the first moment time alone changes what it renders, writes nothing and renders nothing
@@ -85,25 +86,10 @@ test('a dist/ file changed, removed or added by hand is put back by the next bui
 });
 
 test('the fingerprint holds until the first moment time alone changes the build: security.txt renewal, a key flagged as expiring', async (t) => {
-  const timed = await tempProject('mini');
-  t.after(() => timed.dispose());
   // The ChatGPT agent's key directory with one key expiring on 2027-03-01: it is flagged a week before.
-  await copyFile(join(REPO, 'records', 'crawlers', 'chatgpt-agent.yaml'), join(timed.root, 'records', 'crawlers', 'chatgpt-agent.yaml'));
-  const id = 'openai-chatgpt-agent';
-  await appendFile(
-    join(timed.root, 'records', 'sources.yaml'),
-    [
-      '',
-      `- id: ${id}`,
-      '  kind: signature-directory',
-      '  operator: openai',
-      '  title: OpenAI ChatGPT agent signing keys',
-      '  url: https://chatgpt.com/.well-known/http-message-signatures-directory',
-      '  signature_agent: https://chatgpt.com',
-      '  crawlers: [chatgpt-agent]',
-      '',
-    ].join('\n'),
-  );
+  const timed = await projectWithAgent();
+  t.after(() => timed.dispose());
+  const id = AGENT_DIRECTORY_ID;
   const jwk = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }) as Record<string, string>;
   const key = {
     thumbprint: 'poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U',
@@ -117,7 +103,7 @@ test('the fingerprint holds until the first moment time alone changes the build:
   await mkdir(join(timed.root, 'state', 'signature-agents'), { recursive: true });
   const entry = {
     id,
-    url: 'https://chatgpt.com/.well-known/http-message-signatures-directory',
+    url: AGENT_DIRECTORY_URL,
     state: 'ok',
     keys: [key],
     response: null,

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { appendFile, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { ChangeEvent } from '../pipeline/changes/types.ts';
@@ -9,7 +9,8 @@ import { refreshMirror } from '../pipeline/refresh/refresh.ts';
 import { executeTool } from '../pipeline/tools/registry/call.ts';
 import { refreshDirectory } from '../pipeline/upstream/refresh-directory.ts';
 import { initRepo } from './support/git.ts';
-import { REPO, tempProject } from './support/project.ts';
+import type { tempProject } from './support/project.ts';
+import { AGENT_DIRECTORY_ID, projectWithAgent } from './support/agent-project.ts';
 import { testAgent, type TestAgent } from './support/signer.ts';
 import { publishedToolData } from './support/tool-data.ts';
 import { bytes, hang, large, redirect, startUpstreamServer, status, type Route, type UpstreamServer } from './support/upstream-server.ts';
@@ -19,7 +20,7 @@ import { bytes, hang, large, redirect, startUpstreamServer, status, type Route, 
 // the keys as a server would, from the published dist/. The same fault matrix as the IP lists:
 // no fault may evict the keys served.
 
-const ID = 'openai-chatgpt-agent';
+const ID = AGENT_DIRECTORY_ID;
 const MEDIA_TYPE = 'application/http-message-signatures-directory+json';
 const routes: Record<string, Route> = {};
 let upstream: UpstreamServer;
@@ -95,25 +96,6 @@ async function verifyFromMirror(signer: TestAgent) {
   );
   assert.equal(run.status, 'answered', JSON.stringify(run));
   return (run as { output: { verified: boolean; reason: string; message: string; keys_from: string; crawlers: { slug: string }[] } }).output;
-}
-
-/** The mini index plus the repository's ChatGPT agent record and its directory row: a small tree builds fast. */
-async function projectWithAgent() {
-  const made = await tempProject('mini');
-  await copyFile(join(REPO, 'records', 'crawlers', 'chatgpt-agent.yaml'), join(made.root, 'records', 'crawlers', 'chatgpt-agent.yaml'));
-  const row = [
-    '',
-    `- id: ${ID}`,
-    '  kind: signature-directory',
-    '  operator: openai',
-    '  title: OpenAI ChatGPT agent signing keys',
-    '  url: https://chatgpt.com/.well-known/http-message-signatures-directory',
-    '  signature_agent: https://chatgpt.com',
-    '  crawlers: [chatgpt-agent]',
-    '',
-  ].join('\n');
-  await appendFile(join(made.root, 'records', 'sources.yaml'), row);
-  return made;
 }
 
 before(async () => {
