@@ -96,6 +96,9 @@ test('a robots.txt tool answers a browser with a valid report page and a program
     assert.equal(page.headers['vary'], 'Accept, Accept-Encoding');
     assert.match(page.text, heading);
     assert.deepEqual(await problems(tool, page.text), []);
+    // The audit says, crawler by crawler, whether its operator says it obeys robots.txt.
+    if (tool === 'ai-access')
+      assert.match(page.text, /<td>GPTBot <code>GPTBot<\/code><\/td><td>OpenAI<\/td><td>[^<]+<\/td><td>Operator documents that it obeys robots\.txt<\/td>/);
     const program = await raw(served.server.url, `/tools/${tool}`, { method: 'POST', body: file, headers: { accept: '*/*' } });
     assert.match(program.headers['content-type'] ?? '', /^application\/json/);
     JSON.parse(program.text);

@@ -7,6 +7,7 @@ import type { mergePolicyTool } from '../tools/definitions/merge-policy.ts';
 import { verifyTool } from '../tools/definitions/verify-batch.ts';
 import type { ToolDefinition } from '../tools/registry/index.ts';
 import { preferenceText } from '../tools/definitions/preference-answers.ts';
+import { STANCE_LABELS } from '../model/labels.ts';
 
 // Readable answers for a browser that submitted a tool's form: the same answer as the JSON
 // (rendered from it), laid out as a report. The robots.txt tools get tables of their own; the
@@ -28,11 +29,11 @@ const lineCell = (line: Line | null) =>
 
 function crawlerRows(items: readonly Brief[], mayNotObey: ReadonlySet<string>): Markup {
   return wide(html`<table>
-<thead><tr><th scope="col">Crawler</th><th scope="col">Operator</th><th scope="col">Category</th><th scope="col">Deciding line</th><th scope="col">Usage preferences</th><th scope="col">Notes</th></tr></thead>
+<thead><tr><th scope="col">Crawler</th><th scope="col">Operator</th><th scope="col">Category</th><th scope="col">Obeys robots.txt</th><th scope="col">Deciding line</th><th scope="col">Usage preferences</th><th scope="col">Notes</th></tr></thead>
 <tbody>
 ${items.map(
   (b) =>
-    html`<tr><td>${b.name}${b.robots_token ? html` <code>${b.robots_token}</code>` : ''}</td><td>${b.operator}</td><td>${b.category}</td><td>${lineCell(b.deciding_line)}</td><td>${preferenceText(b.preferences)}</td><td>${
+    html`<tr><td>${b.name}${b.robots_token ? html` <code>${b.robots_token}</code>` : ''}</td><td>${b.operator}</td><td>${b.category}</td><td>${STANCE_LABELS[b.respects_robots_txt]}</td><td>${lineCell(b.deciding_line)}</td><td>${preferenceText(b.preferences)}</td><td>${
       mayNotObey.has(b.slug) ? `May not obey robots.txt (${b.respects_robots_txt}). ` : ''
     }${b.parser_dependent?.note ?? ''}</td></tr>
 `,
