@@ -101,7 +101,14 @@ function program(io: CliIO): Command {
       try {
         const result = await build({ root, distDir: settings.distDir, baseUrl: options.baseUrl, dryRun: options.dryRun, now, log: progress });
         if (options.dryRun) for (const path of result.changed) io.stdout(`${path}\n`);
-        else recordBuild(settings, inputs, result, now);
+        else {
+          // The build is done and written; a fingerprint that cannot be kept only costs the next build its shortcut.
+          try {
+            recordBuild(settings, inputs, result, now);
+          } catch (error) {
+            progress(`warning: the build's fingerprint could not be saved (${(error as Error).message}); the next build renders everything again`);
+          }
+        }
       } catch (error) {
         if (!(error instanceof BuildError)) throw error;
         for (const problem of error.problems) io.stdout(`${formatProblem(problem)}\n`);

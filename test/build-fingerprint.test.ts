@@ -73,6 +73,17 @@ test('an edited record, another base URL or a moved git HEAD renders again', asy
   assert.equal(reason(), 'git HEAD moved');
 });
 
+test('a fingerprint that cannot be saved is a warning, not a failed build', async (t) => {
+  const blocked = await tempProject('mini');
+  t.after(() => blocked.dispose());
+  // .cache/ is a file here, so the fingerprint's folder cannot be made.
+  await writeFile(join(blocked.root, '.cache'), 'not a folder');
+  const built = await cli('--root', blocked.root, 'build');
+  assert.equal(built.code, 0, built.stderr);
+  assert.match(built.stderr, /^warning: the build's fingerprint could not be saved \(.+\); the next build renders everything again$/m);
+  assert.ok((await readTree(join(blocked.root, 'dist'))).has('/documents.json'), 'dist/ is written');
+});
+
 test('a dist/ file changed, removed or added by hand is put back by the next build', async () => {
   await cli('--root', project.root, 'build');
   const tree = await readTree(dist());
