@@ -50,7 +50,11 @@ function program(io: CliIO): Command {
   const progress = (line: string) => io.stderr(`${line}\n`);
   const cli = new Command('crawler-index')
     .description('Build and check the Crawler Index from records/ into dist/, and run its tools offline on dist/.')
-    .option('--root <dir>', 'project folder holding records/, state/ and dist/', process.cwd())
+    .option(
+      '--root <dir>',
+      'project folder holding records/, state/ and dist/ (default: the working folder; where it holds no build, the tools read the index this package ships)',
+      process.cwd(),
+    )
     // Set before the subcommands are added, which copy both settings from their parent.
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   if (io.throwOnExit === true) cli.exitOverride();
@@ -169,16 +173,31 @@ function program(io: CliIO): Command {
       }
     });
   toolCommands(cli, io);
+  cli
+    .command('serve')
+    .description('serve the index, its tools, MCP and A2A over HTTP, as npm start does (serve --help lists its options)')
+    // Every option after `serve` is the server's own (node/serve-args.ts), --help included.
+    .helpOption(false)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .argument('[options...]')
+    .action(async (args: string[]) => {
+      // The server is the process's from here: its signals, its exit code, its streams.
+      const { serveProcess } = await import('./node/serve-process.ts');
+      const root = cli.getOptionValueSource('root') === 'default' ? [] : ['--root', cli.opts<{ root: string }>().root];
+      await serveProcess(['node', 'serve', ...root, ...args]);
+    });
   return cli;
 }
 
 /** The tools offline, on the committed dist/: each command is one registry tool. */
 function toolCommands(cli: Command, io: CliIO): void {
-  const root = () => cli.opts<{ root: string }>().root;
   // The input is read before the tools are loaded: an unreadable file is said at once.
   const runTool = async (tool: string, params: Record<string, unknown>, json: boolean) => {
     const { runToolCommand } = await import('./node/tool-commands.ts');
-    const result = await runToolCommand(root(), tool, params, json);
+    const { defaultRoot } = await import('./node/package-root.ts');
+    const { root } = cli.opts<{ root: string }>();
+    const result = await runToolCommand(cli.getOptionValueSource('root') === 'default' ? defaultRoot(root) : root, tool, params, json);
     io.stdout(result.stdout);
     io.stderr(result.stderr);
     io.exitCode(result.exitCode);
@@ -208,7 +227,7 @@ function toolCommands(cli: Command, io: CliIO): void {
   json(cli.command('lint').description('faults in a robots.txt, with line, text and fix (lint_robots_txt)'))
     .argument('<file>')
     .action(async (file: string, options: { json?: boolean }) => runTool('lint_robots_txt', { robots_txt: await readInput(file) }, options.json === true));
-  json(cli.command('allowed').description('whether a crawler may fetch paths under a robots.txt (check_path_allowed)'))
+  json(cli.command('allowed').alias('robots').description('whether a crawler may fetch paths under a robots.txt (check_path_allowed)'))
     .argument('<file>')
     .requiredOption('--ua <token>', "the crawler's product token, such as GPTBot")
     .option('--path <path...>', 'paths to evaluate', ['/'])

@@ -144,4 +144,11 @@ test('a refused input exits 2 naming the field and its accepted form; nothing go
   assert.equal(missing.code, 2);
   assert.equal(missing.stdout, '');
   assert.match(missing.stderr, /^cannot read .*no-such-robots\.txt \(ENOENT\); give a readable file, or - for standard input\n$/);
+  // A --root that holds no build is said as such, with both ways out, and not as a stack trace.
+  const unbuilt = await inProcess('--root', join(project.root, 'records'), 'classify', 'GPTBot/1.2');
+  assert.equal(unbuilt.code, 1);
+  assert.match(
+    unbuilt.stderr,
+    /records\/dist holds no build \(no documents\.json\): run npm run build in .*, or leave out --root to answer from the index this package ships\.\n$/,
+  );
 });

@@ -8,6 +8,7 @@ import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { packageRoot } from '../pipeline/node/package-root.ts';
 import { judgeServeArguments, listenFailure } from '../pipeline/node/serve-args.ts';
 import { Database } from '../pipeline/node/sqlite-driver.ts';
 import { errnoOf, messageOf } from '../pipeline/util/errno.ts';
@@ -287,6 +288,20 @@ test('stored documents are encoded in the background unless --no-compress or COM
   assert.equal(compress([], { COMPRESS: 'false' }), false);
   assert.equal(compress([], { COMPRESS: 'true' }), true);
   assert.equal(compress(['--no-compress'], { COMPRESS: '1' }), false, 'the command line wins');
+});
+
+test("without --root the index is the working folder's, or the package's own where it holds none; the log stays in the working folder", () => {
+  const located = (args: string[], cwd: string) => {
+    const judged = judgeServeArguments(['node', 'serve.ts', ...args], {}, cwd);
+    assert.ok(judged.kind === 'run', judged.kind === 'exit' ? judged.stderr : '');
+    return { root: judged.options.root, logDb: judged.options.logDb };
+  };
+  assert.deepEqual(located([], REPO), { root: REPO, logDb: join(REPO, 'state', 'requests.db') });
+  // A folder with no dist/ (as a project that installed the package): this checkout is the package.
+  const elsewhere = join(REPO, 'docs');
+  assert.deepEqual(located([], elsewhere), { root: packageRoot(), logDb: join(elsewhere, 'state', 'requests.db') });
+  assert.deepEqual(located(['--root', '/srv/index'], elsewhere), { root: '/srv/index', logDb: join('/srv/index', 'state', 'requests.db') });
+  assert.equal(located(['--log-db', '/var/lib/log.db'], elsewhere).logDb, '/var/lib/log.db');
 });
 
 describe('a port or address that cannot be had: one line, exit 1', () => {

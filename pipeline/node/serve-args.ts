@@ -2,6 +2,8 @@
 // reads the environment and exits; these only judge values and word the answer.
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { DEFAULT_MAX_BYTES, DEFAULT_RETENTION_DAYS } from '../log/types.ts';
+import { join } from 'node:path';
+import { defaultRoot } from './package-root.ts';
 
 /** The accepted form of a port, quoted by every refusal of one. */
 const PORT_FORM = 'a whole number from 1 to 65535, or 0 for any free port';
@@ -147,7 +149,9 @@ interface ServeSettings {
 }
 
 /** What serve.ts does with its command line and environment: run with these, or print and exit. */
-export type ServeArguments = { kind: 'run'; options: ServeOptions; settings: ServeSettings } | { kind: 'exit'; code: number; stdout: string; stderr: string };
+export type ServeArguments =
+  | { kind: 'run'; options: ServeOptions & { logDb: string }; settings: ServeSettings }
+  | { kind: 'exit'; code: number; stdout: string; stderr: string };
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -156,8 +160,8 @@ function command(env: Env, cwd: string): Command {
     .description('Serve dist/ and the dynamic endpoints of Crawler Index.')
     .option('--port <n>', 'port to listen on (env PORT; default 8080; 0 for any free port)', option(parsePort))
     .option('--host <address>', 'address to bind (env HOST; default 0.0.0.0)')
-    .option('--root <dir>', 'project folder holding records/ and dist/', cwd)
-    .option('--log-db <path>', 'the request log, a SQLite file (env LOG_DB; default <root>/state/requests.db)', env['LOG_DB'])
+    .option('--root <dir>', "project folder holding records/ and dist/ (default: the working folder, or the package's own where that holds no build)", cwd)
+    .option('--log-db <path>', 'the request log, a SQLite file (env LOG_DB; default state/requests.db in --root, or in the working folder)', env['LOG_DB'])
     .option('--no-log', 'keep no request log (/stats.json then says so, /hits.json has nothing)')
     .option('--log-retention-days <n>', `days of requests the log keeps (env LOG_RETENTION_DAYS; default ${DEFAULT_RETENTION_DAYS})`, option(parseDays))
     .option(
@@ -194,6 +198,16 @@ function settings(options: ServeOptions, env: Env): ServeSettings {
   };
 }
 
+/**
+ * Where the server reads and writes when not told: dist/ from the working folder, or from the
+ * installed package where the working folder holds no build (`npx crawler-index serve`); the
+ * request log in the working folder's state/ even then, never inside node_modules.
+ */
+function located(options: ServeOptions, rootGiven: boolean, cwd: string): ServeOptions & { logDb: string } {
+  const root = rootGiven ? options.root : defaultRoot(cwd);
+  return { ...options, root, logDb: options.logDb ?? join(rootGiven ? root : cwd, 'state', 'requests.db') };
+}
+
 /** Judges argv (as process.argv: node, script, arguments) and the environment; prints nothing. */
 export function judgeServeArguments(argv: readonly string[], env: Env, cwd: string): ServeArguments {
   let stdout = '';
@@ -215,7 +229,7 @@ export function judgeServeArguments(argv: readonly string[], env: Env, cwd: stri
     throw error;
   }
   try {
-    return { kind: 'run', options, settings: settings(options, env) };
+    return { kind: 'run', options: located(options, program.getOptionValueSource('root') !== 'default', cwd), settings: settings(options, env) };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     return { kind: 'exit', code: USAGE, stdout, stderr: `error: ${error.message}\n` };

@@ -9,6 +9,7 @@ import { executeTool } from '../tools/registry/call.ts';
 import { toolByName } from '../tools/registry/index.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
 import { snapshotStore } from './dist-snapshot.ts';
+import { isBuild } from './package-root.ts';
 
 export interface CommandResult {
   stdout: string;
@@ -21,6 +22,12 @@ export interface CommandResult {
  * message names the field and its accepted form), 1 anything else.
  */
 export async function runToolCommand(root: string, tool: string, params: Record<string, unknown>, json: boolean): Promise<CommandResult> {
+  if (!isBuild(join(root, 'dist')))
+    return {
+      stdout: '',
+      stderr: `${join(root, 'dist')} holds no build (no documents.json): run npm run build in ${root}, or leave out --root to answer from the index this package ships.\n`,
+      exitCode: 1,
+    };
   const store = await snapshotStore(join(root, 'dist'), { checkEveryMs: 3_600_000, compress: false });
   const data = await toolDataFrom(store);
   if (data === null) return { stdout: '', stderr: `${root}/dist lacks the documents the tools read; run npm run build.\n`, exitCode: 1 };

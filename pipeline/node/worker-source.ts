@@ -2,7 +2,9 @@
 //
 // Node 22.18+ and 24 strip TypeScript's types themselves, so the thread imports the module
 // directly and pays nothing more. Older Node (20) needs tsx's loader, registered on the thread
-// itself: hooks that tsx registers on the main thread do not reach new threads there.
+// itself: hooks that tsx registers on the main thread do not reach new threads there. Node
+// strips no types under node_modules (ERR_UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING), so the
+// installed package's threads take tsx's loader on every Node.
 
 /** True when this Node runs `.ts` files without a loader (`process.features.typescript`). */
 function nodeStripsTypes(): boolean {
@@ -11,7 +13,7 @@ function nodeStripsTypes(): boolean {
   return typeof typescript === 'string';
 }
 
-export function workerSource(module: URL, stripsTypes = nodeStripsTypes()): string {
+export function workerSource(module: URL, stripsTypes = nodeStripsTypes() && !module.pathname.includes('/node_modules/')): string {
   const load = `import(${JSON.stringify(module.href)})`;
   if (stripsTypes) return `${load};`;
   const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));

@@ -4,24 +4,29 @@
 //
 //   import { openIndex } from 'crawler-index';
 //   const index = await openIndex();
-//   (await index.classify('Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)')).crawler?.slug; // 'gptbot'
-import { fileURLToPath } from 'node:url';
+//   const answer = await index.classify('Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)');
+//   if (answer.matched) answer.crawler.slug; // 'gptbot'
+//
+// A package's entry cannot be TypeScript (Node strips no types under node_modules), so `npm pack`
+// bundles this module into lib/ with its declarations (scripts/package-library.ts, docs/API.md §11).
+import { join } from 'node:path';
 import { toolDataFrom } from '../http/tool-data.ts';
 import { snapshotStore } from '../node/dist-snapshot.ts';
+import { isBuild, packageRoot } from '../node/package-root.ts';
 import type { auditTool } from '../tools/definitions/audit-ai-access.ts';
 import type { allowedTool } from '../tools/definitions/check-path-allowed.ts';
-import type { classifyTool } from '../tools/definitions/classify-user-agent.ts';
 import type { lintTool } from '../tools/definitions/lint-robots-txt.ts';
-import type { verifyTool } from '../tools/definitions/verify-batch.ts';
+import type { Classification } from '../tools/classify/classify.ts';
 import { executeTool } from '../tools/registry/call.ts';
 import type { ToolData } from '../tools/registry/types.ts';
+import type { BatchAnswer } from '../tools/verify/index.ts';
 
 /** What each tool answers: the types of the JSON its endpoint sends (docs/API.md §4.5). */
-export type Classification = Awaited<ReturnType<typeof classifyTool.run>>;
+export type { Classification } from '../tools/classify/classify.ts';
 export type PathVerdicts = Awaited<ReturnType<typeof allowedTool.run>>;
 export type AiAccessAudit = Awaited<ReturnType<typeof auditTool.run>>;
 export type LintReport = Awaited<ReturnType<typeof lintTool.run>>;
-export type AddressVerdicts = Awaited<ReturnType<typeof verifyTool.run>>;
+export type AddressVerdicts = BatchAnswer;
 
 /** An input a tool does not accept, as the endpoints answer 400: which field, why, and the form it accepts. */
 export class ToolInputError extends Error {
@@ -48,20 +53,25 @@ export interface CrawlerIndex {
   verify(addresses: readonly string[], options?: { userAgent?: string }): Promise<AddressVerdicts>;
 }
 
-/** The dist/ this package was published with. */
-const BUNDLED_DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
-
 /**
  * The index as it was built into `dist` (default: the package's own). The documents are read
  * and checked against their ledger once; every call then runs in this process.
  */
 export async function openIndex(options: { dist?: string } = {}): Promise<CrawlerIndex> {
-  const dist = options.dist ?? BUNDLED_DIST;
+  const dist = options.dist ?? shippedDist();
+  if (!isBuild(dist)) throw new Error(`${dist} holds no build (no documents.json): give openIndex the dist/ folder npm run build wrote`);
   const store = await snapshotStore(dist, { checkEveryMs: Number.POSITIVE_INFINITY, compress: false });
   const data = await toolDataFrom(store);
   store.close();
   if (data === null) throw new Error(`${dist} lacks the documents the tools read (data/agents.json and the IP range lists); build it with npm run build`);
   return indexOn(data);
+}
+
+/** The dist/ this package was published with. */
+function shippedDist(): string {
+  const root = packageRoot();
+  if (root === null) throw new Error('this copy of crawler-index holds no dist/: build it with npm run build, or pass openIndex({ dist })');
+  return join(root, 'dist');
 }
 
 function indexOn(data: ToolData): CrawlerIndex {

@@ -130,14 +130,14 @@ export function crawlerSuggestions(crawlers: readonly CrawlerView[]): Suggestion
   return index;
 }
 
-interface UnknownToken {
+export interface UnknownToken {
   token: string;
   line: number;
   did_you_mean: string | null;
 }
 
 /** A user-agent line naming a crawler its operator no longer runs. */
-interface RetiredLine {
+export interface RetiredLine {
   token: string;
   line: number;
   crawler: string;
@@ -160,7 +160,7 @@ function retiredLine(token: string, line: number, crawler: CrawlerView, bySlug: 
 }
 
 /** A user-agent line naming another spelling of an indexed crawler, which its operator has not said it obeys. */
-interface AliasLine {
+export interface AliasLine {
   token: string;
   line: number;
   crawler: string;
@@ -181,7 +181,7 @@ function aliasLine(token: string, line: number, crawler: CrawlerView, note: stri
 }
 
 /** A user-agent line naming software that is not one operator's crawler. */
-interface ClientLine {
+export interface ClientLine {
   token: string;
   line: number;
   client: string;
@@ -200,7 +200,7 @@ function clientLine(token: string, line: number, client: ClientEntry): ClientLin
 }
 
 /** A user-agent line naming a retired token that a crawler in the index still obeys. */
-interface HonouredLine {
+export interface HonouredLine {
   token: string;
   line: number;
   honoured_by: string;

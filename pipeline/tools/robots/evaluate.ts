@@ -31,7 +31,7 @@ import type { Group, ParsedRobots, Rule } from './parse.ts';
 
 type MatchedBy = 'token' | 'fallback' | 'star' | 'none';
 
-interface DecidingRule {
+export interface DecidingRule {
   line: number;
   text: string;
   directive: 'allow' | 'disallow';
@@ -42,7 +42,7 @@ interface DecidingRule {
 }
 
 /** True where a parser behaving as described would give the opposite allowed/disallowed answer. */
-interface Disagreements {
+export interface Disagreements {
   /** Obeys only the first of several groups naming the crawler, without merging (RFC 9309 2.2.1 merges). */
   non_merging: boolean;
   /** Obeys the first group in file order that names the crawler or `*`, not the most specific one. */
