@@ -118,6 +118,9 @@ test('audit, lint, allowed, classify and verify run the registry offline, as a s
   // Then one line per address: its verdict and the published range it is in.
   assert.match(verify.stdout, /\n66\.249\.66\.1 {2}genuine {2}Google 66\.249\.\d+\.\d+\/\d+ \(list google-googlebot\)\n$/);
 
+  // robots is allowed's other name, as the package's README uses it.
+  assert.equal((await inProcess(...mini, 'robots', file, '--ua', 'GPTBot', '--path', '/', '/a')).stdout, allowed.stdout);
+
   // --json and the usage preferences, in this process on the same mini build.
   const json = JSON.parse((await inProcess(...mini, 'audit', file, '--json')).stdout) as { blocked: { slug: string }[] };
   assert.deepEqual(

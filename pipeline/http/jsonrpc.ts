@@ -1,4 +1,3 @@
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { errorResponse } from './errors.ts';
 
 // JSON-RPC 2.0 plumbing shared by the MCP servers and the A2A endpoint.
@@ -127,6 +126,20 @@ export function envelopeProblem(message: unknown): string | null {
     if (extra.length > 0) return `unexpected member "${extra[0]}"; a request has jsonrpc, id, method and params`;
     return null;
   }
-  if ('result' in m || 'error' in m) return JSONRPCMessageSchema.safeParse(m).success ? null : 'a malformed JSON-RPC response';
+  if ('result' in m || 'error' in m) return responseIsWellFormed(m) ? null : 'a malformed JSON-RPC response';
   return '"method" is missing';
+}
+
+/**
+ * A response sent to the server (JSON-RPC 2.0 §5, as MCP shapes it): an id, and either a result
+ * object or an error with an integer code and a string message, and no other member. Checked
+ * here, not with the SDK's schema, so that the A2A endpoint, which shares this module, does not
+ * load the SDK and its schema library when the server starts.
+ */
+function responseIsWellFormed(m: Record<string, unknown>): boolean {
+  const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+  const only = (...members: string[]) => Object.keys(m).every((k) => members.includes(k));
+  if ('result' in m) return 'id' in m && isObject(m['result']) && only('jsonrpc', 'id', 'result');
+  const error = m['error'];
+  return isObject(error) && Number.isInteger(error['code']) && typeof error['message'] === 'string' && only('jsonrpc', 'id', 'error');
 }
