@@ -4,6 +4,7 @@
 //
 // BENCH_SECONDS (default 10) per row; BENCH_RSS_SECONDS (default 30) per round of the memory
 // rows. Progress goes to stderr, the tables (Markdown, for the README) to stdout.
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -302,9 +303,15 @@ print(
 );
 
 const COLD_RUNS = 5;
-print(`\ncold start on node ${process.version}: spawn to the first 200 of /healthz (median of ${COLD_RUNS}, taking turns; --no-log; target under 1 s)`);
-for (const c of await coldStarts(root, COLD_RUNS)) {
-  print(`${c.label.padEnd(72)} median ${Math.round(c.medianMs)} ms (${Math.round(c.minMs)}-${Math.round(c.maxMs)})`);
+// BENCH_NODES adds other Node binaries (paths, separated by ':'), as the README's table has Node 20 and 24.
+const coldNodes = [process.execPath, ...(process.env['BENCH_NODES'] ?? '').split(':').filter((path) => path !== '')];
+for (const node of coldNodes) {
+  const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+  progress(`cold starts on node ${version} ...`);
+  print(`\ncold start on node ${version}: spawn to the first 200 of /healthz (median of ${COLD_RUNS}, taking turns; --no-log; target under 1 s)`);
+  for (const c of await coldStarts(root, COLD_RUNS, node)) {
+    print(`${c.label.padEnd(90)} median ${Math.round(c.medianMs)} ms (${Math.round(c.minMs)}-${Math.round(c.maxMs)})`);
+  }
 }
 
 const NOOP_RUNS = 3;

@@ -121,6 +121,9 @@ test('npm start serves documents, a tool and MCP from that install', async () =>
     assert.equal(mcp.status, 200, mcp.text);
     assert.equal((JSON.parse(mcp.text) as { result: { isError?: boolean } }).result.isError, undefined, mcp.text.slice(0, 300));
   });
+  // A Node that cannot run TypeScript itself ran the server's bundle, made with the esbuild this install holds (bin/serve.mjs).
+  const stripsTypes = typeof (process.features as { typescript?: unknown }).typescript === 'string';
+  assert.equal(existsSync(join(root, '.cache')) && readdirSync(join(root, '.cache')).some((name) => /^server-[0-9a-f]{16}$/.test(name)), !stripsTypes);
 });
 
 describe('the package npm pack makes, in a project that depends on it', () => {

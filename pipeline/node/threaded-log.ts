@@ -22,7 +22,7 @@ import {
 } from '../log/types.ts';
 import { type LogRing, logRing, ringWriter } from './log-ring.ts';
 import type { SqliteLogOptions } from './sqlite-log.ts';
-import { workerSource } from './worker-source.ts';
+import { workerEntry, workerSource } from './worker-source.ts';
 
 export type LogWorkerRequest =
   | { op: 'drain' }
@@ -36,7 +36,7 @@ export type LogWorkerReply = { op: 'health'; health: LogHealth; lines: string[] 
 /** What the thread is started with. */
 export type LogWorkerData = Omit<SqliteLogOptions, 'log' | 'now' | 'flushEveryMs'> & { ring: LogRing; readEveryMs: number };
 
-const BOOTSTRAP = workerSource(new URL('./log-worker.ts', import.meta.url));
+const BOOTSTRAP = workerSource(workerEntry('log-worker', import.meta.url));
 
 /** The thread takes what the ring holds this often (ms). */
 const READ_EVERY_MS = 5;

@@ -22,7 +22,7 @@ import { toolSnapshotFrom, type ToolSnapshot } from '../http/tool-data.ts';
 import { notReady, type ToolJob, type ToolRun, type ToolRunner } from '../tools/registry/call.ts';
 import { LIGHT_INPUT_CHARS, laneOf, type Lane } from './tool-lanes.ts';
 import { KEPT_BUILDS, type FromThread, type ToThread } from './tool-messages.ts';
-import { workerSource } from './worker-source.ts';
+import { workerEntry, workerSource } from './worker-source.ts';
 
 export interface ToolPoolOptions {
   /** Threads that run any call, large ones first; default: one per CPU but one, at least 1 and at most 4. */
@@ -66,7 +66,7 @@ interface Thread {
 }
 
 // An absolute URL, so the working directory does not matter.
-const BOOTSTRAP = workerSource(new URL('./tool-worker.ts', import.meta.url));
+const BOOTSTRAP = workerSource(workerEntry('tool-worker', import.meta.url));
 
 /** After a thread fails to start, no new one is tried for this long (so a broken install cannot spin). */
 const RESTART_PAUSE_MS = 1_000;

@@ -13,9 +13,20 @@ function nodeStripsTypes(): boolean {
   return typeof typescript === 'string';
 }
 
-export function workerSource(module: URL, stripsTypes = nodeStripsTypes() && !module.pathname.includes('/node_modules/')): string {
+/**
+ * A thread's entry, beside the module that starts it (`from`, its import.meta.url): `name.ts`
+ * among the sources, `name.js` in the server's bundle (bin/server-bundle.mjs), where every entry
+ * and the code that starts it sit in one folder.
+ */
+export function workerEntry(name: string, from: string): URL {
+  return new URL(`./${name}${from.endsWith('.ts') ? '.ts' : '.js'}`, from);
+}
+
+export function workerSource(module: URL, stripsTypes = nodeStripsTypes()): string {
   const load = `import(${JSON.stringify(module.href)})`;
-  if (stripsTypes) return `${load};`;
+  // A bundled entry is JavaScript already; Node strips no types under node_modules.
+  const needsLoader = module.pathname.endsWith('.ts') && (!stripsTypes || module.pathname.includes('/node_modules/'));
+  if (!needsLoader) return `${load};`;
   const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
   return `import(${tsx}).then(({ register }) => { register(); return ${load}; });`;
 }
