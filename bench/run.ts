@@ -81,7 +81,9 @@ async function measureServers(wrk: Executable, nginx: Executable | null): Promis
     const load = (origin: string, requests: readonly WrkRequest[], connections: number, duration: number) =>
       runWrk(wrk.path, { origin, requests, threads: THREADS, connections, seconds: duration }, { scratchDir: scratch, signal: interrupted.signal });
 
-    progress('starting serve.ts twice: as npm start runs it (request log on), and with --no-log; each is measured once its documents are compressed ...');
+    progress(
+      'starting the server twice, as npm start runs it (bin/serve.mjs): with the request log on,  and with --no-log; each is measured once its documents are compressed ...',
+    );
     // The log goes to the scratch folder, not the project's state/: a bench leaves nothing behind.
     // One after the other, and measured only once compressing is done: until then a server spends a core on it.
     const ours = await startServerProcess(root, ['--log-db', join(scratch, 'requests.db')], { readyLine: ENCODED_LINE, timeoutMs: 300_000 });

@@ -20,7 +20,7 @@ describe('reading the server process', () => {
 });
 
 describe('startServerProcess', () => {
-  test('runs serve.ts as its own process on the committed dist/, answers, reports its RSS and stops', async () => {
+  test("runs npm start's command as its own process on the committed dist/, answers, reports its RSS and stops", async () => {
     const server = await startServerProcess(repo, ['--no-log']);
     let stopped = false;
     try {

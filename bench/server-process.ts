@@ -1,4 +1,4 @@
-// Our server as its own process (serve.ts, as `npm start` runs it), so that its memory can be
+// Our server as its own process (bin/serve.mjs, `npm start`'s command), so that its memory can be
 // read from /proc and the load generator never shares its event loop.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -34,21 +34,25 @@ export interface StartOptions {
 }
 
 /**
- * Starts serve.ts on a kernel-chosen loopback port, with the loader npm start uses, so that the
- * child's pid is the server's own.
+ * Starts the server as npm start does (bin/serve.mjs: on Node 20, its bundle) on a kernel-chosen
+ * loopback port; the child's pid is the server's own.
  */
 export function startServerProcess(root: string, extraArgs: readonly string[] = [], options: StartOptions = {}): Promise<ServerProcess> {
-  return startScriptProcess(root, 'serve.ts', ['--port', '0', '--host', '127.0.0.1', '--root', root, ...extraArgs], options);
+  return startScriptProcess(root, join('bin', 'serve.mjs'), ['--port', '0', '--host', '127.0.0.1', '--root', root, ...extraArgs], options);
 }
 
-/** Starts any script of this repository that prints "serving … at <origin>" on stderr (serve.ts, bench/bare-server.ts). */
+/**
+ * Starts any script of this repository that prints "serving … at <origin>" on stderr (bin/serve.mjs,
+ * bench/bare-server.ts): JavaScript as it is, TypeScript through bin/ts-loader.mjs.
+ */
 export function startScriptProcess(
   root: string,
   script: string,
   args: readonly string[],
   { readyLine, timeoutMs = 60_000 }: StartOptions = {},
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', join(root, 'bin', 'ts-loader.mjs'), join(root, script), ...args], {
+  const loader = script.endsWith('.ts') ? ['--import', join(root, 'bin', 'ts-loader.mjs')] : [];
+  const child = spawn(process.execPath, [...loader, join(root, script), ...args], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'pipe'],
   });

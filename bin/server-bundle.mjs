@@ -15,6 +15,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ALSO = ['serve.ts', 'package.json', 'package-lock.json'];
 const ENTRIES = ['serve.ts', 'pipeline/node/tool-worker.ts', 'pipeline/node/log-worker.ts'];
 const BUNDLE_FOLDER = /^server-[0-9a-f]{16}$/;
+/**
+ * Bundles kept, the newest first. A server loads its lazy chunks and restarts its threads from
+ * its bundle while it runs, so a bundle is not removed as soon as a newer one is made: a server
+ * started from older sources keeps working until this many newer ones have been made.
+ */
+const KEPT_BUNDLES = 8;
 
 /** A digest of the path, size and modification time of every file the bundle is made from. */
 export function sourceKey(root) {
@@ -27,6 +33,15 @@ export function sourceKey(root) {
     hash.update(`${relative(root, file)}\0${size}\0${mtimeMs}\n`);
   }
   return hash.digest('hex').slice(0, 16);
+}
+
+/** Removes all but the KEPT_BUNDLES newest bundles (folders still being made are left to their start). */
+function removeOldBundles(cache) {
+  const bundles = readdirSync(cache)
+    .filter((name) => BUNDLE_FOLDER.test(name))
+    .map((name) => ({ name, madeAt: statSync(join(cache, name)).mtimeMs }))
+    .sort((a, b) => b.madeAt - a.madeAt);
+  for (const { name } of bundles.slice(KEPT_BUNDLES)) rmSync(join(cache, name), { recursive: true, force: true });
 }
 
 /** The bundle's serve.js for the sources as they are now, made first when there is none. */
@@ -62,7 +77,6 @@ export async function serverBundle(rootUrl) {
   } finally {
     rmSync(made, { recursive: true, force: true });
   }
-  // Bundles of older sources are of no more use (folders still being made are left to their start).
-  for (const old of readdirSync(cache)) if (BUNDLE_FOLDER.test(old) && old !== name) rmSync(join(cache, old), { recursive: true, force: true });
+  removeOldBundles(cache);
   return pathToFileURL(entry);
 }
