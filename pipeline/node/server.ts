@@ -1,15 +1,12 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { readFile } from 'node:fs/promises';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import { Socket, type AddressInfo } from 'node:net';
-import { parse } from 'yaml';
 import { createApp } from '../http/handler.ts';
 import type { OriginPolicy } from '../http/origin.ts';
 import { toolDataFrom } from '../http/tool-data.ts';
 import type { ToolData } from '../tools/registry/types.ts';
-import type { SiteSettings } from '../records/types.ts';
-import { describeErrors, selfContainedValidator } from '../schema/ajv.ts';
+import { readSite } from './site-settings.ts';
 import { addressOf, isClientGone, nodeListener, peerAddress, plainError, refuseExpectation } from './adapter.ts';
 import { snapshotStore } from './dist-snapshot.ts';
 import { clientKey, ConnectionTable } from './admission.ts';
@@ -101,19 +98,6 @@ export interface RunningServer {
   refresh(): Promise<void>;
   /** Resolves when every document of the current build has its compressed forms. */
   encoded(): Promise<void>;
-}
-
-export async function readSite(root: string): Promise<SiteSettings> {
-  const file = join(root, 'records', 'site.yaml');
-  const data = parse(await readFile(file, 'utf8')) as unknown;
-  const validate = selfContainedValidator('records/site.schema.json');
-  if (!validate(data))
-    throw new Error(
-      `${file}: ${describeErrors(validate.errors)
-        .map((e) => `${e.path} ${e.message}`)
-        .join('; ')}`,
-    );
-  return data as SiteSettings;
 }
 
 /** Status and code for the errors node:http reports before a request exists. */
