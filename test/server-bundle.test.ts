@@ -3,14 +3,14 @@
 // and serving with both kinds of thread. The bundle is made and run here on any Node, so that
 // CI on a newer Node proves it too; in a linked copy of the checkout, whose .cache/ it writes.
 import { strict as assert } from 'node:assert';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
-import { servingOrigin } from '../bench/server-process.ts';
+import { startScriptProcess } from '../bench/server-process.ts';
 import { raw } from './support/http.ts';
 import { REPO } from './support/project.ts';
 
@@ -58,29 +58,16 @@ test('a bundle is made once, reused while the sources stand, and made anew when 
 
 test('the bundle serves documents, a tool on its thread and the request log on its own', async () => {
   const bundle = await serverBundle(pathToFileURL(`${root}/`));
-  const child = spawn(process.execPath, [bundle.pathname, '--port', '0', '--host', '127.0.0.1'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // Started as npm start's command starts it on Node 20: node on the bundle's serve.js, no loader.
+  const server = await startScriptProcess(root, relative(root, bundle.pathname), ['--port', '0', '--host', '127.0.0.1']);
   try {
-    let stderr = '';
-    const origin = await new Promise<string>((resolve, reject) => {
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-        stderr += chunk;
-        const found = stderr
-          .split('\n')
-          .map(servingOrigin)
-          .find((o) => o !== null);
-        if (found) resolve(found);
-      });
-      void exited.then((code) => reject(new Error(`exited (${code}) before serving:\n${stderr}`)));
-    });
-    assert.equal((await raw(origin, '/crawler/gptbot.json')).status, 200);
-    const tool = await raw(origin, '/tools/classify-ua?ua=GPTBot%2F1.2');
+    assert.equal((await raw(server.origin, '/crawler/gptbot.json')).status, 200);
+    const tool = await raw(server.origin, '/tools/classify-ua?ua=GPTBot%2F1.2');
     assert.equal(tool.status, 200, tool.text);
     assert.equal((JSON.parse(tool.text) as { crawler: { slug: string } }).crawler.slug, 'gptbot');
-    const stats = JSON.parse((await raw(origin, '/stats.json')).text) as { log: { state: string } };
+    const stats = JSON.parse((await raw(server.origin, '/stats.json')).text) as { log: { state: string } };
     assert.equal(stats.log.state, 'ok', 'the log thread started from the bundle');
   } finally {
-    child.kill('SIGTERM');
-    await exited;
+    await server.stop();
   }
 });
