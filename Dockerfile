@@ -29,6 +29,10 @@ COPY records ./records
 COPY dist ./dist
 # state/ holds the request log (a volume); the cache holds compiled modules for a fast start.
 RUN mkdir -p state .cache/node-compile-cache && chown node:node state .cache/node-compile-cache
+# Checks the site settings now and keeps them, owned by root, so that every start reads them
+# back instead of parsing and validating records/site.yaml (pipeline/node/site-settings.ts).
+RUN node --input-type=module -e "await (await import('./pipeline/node/site-settings.ts')).readSite('.')" \
+ && test -s .cache/site-settings.json
 USER node
 # Fills the compile cache now, so the first start does not pay for it.
 RUN node --import ./bin/ts-loader.mjs --input-type=module -e "await import('./pipeline/node/server.ts')"
