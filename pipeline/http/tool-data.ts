@@ -14,7 +14,8 @@ export interface ToolSnapshot {
 // Each policy as published: its JSON, the robots.txt fragment and the server configs a tool
 // quotes as they are, then the accuracy table the configs' figures come from.
 const CONFIGS = POLICY_IDS.flatMap((id) => DIALECTS.map((dialect) => ({ key: `${id} ${dialect.id}`, path: href(dialect.route, id) })));
-const PATHS = [
+/** Every document the tools read: a reader that only runs tools loads these alone. */
+export const TOOL_SNAPSHOT_PATHS: readonly string[] = [
   ...TOOL_DOCUMENTS,
   ...POLICY_IDS.map((id) => href('policy', id)),
   ...POLICY_IDS.map((id) => href('robots', id)),
@@ -23,7 +24,7 @@ const PATHS = [
 ];
 
 export async function toolSnapshotFrom(store: DocumentStore): Promise<ToolSnapshot | null> {
-  const documents = await Promise.all(PATHS.map((path) => store.get(path)));
+  const documents = await Promise.all(TOOL_SNAPSHOT_PATHS.map((path) => store.get(path)));
   if (documents.some((d) => d === null)) return null;
   return { key: documents.map((d) => d!.etag).join(','), bytes: documents.map((d) => d!.bytes) };
 }
@@ -46,7 +47,7 @@ export function buildToolDataOf(snapshot: ToolSnapshot): ToolData {
       fragment: decoder.decode(snapshot.bytes[TOOL_DOCUMENTS.length + POLICY_IDS.length + i]),
     })),
     serverConfigs: new Map(CONFIGS.map((c, i) => [c.key, decoder.decode(snapshot.bytes[TOOL_DOCUMENTS.length + 2 * POLICY_IDS.length + i])])),
-    accuracy: json(PATHS.length - 1) as ToolDocuments['accuracy'],
+    accuracy: json(TOOL_SNAPSHOT_PATHS.length - 1) as ToolDocuments['accuracy'],
   };
   return buildToolData(docs);
 }

@@ -23,7 +23,7 @@ interface Snapshot {
  * against the ledger's ETag. A tree caught mid-swap or mid-write fails that check, so the
  * snapshot is refused and the previous one keeps serving: a reader never sees half a build.
  */
-async function loadSnapshot(dir: string, reads: 'blocking' | 'pooled'): Promise<Snapshot> {
+async function loadSnapshot(dir: string, reads: 'blocking' | 'pooled', only: ReadonlySet<string> | undefined): Promise<Snapshot> {
   const ledgerPath = join(dir, LEDGER_JSON);
   const before = await identityOf(ledgerPath);
   const ledgerBytes = await readFile(ledgerPath);
@@ -34,7 +34,8 @@ async function loadSnapshot(dir: string, reads: 'blocking' | 'pooled'): Promise<
     throw new Error(`dist snapshot: ${ledgerPath} is not valid JSON (${(error as Error).message}); rebuild with npm run build`);
   }
   const read = reads === 'blocking' ? async (path: string) => readFileSync(path) : readFile;
-  const loaded = await inParallel(ledger.documents, READS_AT_ONCE, async (entry): Promise<StoredDocument> => {
+  const wanted = only === undefined ? ledger.documents : ledger.documents.filter((entry) => only.has(entry.path));
+  const loaded = await inParallel(wanted, READS_AT_ONCE, async (entry): Promise<StoredDocument> => {
     const bytes = new Uint8Array(await read(join(dir, entry.path)));
     const etag = etagOf(bytes);
     // A ledger written before pages had live counters has no file_etag; its etag names the file.
@@ -94,6 +95,11 @@ export interface SnapshotStoreOptions {
    * text ledger, as the build writes it.
    */
   relocateTo?: { baseUrl: string; siteName: string };
+  /**
+   * Only these documents of the ledger are read (and the ledger): for a reader that needs a few,
+   * as the tools on the command line and in a program do (http/tool-data.ts TOOL_SNAPSHOT_PATHS).
+   */
+  only?: ReadonlySet<string>;
 }
 
 export interface SnapshotStore extends DocumentStore {
@@ -115,7 +121,7 @@ export async function snapshotStore(dir: string, options: SnapshotStoreOptions =
   const checkEveryMs = options.checkEveryMs ?? 1000;
   const log = options.onReload ?? (() => {});
   const encoder = options.compress === false ? null : new Encoder();
-  const load = async (reads: 'blocking' | 'pooled') => relocated(await loadSnapshot(dir, reads), options.relocateTo, log);
+  const load = async (reads: 'blocking' | 'pooled') => relocated(await loadSnapshot(dir, reads, options.only), options.relocateTo, log);
   let current = await load('blocking');
   let encoding: Promise<void> = Promise.resolve();
   let lastCheck = Date.now();

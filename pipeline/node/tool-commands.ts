@@ -4,7 +4,7 @@
 // tool has items, as verify has addresses), or its JSON with --json.
 
 import { join } from 'node:path';
-import { toolDataFrom } from '../http/tool-data.ts';
+import { TOOL_SNAPSHOT_PATHS, toolDataFrom } from '../http/tool-data.ts';
 import { executeTool } from '../tools/registry/call.ts';
 import { toolByName } from '../tools/registry/index.ts';
 import { canonicalJson } from '../util/canonical-json.ts';
@@ -28,7 +28,7 @@ export async function runToolCommand(root: string, tool: string, params: Record<
       stderr: `${join(root, 'dist')} holds no build (no documents.json): run npm run build in ${root}, or leave out --root to answer from the index this package ships.\n`,
       exitCode: 1,
     };
-  const store = await snapshotStore(join(root, 'dist'), { checkEveryMs: 3_600_000, compress: false });
+  const store = await snapshotStore(join(root, 'dist'), { checkEveryMs: 3_600_000, compress: false, only: new Set(TOOL_SNAPSHOT_PATHS) });
   const data = await toolDataFrom(store);
   if (data === null) return { stdout: '', stderr: `${root}/dist lacks the documents the tools read; run npm run build.\n`, exitCode: 1 };
   const run = await executeTool({ tool, params, caller: { userAgent: null, address: null }, form: 'structured' }, data);

@@ -1,5 +1,8 @@
 import { strict as assert } from 'node:assert';
+import { appendFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { before, test } from 'node:test';
+import { builtMini } from '../../test/support/built-mini.ts';
 import { type CrawlerIndex, openIndex, ToolInputError } from './index.ts';
 
 // The functions a program imports, on the committed dist/ (the one the package ships): each
@@ -55,5 +58,18 @@ test('an input a tool refuses throws ToolInputError naming the field and the acc
 });
 
 test('a folder without a build is refused with what it lacks', async () => {
-  await assert.rejects(openIndex({ dist: '/nonexistent/dist' }));
+  await assert.rejects(openIndex({ dist: '/nonexistent/dist' }), /\/nonexistent\/dist holds no build \(no documents\.json\)/);
+});
+
+test('it reads only the documents the tools read, each still checked against the ledger', async (t) => {
+  const project = await builtMini();
+  t.after(() => project.dispose());
+  const dist = join(project.root, 'dist');
+  // A page the tools never read, changed on disk, does not stop it: it is not read at all.
+  await appendFile(join(dist, 'index.html'), 'changed after the build');
+  const answer = await (await openIndex({ dist })).classify('GPTBot/1.2');
+  assert.equal(answer.matched, true);
+  // A document they do read, changed on disk, is refused as the server refuses it.
+  await appendFile(join(dist, 'data', 'agents.json'), ' ');
+  await assert.rejects(openIndex({ dist }), /data\/agents\.json does not match the ledger/);
 });

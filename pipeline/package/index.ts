@@ -10,7 +10,7 @@
 // A package's entry cannot be TypeScript (Node strips no types under node_modules), so `npm pack`
 // bundles this module into lib/ with its declarations (scripts/package-library.ts, docs/API.md §11).
 import { join } from 'node:path';
-import { toolDataFrom } from '../http/tool-data.ts';
+import { TOOL_SNAPSHOT_PATHS, toolDataFrom } from '../http/tool-data.ts';
 import { snapshotStore } from '../node/dist-snapshot.ts';
 import { isBuild, packageRoot } from '../node/package-root.ts';
 import type { auditTool } from '../tools/definitions/audit-ai-access.ts';
@@ -54,13 +54,14 @@ export interface CrawlerIndex {
 }
 
 /**
- * The index as it was built into `dist` (default: the package's own). The documents are read
- * and checked against their ledger once; every call then runs in this process.
+ * The index as it was built into `dist` (default: the package's own). The documents the tools
+ * read, and no others, are read and checked against the ledger once; every call then runs in
+ * this process.
  */
 export async function openIndex(options: { dist?: string } = {}): Promise<CrawlerIndex> {
   const dist = options.dist ?? shippedDist();
   if (!isBuild(dist)) throw new Error(`${dist} holds no build (no documents.json): give openIndex the dist/ folder npm run build wrote`);
-  const store = await snapshotStore(dist, { checkEveryMs: Number.POSITIVE_INFINITY, compress: false });
+  const store = await snapshotStore(dist, { checkEveryMs: Number.POSITIVE_INFINITY, compress: false, only: new Set(TOOL_SNAPSHOT_PATHS) });
   const data = await toolDataFrom(store);
   store.close();
   if (data === null) throw new Error(`${dist} lacks the documents the tools read (data/agents.json and the IP range lists); build it with npm run build`);
