@@ -17,6 +17,7 @@ import { readBody } from './body.ts';
 import { relocationOf, sentByteLength } from './answer-size.ts';
 import type { Answerer } from './answer-context.ts';
 import { withMissingHeaders } from './security.ts';
+import { bytesResponse } from './document-answer.ts';
 import { mcpServer, type McpServerSpec, startToolCall, withBodyEtag, withRelocatedBody } from './tool-call.ts';
 import { relocate, type Relocation } from '../util/relocate.ts';
 import { etagOfWeb } from '../util/etag-rule.ts';
@@ -176,7 +177,7 @@ async function spliceOutput(response: Response, output: SerializedOutput, reloca
   const headers = new Headers(response.headers);
   headers.set('content-length', String(body.length));
   headers.set('etag', `"${await etagOfWeb(body)}"`);
-  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+  return bytesResponse(body, { status: response.status, statusText: response.statusText, headers });
 }
 
 function buildServer(server: McpServerSpec, context: CallContext, made: (output: SerializedOutput) => void): Server {

@@ -36,7 +36,7 @@ export async function jsonDocument(path: string, value: unknown, lastModified: s
   return jsonBytesDocument(path, new TextEncoder().encode(canonicalJson(value)), lastModified);
 }
 
-/** The same, for JSON already encoded (a caller that measured the bytes first). */
-export async function jsonBytesDocument(path: string, bytes: Uint8Array<ArrayBuffer>, lastModified: string): Promise<StoredDocument> {
-  return { path, bytes, type: 'application/json', etag: await etagOfWeb(bytes), lastModified };
+/** The same, for JSON already encoded (a caller that measured the bytes first), and perhaps tagged where it was encoded. */
+export async function jsonBytesDocument(path: string, bytes: Uint8Array<ArrayBuffer>, lastModified: string, etag?: string): Promise<StoredDocument> {
+  return { path, bytes, type: 'application/json', etag: etag ?? (await etagOfWeb(bytes)), lastModified };
 }

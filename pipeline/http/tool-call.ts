@@ -6,6 +6,7 @@ import type { CallerHistory, ToolData } from '../tools/registry/types.ts';
 import { etagOfWeb } from '../util/etag-rule.ts';
 import type { Asked, Service } from './answer-context.ts';
 import { errorResponse } from './errors.ts';
+import { bytesResponse } from './document-answer.ts';
 import { relocate } from '../util/relocate.ts';
 import type { Visits } from './request-log.ts';
 import { toolDataFrom } from './tool-data.ts';
@@ -79,7 +80,7 @@ export async function withBodyEtag(response: Response): Promise<Response> {
   const bytes = new Uint8Array(await response.arrayBuffer());
   const headers = new Headers(response.headers);
   headers.set('etag', `"${await etagOfWeb(bytes)}"`);
-  return new Response(bytes, { status: response.status, statusText: response.statusText, headers });
+  return bytesResponse(bytes, { status: response.status, statusText: response.statusText, headers });
 }
 
 /**

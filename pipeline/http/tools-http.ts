@@ -127,7 +127,7 @@ export async function callTool(call: ToolCall): Promise<{ document: StoredDocume
   switch (run.status) {
     case 'answered': {
       if (run.form !== 'json') throw new Error(`${tool.name}: the runner answered in the ${run.form} form, not json`);
-      return { document: await jsonBytesDocument(path, run.bytes, generatedAt), answered: true };
+      return { document: await jsonBytesDocument(path, run.bytes, generatedAt, run.etag), answered: true };
     }
     case 'refused':
       return {

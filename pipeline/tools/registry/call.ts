@@ -1,5 +1,7 @@
-import { canonicalJson } from '../../util/canonical-json.ts';
+import { canonicalJsonPieces } from '../../util/canonical-json.ts';
+import { jsonPieces, utf8OfPieces } from '../../util/json-pieces.ts';
 import { relocate, type Relocation } from '../../util/relocate.ts';
+import { etagOfWeb } from '../../util/etag-rule.ts';
 import { toolByName } from './index.ts';
 import { validateInput, type InputSource } from './input.ts';
 import { answerTooLarge, InputRefused, textTooLarge } from './limits.ts';
@@ -57,15 +59,13 @@ type Unavailable = 'deadline' | 'busy' | 'not-ready';
 
 /** What became of a ToolJob; plain data (structured-clonable), never an exception. */
 export type ToolRun =
-  | { status: 'answered'; form: 'json'; bytes: Uint8Array<ArrayBuffer> }
+  | { status: 'answered'; form: 'json'; bytes: Uint8Array<ArrayBuffer>; etag: string }
   | { status: 'answered'; form: 'serialized'; summary: string; json: Uint8Array<ArrayBuffer>; jsonString: Uint8Array<ArrayBuffer> }
   | { status: 'answered'; form: 'structured'; input: ToolInput; output: unknown; summary: string }
   | { status: 'refused'; field: string; message: string; accepted: string }
   | { status: 'too-large'; message: string }
   | { status: 'failed'; message: string; detail: string }
   | { status: 'unavailable'; reason: Unavailable; message: string; retryAfterSeconds: number };
-
-const utf8 = new TextEncoder();
 
 /**
  * Runs a job to its final form: validation, the tool, serialisation and the answer-size
@@ -80,16 +80,22 @@ export async function executeTool(job: ToolJob, data: ToolData): Promise<ToolRun
     const outcome = await runTool(tool, job.params, { data, caller: tool.answersForCaller ? job.caller : ANONYMOUS }, job.source);
     if (!outcome.ok) return { status: 'refused', field: outcome.field, message: outcome.message, accepted: outcome.accepted };
     const relocated = (text: string) => (job.relocation === undefined ? text : relocate(text, job.relocation.from, job.relocation.to));
+    // Serialised, rewritten and encoded in pieces (util/json-pieces.ts): a piece ends between
+    // two values, so no address and no character is ever split between two.
     if (job.form === 'json') {
-      const bytes = utf8.encode(relocated(canonicalJson(outcome.output))) as Uint8Array<ArrayBuffer>;
+      const bytes = utf8OfPieces(canonicalJsonPieces(outcome.output).map(relocated));
       const tooLarge = answerTooLarge(bytes.length);
-      return tooLarge === null ? { status: 'answered', form: 'json', bytes } : { status: 'too-large', message: tooLarge };
+      if (tooLarge !== null) return { status: 'too-large', message: tooLarge };
+      // Tagged here too: on a tool thread, hashing half a megabyte is not the answering thread's work.
+      return { status: 'answered', form: 'json', bytes, etag: await etagOfWeb(bytes) };
     }
     const summary = tool.summarize(outcome.output);
     if (job.form === 'serialized') {
-      const text = relocated(JSON.stringify(outcome.output));
-      const json = utf8.encode(text) as Uint8Array<ArrayBuffer>;
-      const jsonString = utf8.encode(JSON.stringify(text)) as Uint8Array<ArrayBuffer>;
+      const pieces = jsonPieces(outcome.output).map(relocated);
+      const json = utf8OfPieces(pieces);
+      // The text as a JSON string literal: each piece escaped alone is the whole escaped, since
+      // escaping goes character by character and no piece ends inside a character.
+      const jsonString = utf8OfPieces(['"', ...pieces.map((piece) => JSON.stringify(piece).slice(1, -1)), '"']);
       // Both go out in one answer; the transport measures them again inside its envelope.
       const tooLarge = answerTooLarge(json.length + jsonString.length);
       return tooLarge === null ? { status: 'answered', form: 'serialized', summary, json, jsonString } : { status: 'too-large', message: tooLarge };
