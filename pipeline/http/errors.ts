@@ -40,6 +40,41 @@ export function notFoundDetail(baseUrl: string, path: string, route: Route | und
   return { code: 'not_found', message: `No document at ${quote(path)}. Every path is listed at ${baseUrl}${API_PREFIX}.` };
 }
 
+/** An error body's text before and after its message: the same for every error of one kind. */
+interface AroundMessage {
+  before: string;
+  after: string;
+}
+
+const MESSAGE_HOLE = '\u0000';
+
+function aroundMessage(status: number, detail: ErrorDetail): AroundMessage {
+  // The member is found by its name and value together: no other member is named "message".
+  const member = `"message": ${JSON.stringify(MESSAGE_HOLE)}`;
+  const text = errorBody(status, { ...detail, message: MESSAGE_HOLE });
+  const at = text.indexOf(member) + '"message": '.length;
+  return { before: text.slice(0, at), after: text.slice(at + JSON.stringify(MESSAGE_HOLE).length) };
+}
+
+/** Per route with a parameter, and one for every other path: what a 404 body holds around its message. */
+const notFoundAround = new WeakMap<Route, AroundMessage>();
+let unroutedAround: AroundMessage | null = null;
+
+/**
+ * errorBody(404, notFoundDetail(…)), with the body around the message serialised once per route:
+ * a scanner's thousand distinct paths then cost a message each, not a serialisation each.
+ */
+export function notFoundBody(baseUrl: string, path: string, route: Route | undefined): string {
+  const detail = notFoundDetail(baseUrl, path, route);
+  let around = route?.parameter ? notFoundAround.get(route) : unroutedAround;
+  if (around === undefined || around === null) {
+    around = aroundMessage(404, detail);
+    if (route?.parameter) notFoundAround.set(route, around);
+    else unroutedAround = around;
+  }
+  return around.before + JSON.stringify(detail.message) + around.after;
+}
+
 /**
  * A 404's headers for the not-found page a browser is given instead of the JSON (handler.ts for
  * fetch(), stored-answer.ts for the direct answer): the page is HTML and varies with Accept.
