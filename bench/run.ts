@@ -31,6 +31,7 @@ import {
   SMALL_DOCUMENT,
   verifyCrawler,
 } from './requests.ts';
+import { settle } from './settle.ts';
 import { startScriptProcess, startServerProcess } from './server-process.ts';
 import { type Contender, interleaved, type LimitRow, limitTable } from './limit.ts';
 import { ENCODED_LINE } from '../pipeline/node/compress.ts';
@@ -128,11 +129,19 @@ async function measureServers(wrk: Executable, nginx: Executable | null): Promis
     const mixed = [get(SMALL_DOCUMENT), ourRevalidation, get(LARGE_DOCUMENT), compressed(LARGE_DOCUMENT), verify, mcpClassify()];
 
     // Warm-up: every path of ours runs before it is measured, so no row pays for JIT compilation.
+    // Both of our servers are asked the same, so that log on ÷ --no-log differs by the log alone;
+    // then every server is left to finish collecting the warm-up's garbage (bench/settle.ts).
     const warmSeconds = Math.min(seconds, 3);
-    progress(`warming up for ${warmSeconds} s ...`);
+    progress(`warming up for ${warmSeconds} s each ...`);
     await load(ours.origin, [...mixed, get(PAGE)], CONNECTIONS, warmSeconds);
-    await load(oursNoLog.origin, [get(SMALL_DOCUMENT), get(PAGE)], CONNECTIONS, warmSeconds);
+    await load(oursNoLog.origin, [...mixed, get(PAGE)], CONNECTIONS, warmSeconds);
     if (anchor !== null) await load(anchor, [get(SMALL_DOCUMENT)], CONNECTIONS, 1);
+    const rest = await settle([ours.pid, oursNoLog.pid, bare.pid]);
+    progress(
+      rest.quiet
+        ? `the servers were at rest ${rest.waitedMs} ms after the warm-up`
+        : `the servers were not at rest after ${rest.waitedMs} ms; measuring anyway`,
+    );
 
     const row = async (
       label: string,

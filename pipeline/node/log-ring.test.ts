@@ -48,8 +48,43 @@ test('the ring wraps round for as long as it is read, and a full one refuses ins
   );
   // Unread, it fills, then refuses; once read, it takes entries again.
   let written = 0;
-  while (writer.write(entry({ at: written, user_agent: 'y'.repeat(256) }))) written++;
+  // Each User-Agent differs from the one before, so that every entry is written whole.
+  while (writer.write(entry({ at: written, user_agent: String(written).padStart(256, 'y') }))) written++;
   assert.ok(written > 3 && written < 100, `${written} entries of about 330 bytes in 16 KiB`);
   assert.equal(drained(reader).length, written);
   assert.ok(writer.write(entry()));
+});
+
+test('fields repeated from the entry before come out as they went in, also after a refused entry and across wraps', () => {
+  const ring = logRing(16 * 1024);
+  const writer = ringWriter(ring);
+  const reader = ringReader(ring);
+  const values = {
+    route: ['/crawler/{slug}.json', '/'],
+    crawler: ['gptbot', null],
+    address_hash: ['a'.repeat(32), 'b'.repeat(32), null],
+    user_agent: ['GPTBot/1.2', 'curl/8.5.0', null, 'x'.repeat(900)],
+  };
+  const written: LogEntry[] = [];
+  const read: LogEntry[] = [];
+  let seed = 7;
+  const pick = <T>(items: readonly T[]): T => items[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % items.length]!;
+  for (let n = 0; n < 5_000; n++) {
+    // Long User-Agents are cut in the ring; what is compared is what the ring gives back.
+    const next = entry({
+      at: n,
+      route: pick(values.route),
+      crawler: pick(values.crawler),
+      address_hash: pick(values.address_hash),
+      user_agent: pick(values.user_agent),
+    });
+    if (writer.write(next)) written.push(next);
+    if (n % 300 === 0) reader.drain((e) => read.push(e));
+  }
+  reader.drain((e) => read.push(e));
+  assert.ok(written.length < 5_000, 'some entries were refused by a full ring');
+  assert.deepEqual(
+    read.map((e) => [e.at, e.route, e.crawler, e.address_hash, e.user_agent?.slice(0, 768)]),
+    written.map((e) => [e.at, e.route, e.crawler, e.address_hash, e.user_agent?.slice(0, 768)]),
+  );
 });

@@ -14,6 +14,13 @@ import type { LogEntry, Verdict } from '../log/types.ts';
 const HEAD = 0;
 const TAIL = 1;
 const NULL_FIELD = 0xffff;
+/**
+ * A field's length of SAME_FIELD says: the value of the record before. Most requests repeat the
+ * last one's method, route, address and User-Agent, so most fields are neither copied in by the
+ * server's thread nor decoded by the log's. The writer remembers the last record it wrote, the
+ * reader the last it read: the same record, since the ring keeps their order.
+ */
+const SAME_FIELD = 0xfffe;
 /** A record's length of 0 says: the rest of the ring is unused, go on at its start. */
 const WRAP = 0;
 
@@ -53,6 +60,8 @@ export function ringWriter(ring: LogRing): { write(entry: LogEntry): boolean } {
   const control = new Int32Array(ring.control);
   const data = Buffer.from(ring.data);
   const size = data.length;
+  // Undefined until a first record is written: no field is then the same as before.
+  const last: (string | null | undefined)[] = FIELDS.map(() => undefined);
   return {
     write(entry) {
       let head = Atomics.load(control, HEAD);
@@ -71,8 +80,13 @@ export function ringWriter(ring: LogRing): { write(entry: LogEntry): boolean } {
       at = data.writeDoubleLE(entry.duration_ms, at);
       at = data.writeDoubleLE(entry.bytes, at);
       at = data.writeUInt16LE(entry.status, at);
-      for (const [name, most] of FIELDS) {
+      for (let i = 0; i < FIELDS.length; i++) {
+        const [name, most] = FIELDS[i]!;
         const value = entry[name];
+        if (value === last[i]) {
+          at = data.writeUInt16LE(SAME_FIELD, at);
+          continue;
+        }
         if (value === null) {
           at = data.writeUInt16LE(NULL_FIELD, at);
           continue;
@@ -83,6 +97,7 @@ export function ringWriter(ring: LogRing): { write(entry: LogEntry): boolean } {
       }
       data.writeUInt32LE(at - head - 4, head);
       Atomics.store(control, HEAD, at);
+      for (let i = 0; i < FIELDS.length; i++) last[i] = entry[FIELDS[i]![0]];
       return true;
     },
   };
@@ -93,6 +108,7 @@ export function ringReader(ring: LogRing): { drain(each: (entry: LogEntry) => vo
   const control = new Int32Array(ring.control);
   const data = Buffer.from(ring.data);
   const size = data.length;
+  const last: (string | null)[] = FIELDS.map(() => null);
   return {
     drain(each) {
       const head = Atomics.load(control, HEAD);
@@ -110,8 +126,14 @@ export function ringReader(ring: LogRing): { drain(each: (entry: LogEntry) => vo
         for (let i = 0; i < FIELDS.length; i++) {
           const bytes = data.readUInt16LE(field);
           field += 2;
-          text.push(bytes === NULL_FIELD ? null : data.toString('utf8', field, field + bytes));
+          if (bytes === SAME_FIELD) {
+            text.push(last[i] ?? null);
+            continue;
+          }
+          const value = bytes === NULL_FIELD ? null : data.toString('utf8', field, field + bytes);
           if (bytes !== NULL_FIELD) field += bytes;
+          last[i] = value;
+          text.push(value);
         }
         const [method, route, crawler, category, verdict, address_hash, user_agent] = text;
         const entry: LogEntry = {
