@@ -15,6 +15,7 @@ import { readSite } from '../pipeline/node/site-settings.ts';
 import { handleA2a } from '../pipeline/http/a2a/endpoint.ts';
 import { handleMcp } from '../pipeline/http/mcp.ts';
 import { relocate } from '../pipeline/util/relocate.ts';
+import { executeTool } from '../pipeline/tools/registry/call.ts';
 import { MCP_SERVERS, TOOLS, type ToolData } from '../pipeline/tools/registry/index.ts';
 import { inPlace, publishedToolData } from './support/tool-data.ts';
 import { tempProject } from './support/project.ts';
@@ -301,6 +302,32 @@ describe('the pool itself', () => {
       const run = await pool.run(job);
       assert.equal(run.status, 'unavailable');
     });
+  });
+
+  test('answers written into buffers given back are the bytes a call in place gives, and a buffer given back leaves this thread', async () => {
+    const store = await snapshotStore(join(mini.root, 'dist'), { compress: false });
+    const pool = toolPool(store, { threads: 1, lightThreads: 0 });
+    const data = await publishedToolData(mini.root);
+    try {
+      let reused = 0;
+      // Each answer a little smaller than the one before, so that the buffer given back holds it.
+      for (let count = 480; count >= 300; count -= 20) {
+        const ip = Array.from({ length: count }, (_, n) => `8.8.${n >> 8}.${n & 255}`).join(',');
+        const call = { tool: 'verify_batch', params: { ip, ua: 'GPTBot' }, caller: job.caller, source: 'query' as const, form: 'json' as const };
+        const [threaded, here] = await Promise.all([pool.run(call), executeTool(call, data)]);
+        assert.ok(threaded.status === 'answered' && threaded.form === 'json' && here.status === 'answered' && here.form === 'json');
+        assert.ok(threaded.bytes.byteLength > 64 * 1024, `${threaded.bytes.byteLength} bytes`);
+        assert.deepEqual(Buffer.from(threaded.bytes), Buffer.from(here.bytes));
+        assert.equal(threaded.etag, here.etag);
+        if (threaded.bytes.buffer.byteLength > threaded.bytes.byteLength) reused++;
+        pool.release([threaded.bytes]);
+        assert.equal(threaded.bytes.byteLength, 0, 'given back: detached on this thread');
+      }
+      assert.ok(reused >= 5, `${reused} of 10 answers were written into a buffer given back`);
+    } finally {
+      await pool.close();
+      store.close();
+    }
   });
 
   test('threads: 0 runs calls in place, with the same answers', async () => {

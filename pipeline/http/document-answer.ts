@@ -166,6 +166,16 @@ export function knownBody(response: Response): Uint8Array | undefined {
   return knownBodies.get(response);
 }
 
+// What to do once an answer has been sent: give a tool's buffer back to its runner
+// (ToolRunner.release). An adapter that knows when its last byte left calls it; elsewhere the
+// buffer is simply collected.
+const sentHooks = new WeakMap<Response, () => void>();
+
+/** The hook to call once `response` has been sent (or its client has gone), if it has one. */
+export function afterSent(response: Response): (() => void) | undefined {
+  return sentHooks.get(response);
+}
+
 /** A body over the stored bytes without copying them (a Uint8Array body is copied by Response). */
 function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
   return new ReadableStream({
@@ -176,19 +186,30 @@ function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
   });
 }
 
-/** A Response over bytes in hand, which an adapter that writes bytes sends as they are (knownBody), with no copy made. */
-export function bytesResponse(bytes: Uint8Array, init: ResponseInit): Response {
+/**
+ * A Response over bytes in hand, which an adapter that writes bytes sends as they are
+ * (knownBody), with no copy made; `onSent` runs once it has been sent (afterSent).
+ */
+export function bytesResponse(bytes: Uint8Array, init: ResponseInit, onSent?: () => void): Response {
   const response = new Response(streamOf(bytes), init);
   knownBodies.set(response, bytes);
+  if (onSent !== undefined) sentHooks.set(response, onSent);
   return response;
 }
 
-export function toResponse(answer: DocumentAnswer): Response {
-  if (answer.body === null) return new Response(null, { status: answer.status, headers: answer.headers });
-  return bytesResponse(answer.body, { status: answer.status, headers: answer.headers });
+export function toResponse(answer: DocumentAnswer, onSent?: () => void): Response {
+  if (answer.body !== null) return bytesResponse(answer.body, { status: answer.status, headers: answer.headers }, onSent);
+  const response = new Response(null, { status: answer.status, headers: answer.headers });
+  if (onSent !== undefined) sentHooks.set(response, onSent);
+  return response;
 }
 
-/** A document computed for this request, answered like a stored one (validators, codings, HEAD). */
-export function documentResponse(document: StoredDocument, request: Request, headers: Record<string, string>, options?: { dated: boolean }): Response {
-  return toResponse(new PreparedDocument(document, headers, options).answer(conditionalHeadersOf(request)));
+/** A document computed for this request, answered like a stored one (validators, codings, HEAD); `onSent` as for bytesResponse. */
+export function documentResponse(
+  document: StoredDocument,
+  request: Request,
+  headers: Record<string, string>,
+  options?: { dated?: boolean; onSent?: () => void },
+): Response {
+  return toResponse(new PreparedDocument(document, headers, options).answer(conditionalHeadersOf(request)), options?.onSent);
 }

@@ -24,7 +24,7 @@ import type { DocumentStore } from './store.ts';
 import { toolDataFrom } from './tool-data.ts';
 import { answerTool } from './tools-http.ts';
 
-export { knownBody } from './document-answer.ts';
+export { afterSent, knownBody } from './document-answer.ts';
 
 // The whole service as a runtime sees it: a path is resolved, checked against its route's
 // methods, and handed to the answerer of its route's `answer.by` (one module per kind; the

@@ -18,6 +18,7 @@ import { relocationOf, sentByteLength } from './answer-size.ts';
 import type { Answerer } from './answer-context.ts';
 import { withMissingHeaders } from './security.ts';
 import { bytesResponse } from './document-answer.ts';
+import { answerBuffers } from '../util/answer-buffers.ts';
 import { mcpServer, type McpServerSpec, startToolCall, withBodyEtag, withRelocatedBody } from './tool-call.ts';
 import { relocate, type Relocation } from '../util/relocate.ts';
 import { etagOfWeb } from '../util/etag-rule.ts';
@@ -149,8 +150,20 @@ async function callTool(
   }
 }
 
-/** The SDK's answer with the output's bytes in the places of its placeholders, relocated and tagged as sent. */
-async function spliceOutput(response: Response, output: SerializedOutput, relocation: Relocation | undefined): Promise<Response> {
+/** The buffers of spliced answers already sent, written into again (util/answer-buffers.ts). */
+const splicedBuffers = answerBuffers();
+
+/**
+ * The SDK's answer with the output's bytes in the places of its placeholders, relocated and
+ * tagged as sent. The output's buffers go back to `release` once copied; the answer's are
+ * kept for the next once it is sent.
+ */
+async function spliceOutput(
+  response: Response,
+  output: SerializedOutput,
+  relocation: Relocation | undefined,
+  release: (sent: readonly Uint8Array[]) => void,
+): Promise<Response> {
   const text = await response.text();
   const envelope = relocation === undefined ? text : relocate(text, relocation.from, relocation.to);
   const marked = marks(output.token);
@@ -168,16 +181,17 @@ async function spliceOutput(response: Response, output: SerializedOutput, reloca
     from = at + mark.length;
   }
   parts.push(utf8.encode(envelope.slice(from)));
-  const body = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
+  const body = splicedBuffers.take(parts.reduce((length, part) => length + part.length, 0));
   let offset = 0;
   for (const part of parts) {
     body.set(part, offset);
     offset += part.length;
   }
+  release([output.json, output.jsonString]);
   const headers = new Headers(response.headers);
   headers.set('content-length', String(body.length));
   headers.set('etag', `"${await etagOfWeb(body)}"`);
-  return bytesResponse(body, { status: response.status, statusText: response.statusText, headers });
+  return bytesResponse(body, { status: response.status, statusText: response.statusText, headers }, () => splicedBuffers.keep([body.buffer]));
 }
 
 function buildServer(server: McpServerSpec, context: CallContext, made: (output: SerializedOutput) => void): Server {
@@ -245,7 +259,7 @@ const BATCH_REFUSED =
 export async function handleMcp(request: Request, server: McpServerSpec, context: CallContext): Promise<Response> {
   const { answer, output } = await answerOf(request, server, context);
   const relocation = relocationOf(context);
-  if (output !== null) return spliceOutput(answer, output, relocation);
+  if (output !== null) return spliceOutput(answer, output, relocation, (sent) => context.runner.release?.(sent));
   return withBodyEtag(relocation === undefined ? answer : await withRelocatedBody(answer, relocation.from, relocation.to));
 }
 

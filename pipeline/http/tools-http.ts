@@ -173,8 +173,14 @@ export const answerTool: Answerer<'tool'> = async (how, asked, service) => {
       return pageRefusal(((await refused.json()) as { error: { message: string; field?: string; accepted?: string } }).error);
     return refused;
   }
-  if (!result.answered || !wantsPage) return documentResponse(result.document, request, answerHeaders, dated);
+  // The answer's bytes came from the runner, which takes them back once they are sent.
+  const answerBytes = result.answered ? result.document.bytes : null;
+  const release = () => {
+    if (answerBytes !== null) service.runner.release?.([answerBytes]);
+  };
+  if (!result.answered || !wantsPage) return documentResponse(result.document, request, answerHeaders, { ...dated, onSent: release });
   const output = JSON.parse(new TextDecoder().decode(result.document.bytes)) as unknown;
+  release();
   const bytes = new TextEncoder().encode(toolReport(here, tool, form, output));
   // The report lays the answer out in tables: the answer limit holds for the page as sent too.
   const tooLarge = answerTooLarge(bytes.length);

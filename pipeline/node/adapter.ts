@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { knownBody, type App } from '../http/handler.ts';
+import { afterSent, knownBody, type App } from '../http/handler.ts';
 import { errorBody } from '../http/errors.ts';
 import { SECURITY_HEADERS } from '../contract/headers.ts';
 import { quote } from '../util/quote.ts';
@@ -92,9 +92,15 @@ async function sendResponse(response: Response, res: ServerResponse, req?: Incom
   const body = response.body === null ? null : (knownBody(response) ?? new Uint8Array(await response.arrayBuffer()));
   // The whole body is in hand: its length goes out, not a chunked stream (HEAD: the length GET would send).
   if (body !== null && headers['content-length'] === undefined) headers['content-length'] = String(body.byteLength);
-  if (res.destroyed) return null;
+  const sent = afterSent(response);
+  if (res.destroyed) {
+    sent?.();
+    return null;
+  }
   res.writeHead(response.status, headers);
   res.end(body ?? undefined);
+  // Once the last byte has left (or the client has gone), the body is no longer read.
+  if (sent !== undefined) res.once('close', sent);
   // Bytes sent: node:http sends no body for HEAD, whatever the answer holds.
   return res.req.method === 'HEAD' ? 0 : (body?.byteLength ?? 0);
 }

@@ -14,7 +14,9 @@ export type ToThread =
   /** Build the tools' data for these documents, and keep it (dropping the oldest beyond KEPT_BUILDS). */
   | { kind: 'build'; snapshot: ToolSnapshot }
   /** Run this call on the data built for `key`. */
-  | { kind: 'job'; id: number; key: string; job: ToolJob };
+  | { kind: 'job'; id: number; key: string; job: ToolJob }
+  /** Buffers of answers already sent, transferred back to be written into again (node/answer-buffers.ts). */
+  | { kind: 'reuse'; buffers: ArrayBuffer[] };
 
 /** Thread → pool. */
 export type FromThread =

@@ -22,6 +22,7 @@ import { toolSnapshotFrom, type ToolSnapshot } from '../http/tool-data.ts';
 import { notReady, type ToolJob, type ToolRun, type ToolRunner } from '../tools/registry/call.ts';
 import { LIGHT_INPUT_CHARS, laneOf, type Lane } from './tool-lanes.ts';
 import { KEPT_BUILDS, type FromThread, type ToThread } from './tool-messages.ts';
+import { REUSED_MIN_BYTES } from '../util/answer-buffers.ts';
 import { workerEntry, workerSource } from './worker-source.ts';
 
 export interface ToolPoolOptions {
@@ -110,6 +111,8 @@ function defaultThreads(): number {
 /** A ToolRunner over worker threads; `prepare` builds a coming build's data on every thread before it is served. */
 export interface ToolPool extends ToolRunner {
   prepare(next: DocumentStore): Promise<void>;
+  /** Transfers the buffers of sent answers back to a thread, which writes later answers into them (node/answer-buffers.ts). */
+  release(sent: readonly Uint8Array[]): void;
 }
 
 export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): ToolPool {
@@ -128,6 +131,8 @@ export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): T
   const failedBuilds = new Map<string, ToolRun>();
   let preparing: { key: string; resolve: () => void }[] = [];
   let nextId = 1;
+  /** Which thread the next buffers given back go to: each in turn. */
+  let nextReuse = 0;
   let closed = false;
   let startFailure: { until: number; message: string } | null = null;
 
@@ -328,6 +333,17 @@ export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): T
         queue.push({ job, snapshot, resolve });
         pump();
       });
+    },
+    release(sent) {
+      // Detached ones (byteLength 0: given back already) and small ones are left where they are.
+      const buffers = [...new Set(sent.map((bytes) => bytes.buffer))].filter(
+        (buffer): buffer is ArrayBuffer => buffer instanceof ArrayBuffer && buffer.byteLength >= REUSED_MIN_BYTES,
+      );
+      const live = threads.filter((thread): thread is Thread => thread?.ready === true);
+      if (buffers.length === 0 || live.length === 0 || closed) return;
+      const thread = live[nextReuse++ % live.length]!;
+      const message: ToThread = { kind: 'reuse', buffers };
+      thread.worker.postMessage(message, buffers);
     },
     async prepare(next) {
       const snapshot = await toolSnapshotFrom(next);

@@ -6,6 +6,7 @@ import { executeTool, type ToolRun } from '../tools/registry/call.ts';
 import type { ToolData } from '../tools/registry/types.ts';
 import { buildToolDataOf } from '../http/tool-data.ts';
 import { KEPT_BUILDS, type FromThread, type ToThread } from './tool-messages.ts';
+import { answerBuffers } from '../util/answer-buffers.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('tool-worker.ts runs as a worker thread of tool-pool.ts');
@@ -23,7 +24,14 @@ function bytesOf(run: ToolRun): ArrayBuffer[] {
   return [];
 }
 
+/** The buffers of sent answers, written into again. */
+const buffers = answerBuffers();
+
 port.on('message', async (message: ToThread) => {
+  if (message.kind === 'reuse') {
+    buffers.keep(message.buffers);
+    return;
+  }
   if (message.kind === 'build') {
     const { key } = message.snapshot;
     try {
@@ -40,7 +48,7 @@ port.on('message', async (message: ToThread) => {
   const run: ToolRun =
     data === undefined
       ? { status: 'failed', message: 'the tool thread holds no data for this build', detail: `tool-worker: no data built for ${message.key}` }
-      : await executeTool(message.job, data);
+      : await executeTool(message.job, data, buffers.take);
   post({ kind: 'done', id: message.id, run }, bytesOf(run));
 });
 

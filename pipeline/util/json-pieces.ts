@@ -99,12 +99,17 @@ export function jsonPieces(value: Json, indent = 0): string[] {
 
 const utf8 = new TextEncoder();
 
-/** The UTF-8 bytes of the pieces, one after the other. */
-export function utf8OfPieces(pieces: readonly string[]): Uint8Array<ArrayBuffer> {
+/** Where the bytes of an answer are written: `length` bytes, new or given back after an earlier answer was sent. */
+export type Allocate = (length: number) => Uint8Array<ArrayBuffer>;
+
+const fresh: Allocate = (length) => new Uint8Array(length);
+
+/** The UTF-8 bytes of the pieces, one after the other, in memory `allocate` gives. */
+export function utf8OfPieces(pieces: readonly string[], allocate: Allocate = fresh): Uint8Array<ArrayBuffer> {
   const encoded = pieces.map((piece) => utf8.encode(piece));
   let length = 0;
   for (const bytes of encoded) length += bytes.length;
-  const all = new Uint8Array(length);
+  const all = allocate(length);
   let at = 0;
   for (const bytes of encoded) {
     all.set(bytes, at);

@@ -1,5 +1,5 @@
 import { canonicalJsonPieces } from '../../util/canonical-json.ts';
-import { jsonPieces, utf8OfPieces } from '../../util/json-pieces.ts';
+import { type Allocate, jsonPieces, utf8OfPieces } from '../../util/json-pieces.ts';
 import { relocate, type Relocation } from '../../util/relocate.ts';
 import { etagOfWeb } from '../../util/etag-rule.ts';
 import { toolByName } from './index.ts';
@@ -73,7 +73,7 @@ export type ToolRun =
  * Pure apart from the tool's own work; a fault in the tool becomes `failed`, not a rejection.
  * Async because a tool may be (WebCrypto is); a synchronous tool's answer is the same.
  */
-export async function executeTool(job: ToolJob, data: ToolData): Promise<ToolRun> {
+export async function executeTool(job: ToolJob, data: ToolData, allocate?: Allocate): Promise<ToolRun> {
   const tool = toolByName(job.tool);
   if (tool === undefined) return { status: 'failed', message: `no tool is named "${job.tool}"`, detail: `unknown tool ${job.tool}` };
   try {
@@ -83,7 +83,7 @@ export async function executeTool(job: ToolJob, data: ToolData): Promise<ToolRun
     // Serialised, rewritten and encoded in pieces (util/json-pieces.ts): a piece ends between
     // two values, so no address and no character is ever split between two.
     if (job.form === 'json') {
-      const bytes = utf8OfPieces(canonicalJsonPieces(outcome.output).map(relocated));
+      const bytes = utf8OfPieces(canonicalJsonPieces(outcome.output).map(relocated), allocate);
       const tooLarge = answerTooLarge(bytes.length);
       if (tooLarge !== null) return { status: 'too-large', message: tooLarge };
       // Tagged here too: on a tool thread, hashing half a megabyte is not the answering thread's work.
@@ -92,10 +92,10 @@ export async function executeTool(job: ToolJob, data: ToolData): Promise<ToolRun
     const summary = tool.summarize(outcome.output);
     if (job.form === 'serialized') {
       const pieces = jsonPieces(outcome.output).map(relocated);
-      const json = utf8OfPieces(pieces);
+      const json = utf8OfPieces(pieces, allocate);
       // The text as a JSON string literal: each piece escaped alone is the whole escaped, since
       // escaping goes character by character and no piece ends inside a character.
-      const jsonString = utf8OfPieces(['"', ...pieces.map((piece) => JSON.stringify(piece).slice(1, -1)), '"']);
+      const jsonString = utf8OfPieces(['"', ...pieces.map((piece) => JSON.stringify(piece).slice(1, -1)), '"'], allocate);
       // Both go out in one answer; the transport measures them again inside its envelope.
       const tooLarge = answerTooLarge(json.length + jsonString.length);
       return tooLarge === null ? { status: 'answered', form: 'serialized', summary, json, jsonString } : { status: 'too-large', message: tooLarge };
@@ -116,6 +116,12 @@ export async function executeTool(job: ToolJob, data: ToolData): Promise<ToolRun
  */
 export interface ToolRunner {
   run(job: ToolJob): Promise<ToolRun>;
+  /**
+   * Told that an answer's bytes have been sent and are no longer read: a runner on other
+   * threads takes their memory back to write later answers into (node/tool-pool.ts); absent,
+   * they are left to the garbage collector.
+   */
+  release?(sent: readonly Uint8Array[]): void;
   close(): Promise<void>;
 }
 
