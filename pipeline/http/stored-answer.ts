@@ -25,7 +25,7 @@ const MAX_REMEMBERED_MISSES = 256;
 /**
  * A JSON 404's headers in their order, its Link left to fill: copied whole and given its Link,
  * a miss's headers cost one copy, where merging the three sets for each miss took a fifth of
- * a distinct miss's time on Node 20 (docs/API.md §5.2 lists them).
+ * a distinct miss's time on Node 20 (docs/API.md §5.5 and §5.6 say which are sent).
  */
 const JSON_MISS_HEADERS: Readonly<Record<string, string>> = {
   ...ERROR_HEADERS,

@@ -15,7 +15,7 @@ export type ToThread =
   | { kind: 'build'; snapshot: ToolSnapshot }
   /** Run this call on the data built for `key`. */
   | { kind: 'job'; id: number; key: string; job: ToolJob }
-  /** Buffers of answers already sent, transferred back to be written into again (node/answer-buffers.ts). */
+  /** Buffers of answers already sent, transferred back to be written into again (util/answer-buffers.ts). */
   | { kind: 'reuse'; buffers: ArrayBuffer[] };
 
 /** Thread → pool. */

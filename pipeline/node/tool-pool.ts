@@ -111,7 +111,7 @@ function defaultThreads(): number {
 /** A ToolRunner over worker threads; `prepare` builds a coming build's data on every thread before it is served. */
 export interface ToolPool extends ToolRunner {
   prepare(next: DocumentStore): Promise<void>;
-  /** Transfers the buffers of sent answers back to a thread, which writes later answers into them (node/answer-buffers.ts). */
+  /** Transfers the buffers of sent answers back to a thread, which writes later answers into them (util/answer-buffers.ts). */
   release(sent: readonly Uint8Array[]): void;
 }
 
@@ -343,7 +343,12 @@ export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): T
       if (buffers.length === 0 || live.length === 0 || closed) return;
       const thread = live[nextReuse++ % live.length]!;
       const message: ToThread = { kind: 'reuse', buffers };
-      thread.worker.postMessage(message, buffers);
+      try {
+        thread.worker.postMessage(message, buffers);
+      } catch {
+        // Called once an answer has left, from its response's 'close': a thread that cannot take
+        // the buffers now (it is ending) leaves them to the collector, and nothing may throw there.
+      }
     },
     async prepare(next) {
       const snapshot = await toolSnapshotFrom(next);
