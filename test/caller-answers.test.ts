@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { after, before, describe, test } from 'node:test';
 import { executeTool, type ToolJob, type ToolRun } from '../pipeline/tools/registry/call.ts';
+import { etagOfWeb } from '../pipeline/util/etag-rule.ts';
 import { TOOLS } from '../pipeline/tools/registry/index.ts';
 import { raw } from './support/http.ts';
 import { serveMini, type ServedMini } from './support/served.ts';
@@ -69,9 +70,12 @@ describe("whoami's answer is validated for its own caller only", () => {
  * A run with the time of the check (verify_signature's checked_at, to the second) taken out: the
  * one part of an answer that depends on when it was made, so two calls may straddle a second.
  */
-function withoutClock(run: ToolRun): unknown {
+/** A run with the time of the check blanked out; the ETag, taken over bytes that hold that time, is checked to be theirs instead. */
+async function withoutClock(run: ToolRun): Promise<unknown> {
   if (!('bytes' in run)) return run;
-  return { ...run, bytes: new TextDecoder().decode(run.bytes).replace(/"checked_at": "[^"]*"/g, '"checked_at": "…"') };
+  const { etag, ...rest } = run as Extract<ToolRun, { form: 'json' }>;
+  assert.equal(etag, await etagOfWeb(run.bytes), 'the ETag is taken over the bytes of the answer');
+  return { ...rest, bytes: new TextDecoder().decode(run.bytes).replace(/"checked_at": "[^"]*"/g, '"checked_at": "…"') };
 }
 
 describe('only a tool that answers for its caller is told who calls', () => {
@@ -96,7 +100,7 @@ describe('only a tool that answers for its caller is told who calls', () => {
       for (const example of tool.examples) {
         const job = (caller: ToolJob['caller']): ToolJob => ({ tool: tool.name, params: example.input, caller, form: 'json' });
         const [one, two] = [await executeTool(job(callers[0]), served.data), await executeTool(job(callers[1]), served.data)];
-        assert.deepEqual(withoutClock(one), withoutClock(two), `${tool.name}: ${example.description}`);
+        assert.deepEqual(await withoutClock(one), await withoutClock(two), `${tool.name}: ${example.description}`);
       }
     }
   });

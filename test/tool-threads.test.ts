@@ -147,6 +147,35 @@ describe('tool calls on threads', () => {
     assert.equal((await raw(served.server.url, '/tools/classify-ua?ua=GPTBot%2F1.2')).status, 200, 'the tool threads still answer');
   });
 
+  test('large answers sent one after another, each written into memory an earlier one gave back, arrive whole over HTTP and MCP', async () => {
+    const origin = served.server.url;
+    const spec = MCP_SERVERS.find((s) => s.path === '/netcheck/mcp')!;
+    const relocation = { from: served.data.baseUrl, to: origin };
+    // Each smaller than the one before, so that the buffer given back holds the next.
+    for (const count of [480, 420, 360, 300]) {
+      const addresses = Array.from({ length: count }, (_, n) => `8.8.${n >> 8}.${n & 255}`);
+      const get = await raw(origin, `/tools/verify-crawler?ip=${addresses.join(',')}&ua=GPTBot`);
+      const call = { tool: 'verify_batch', params: { ip: addresses.join(','), ua: 'GPTBot' }, caller: { userAgent: null, address: null } };
+      const here = await executeTool({ ...call, source: 'query', form: 'json', relocation }, served.data);
+      assert.ok(here.status === 'answered' && here.form === 'json');
+      assert.ok(get.text.length > 64 * 1024, `${get.text.length} bytes`);
+      assert.equal(get.text, new TextDecoder().decode(here.bytes), `GET of ${count} addresses`);
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: count,
+        method: 'tools/call',
+        params: { name: 'verify_batch', arguments: { ip: addresses, ua: 'GPTBot' } },
+      });
+      const threaded = JSON.parse((await raw(origin, spec.path, { method: 'POST', headers: JSON_HEADERS, body })).text) as McpAnswer & {
+        result: { content: { text: string }[] };
+      };
+      const request = new Request(`${origin}${spec.path}`, { method: 'POST', headers: JSON_HEADERS, body });
+      const inPlaceAnswer = await asServed<McpAnswer>(await handleMcp(request, spec, inPlace(served.data)));
+      assert.deepEqual(threaded.result.structuredContent, inPlaceAnswer.result.structuredContent, `MCP of ${count} addresses`);
+      assert.deepEqual(JSON.parse(threaded.result.content[1]!.text), inPlaceAnswer.result.structuredContent);
+    }
+  });
+
   describe('lanes: a small call never waits behind large ones', () => {
     // One general thread, so every large call but one waits; the small call has the light thread.
     test('a classify call sent after ten large lint calls is answered before the large calls queued ahead of it', async () => {
