@@ -10,16 +10,16 @@
 // --omit=dev, which removes exactly what `npm ci --omit=dev` would not install. The project that
 // depends on the package gets that tree too, and the unpacked tarball beside it, where npm puts them.
 import { strict as assert } from 'node:assert';
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { servingOrigin } from '../bench/server-process.ts';
 import { openIndex } from '../pipeline/package/index.ts';
 import { JSON_RPC_HEADERS, raw } from './support/http.ts';
 import { REPO } from './support/project.ts';
+import { exitOf, servingLine } from './support/serving-line.ts';
 
 const run = promisify(execFile);
 
@@ -75,28 +75,15 @@ test(`the production dependencies fit in ${MAX_DEPENDENCIES_MIB} MiB and hold no
     assert.equal(existsSync(join(root, 'node_modules', dev, 'package.json')), false, dev);
 });
 
-/** Resolves with the origin a starting server prints on standard error; rejects if it exits first. */
-function originOf(child: ChildProcess, exited: Promise<number | null>): Promise<string> {
-  let stderr = '';
-  return new Promise<string>((resolve, reject) => {
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-      const found = stderr
-        .split('\n')
-        .map(servingOrigin)
-        .find((o) => o !== null);
-      if (found) resolve(found);
-    });
-    void exited.then((code) => reject(new Error(`exited (${code}) before serving:\n${stderr}`)));
-  });
-}
+/** How long a server started from the install may take to say it serves (tsx's loader, under a loaded machine). */
+const START_TIMEOUT_MS = 120_000;
 
 /** Runs `serve(origin)` against a server started by `command`, then stops it and everything it started. */
 async function withServer(command: string, args: string[], cwd: string, serve: (origin: string) => Promise<void>): Promise<void> {
   const child = spawn(command, args, { cwd, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = exitOf(child);
   try {
-    await serve(await originOf(child, exited));
+    await serve((await servingLine(child, exited, START_TIMEOUT_MS)).origin);
   } finally {
     // The command and the server it started are one process group: both stop.
     if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');

@@ -12,11 +12,11 @@ import { packageRoot } from '../pipeline/node/package-root.ts';
 import { judgeServeArguments, listenFailure } from '../pipeline/node/serve-args.ts';
 import { Database } from '../pipeline/node/sqlite-driver.ts';
 import { errnoOf, messageOf } from '../pipeline/util/errno.ts';
-import { servingOrigin } from '../bench/server-process.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
 import { raw } from './support/http.ts';
 import { serveMini, type ServedMini, serveTree } from './support/served.ts';
 import { REPO } from './support/project.ts';
+import { type Exit, exitOf, servingLine } from './support/serving-line.ts';
 
 const START_TIMEOUT_MS = 60_000;
 const validateHealth = validatorFor('outputs/health.schema.json');
@@ -25,7 +25,7 @@ interface Started {
   child: ChildProcess;
   origin: string;
   stderr: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  exited: Promise<Exit>;
 }
 
 /** Runs argv in the repository and waits for serve.ts's "serving ... at <origin>" line. */
@@ -33,29 +33,8 @@ function start(argv: readonly string[], env: Record<string, string>, onStdout?: 
   const [command = '', ...args] = argv;
   const child = spawn(command, args, { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', onStdout === undefined ? 'ignore' : 'pipe', 'pipe'] });
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => onStdout?.(chunk));
-  let text = '';
-  // 'exit', not 'close': a server left behind would hold the stderr pipe open, and 'close' never come.
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "serving" line within ${START_TIMEOUT_MS} ms:\n${text}`)), START_TIMEOUT_MS);
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      text += chunk;
-      const origin = text
-        .split('\n')
-        .map(servingOrigin)
-        .find((found) => found !== null);
-      if (origin) {
-        clearTimeout(timer);
-        resolve({ child, origin, stderr: () => text, exited });
-      }
-    });
-    void exited.then(({ code, signal }) => {
-      clearTimeout(timer);
-      reject(new Error(`exited (${code ?? signal}) before serving:\n${text}`));
-    });
-  });
+  const exited = exitOf(child);
+  return servingLine(child, exited, START_TIMEOUT_MS).then(({ origin, stderr }) => ({ child, origin, stderr, exited }));
 }
 
 /** Every process below pid, from /proc (Linux): the ones a signal to pid must not leave behind. */
