@@ -128,6 +128,13 @@ describe('the direct document answer equals fetch()', () => {
     assert.match(askedAt('one.example:8080'), /<http:\/\/one\.example:8080\/changes\.json/);
     assert.match(askedAt('two.example:8080'), /<http:\/\/two\.example:8080\/changes\.json/);
     assert.match(askedAt('one.example:8080'), /<http:\/\/one\.example:8080\/changes\.json/);
+    // So is a document's answer, asked by two names in turn.
+    const documentAt = (host: string) =>
+      app.answerDocument('/crawler/gptbot.json', { ...none, origin: { host, forwarded: null, forwardedProto: null, forwardedHost: null } })?.headers['link'] ??
+      '';
+    for (const host of ['one.example:8080', 'one.example:8080', 'two.example:8080', 'one.example:8080']) {
+      assert.match(documentAt(host), new RegExp(`<http://${host.replace('.', '\\.')}/changes\\.json`), host);
+    }
     const json = JSON.parse(viaDirect('/crawler/no-such-bot.json', {}).body.toString('utf8'));
     assert.equal(json.error.field, 'slug');
     assert.match(viaDirect('/nope', { accept: 'text/html' }).headers['content-type']!, /^text\/html/);
@@ -144,7 +151,9 @@ describe('the direct document answer equals fetch()', () => {
       '//',
       '/a/../data/agents.json',
     ]) {
+      // Asked twice: how a path is read is remembered, and so must be that fetch() answers it.
       assert.equal(app.answerDocument(path, none), null, path);
+      assert.equal(app.answerDocument(path, none), null, `${path}, asked again`);
     }
     assert.equal(app.answerDocument('/data/agents.json', { ...none, method: 'POST' }), null);
   });

@@ -15,7 +15,7 @@ import { answerHealth } from './health.ts';
 import { canonicalAddress, linkHeader } from './links.ts';
 import { answerHits, answerStats } from './log-answers.ts';
 import { prefersHtml } from './negotiate.ts';
-import { DIRECT, type OriginHeaders, type OriginPolicy, originHeadersOf, publicOrigin } from './origin.ts';
+import { DIRECT, type OriginHeaders, type OriginPolicy, originHeadersOf, originReader } from './origin.ts';
 import { logViews, type Visits } from './request-log.ts';
 import { resolvePath } from './request-path.ts';
 import { withSecurityHeaders } from './security.ts';
@@ -65,6 +65,37 @@ export interface HandlerOptions {
 }
 
 const READ_METHODS: readonly Method[] = ['GET', 'HEAD', 'OPTIONS'];
+
+/** A path a document may be answered at without a Request: the stored path, its route and canonical address. */
+interface DirectPath {
+  path: string;
+  route: Route | undefined;
+  canonical: string | null;
+}
+
+/**
+ * How a raw path (no query) is answered directly, or null when only fetch() can answer it: a
+ * path to decode or refuse, or one a route answers by code (dist/changes.json is the static
+ * hosts' first page; this server pages it). A function of the path alone, so it is remembered.
+ */
+function directPathOf(rawPath: string): DirectPath | null {
+  if (rawPath.includes('%')) return null;
+  const resolved = resolvePath(rawPath);
+  if (!resolved.ok) return null;
+  const path = canonicalPath(resolved.path);
+  const route = findRoute(path);
+  if (route !== undefined && isDynamic(route)) return null;
+  return { path, route, canonical: canonicalAddress(route, resolved.path, path, resolved.prefixed) };
+}
+
+/**
+ * Raw paths whose reading is remembered, and the longest remembered: the same few paths are
+ * asked again and again, and reading one (decoding, the route table) costs more than its
+ * answer. A client chooses its paths, so the memory is bounded in count and size (a 16 KiB path
+ * is read each time).
+ */
+const MAX_REMEMBERED_PATHS = 4096;
+const MAX_REMEMBERED_PATH_LENGTH = 512;
 const STORED: Answer = { by: 'document' };
 
 function allowedMethods(route: Route | undefined): readonly Method[] {
@@ -105,8 +136,19 @@ const internalError = () =>
 
 export function createApp(options: HandlerOptions): App {
   const { store, site } = options;
-  const originPolicy = options.origin ?? DIRECT;
-  const originOf = (headers: OriginHeaders, fallback: string) => publicOrigin(originPolicy, headers, fallback);
+  const originOf = originReader(options.origin ?? DIRECT);
+  const directPaths = new Map<string, DirectPath | null>();
+  /** directPathOf, remembered for a bounded number of paths short enough to keep. */
+  const rememberedDirectPath = (rawPath: string): DirectPath | null => {
+    let known = directPaths.get(rawPath);
+    if (known === undefined) {
+      known = directPathOf(rawPath);
+      if (rawPath.length > MAX_REMEMBERED_PATH_LENGTH) return known;
+      if (directPaths.size >= MAX_REMEMBERED_PATHS) directPaths.clear();
+      directPaths.set(rawPath, known);
+    }
+    return known;
+  };
   const visits: Visits = options.visits ?? { log: NO_LOG, hashAddress: () => '', exportKey: null };
   const service: Service = {
     store,
@@ -194,18 +236,9 @@ export function createApp(options: HandlerOptions): App {
     answerDocument(pathAndQuery, request) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return null;
       const query = pathAndQuery.indexOf('?');
-      const rawPath = query === -1 ? pathAndQuery : pathAndQuery.slice(0, query);
-      // Only paths that name a document exactly; anything to decode or refuse takes fetch().
-      if (rawPath.includes('%')) return null;
-      const resolved = resolvePath(rawPath);
-      if (!resolved.ok) return null;
-      const path = canonicalPath(resolved.path);
-      const route = findRoute(path);
-      // A stored path answered by code (dist/changes.json is the static hosts' first page; this
-      // server pages it). Decided from the route, never remembered per path: clients choose paths.
-      if (route !== undefined && isDynamic(route)) return null;
-      const canonical = canonicalAddress(route, resolved.path, path, resolved.prefixed);
-      return stored.peek(path, route, canonical, request, peekFeedHead(store), originOf(request.origin, request.fallbackOrigin));
+      const direct = rememberedDirectPath(query === -1 ? pathAndQuery : pathAndQuery.slice(0, query));
+      if (direct === null) return null;
+      return stored.peek(direct.path, direct.route, direct.canonical, request, peekFeedHead(store), originOf(request.origin, request.fallbackOrigin));
     },
 
     refuseMethod(method, pathAndQuery) {

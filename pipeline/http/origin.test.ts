@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
-import { DIRECT, publicOrigin, type OriginHeaders } from './origin.ts';
+import { DIRECT, originReader, publicOrigin, type OriginHeaders } from './origin.ts';
 import { relocate } from '../util/relocate.ts';
 
 const LISTENING = 'http://127.0.0.1:8080';
@@ -42,6 +42,25 @@ test('forwarded headers count only with trustProxy; Forwarded (RFC 7239) before 
 test('a fixed origin (BASE_URL) wins over anything the request says', () => {
   const fixed = { fixed: 'https://crawlers.example', trustProxy: true };
   assert.equal(publicOrigin(fixed, headers({ host: 'x.example', forwardedHost: 'y.example' }), LISTENING), 'https://crawlers.example');
+});
+
+test('originReader answers as publicOrigin does, whichever header changes from one request to the next', () => {
+  const trusting = { fixed: null, trustProxy: true };
+  const asked: [OriginHeaders, string][] = [
+    [headers({ host: 'a.example' }), LISTENING],
+    [headers({ host: 'a.example' }), LISTENING],
+    [headers({ host: 'b.example' }), LISTENING],
+    [headers({ host: 'b.example' }), 'https://edge.example'],
+    [headers({ host: 'b.example', forwarded: 'host=c.example' }), LISTENING],
+    [headers({ host: 'b.example', forwarded: 'host=c.example', forwardedProto: 'https' }), LISTENING],
+    [headers({ host: 'b.example', forwardedHost: 'd.example' }), LISTENING],
+    [headers({ host: 'bad host' }), LISTENING],
+    [headers({ host: 'a.example' }), LISTENING],
+  ];
+  for (const policy of [DIRECT, trusting, { fixed: 'https://crawlers.example', trustProxy: false }]) {
+    const read = originReader(policy);
+    for (const [asking, fallback] of asked) assert.equal(read(asking, fallback), publicOrigin(policy, asking, fallback), JSON.stringify(asking));
+  }
 });
 
 test('relocate replaces every occurrence of the build origin and nothing else', () => {

@@ -82,3 +82,27 @@ export function originHeadersOf(headers: Headers): OriginHeaders {
     forwardedHost: headers.get('x-forwarded-host'),
   };
 }
+
+/**
+ * publicOrigin for one policy, remembering its last answer: nearly every request comes by the
+ * same name as the one before, and reading it again (a pattern test, a copy) was a part of every
+ * stored document's answer. The headers are compared, not trusted: any change reads them afresh.
+ */
+export function originReader(policy: OriginPolicy): (headers: OriginHeaders, fallback: string) => string {
+  let last: { headers: OriginHeaders; fallback: string; origin: string } | null = null;
+  return (headers, fallback) => {
+    if (
+      last !== null &&
+      last.fallback === fallback &&
+      last.headers.host === headers.host &&
+      last.headers.forwarded === headers.forwarded &&
+      last.headers.forwardedProto === headers.forwardedProto &&
+      last.headers.forwardedHost === headers.forwardedHost
+    ) {
+      return last.origin;
+    }
+    const origin = publicOrigin(policy, headers, fallback);
+    last = { headers, fallback, origin };
+    return origin;
+  };
+}

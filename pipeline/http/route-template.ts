@@ -8,7 +8,9 @@ export function routeTemplateOf(pathAndQuery: string): string {
   let template = seen.get(path);
   if (template === undefined) {
     template = templateOf(path);
-    // Paths are whatever clients send: remember a bounded number, most of them documents.
+    // Paths are whatever clients send: remember a bounded number of them, short enough to keep
+    // (a 16 KiB path is read each time), most of them documents.
+    if (path.length > SEEN_PATH_LENGTH) return template;
     if (seen.size >= SEEN_LIMIT) seen.clear();
     seen.set(path, template);
   }
@@ -16,6 +18,7 @@ export function routeTemplateOf(pathAndQuery: string): string {
 }
 
 const SEEN_LIMIT = 4096;
+const SEEN_PATH_LENGTH = 512;
 const seen = new Map<string, string>();
 
 function templateOf(path: string): string {

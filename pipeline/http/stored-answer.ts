@@ -34,6 +34,16 @@ const JSON_MISS_HEADERS: Readonly<Record<string, string>> = {
   ...securityHeadersFor(ERROR_HEADERS['content-type'] ?? null),
 };
 
+/**
+ * The header variants of one stored document under one feed head, and the one last answered:
+ * most requests ask for the same as the one before, and are matched without a key to build.
+ */
+interface PreparedForms {
+  cursor: number;
+  forms: Map<string, PreparedDocument>;
+  last: { origin: string; canonical: string | null; negotiated: string | undefined; answer: PreparedDocument } | null;
+}
+
 /** Which variant of a stored document's headers an answer needs. */
 interface DocumentForm {
   canonical: string | null;
@@ -66,13 +76,21 @@ export function storedAnswers({ store, visits, views }: Service): StoredAnswers 
   // Headers of a stored document depend on its bytes, the address it was asked by (its Link
   // rel=canonical), whether it was negotiated, and the feed's head; they are computed once per
   // document object (one per snapshot), head and form (a handful per route), not per request.
-  const prepared = new WeakMap<StoredDocument, { cursor: number; forms: Map<string, PreparedDocument> }>();
+  const prepared = new WeakMap<StoredDocument, PreparedForms>();
   function preparedFor(document: StoredDocument, path: string, form: DocumentForm, cursor: number, origin: string): PreparedDocument {
     let entry = prepared.get(document);
     if (entry?.cursor !== cursor) {
-      entry = { cursor, forms: new Map() };
+      entry = { cursor, forms: new Map(), last: null };
       prepared.set(document, entry);
     }
+    const last = entry.last;
+    if (last !== null && last.origin === origin && last.canonical === form.canonical && last.negotiated === form.negotiated) return last.answer;
+    const answer = preparedForm(entry, document, path, form, cursor, origin);
+    entry.last = { origin, canonical: form.canonical, negotiated: form.negotiated, answer };
+    return answer;
+  }
+
+  function preparedForm(entry: PreparedForms, document: StoredDocument, path: string, form: DocumentForm, cursor: number, origin: string): PreparedDocument {
     const key = `${origin} ${form.canonical ?? ''} ${form.negotiated ?? ''}`;
     let answer = entry.forms.get(key);
     if (answer === undefined) {

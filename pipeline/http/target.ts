@@ -35,7 +35,11 @@ const HOST_FORM = 'one Host header naming the server, such as Host: crawlers.exa
  */
 export function hostProblem(httpVersion: string, rawHeaders: readonly string[]): string | null {
   let hosts = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === 'host') hosts++;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    // Every request passes here: only a four-letter name is lower-cased (a copy) to be compared.
+    if (name.length === 4 && name.toLowerCase() === 'host') hosts++;
+  }
   if (hosts > 1) return `The request has ${hosts} Host headers. Send ${HOST_FORM}.`;
   if (hosts === 0 && httpVersion === '1.1') return `An HTTP/1.1 request must carry a Host header. Send ${HOST_FORM}.`;
   return null;

@@ -221,11 +221,14 @@ export function nodeListener(app: App, options: ListenerOptions) {
     report?.(res.headersSent ? res.statusCode : CLIENT_GONE_STATUS, 0);
   };
 
+  // A write to a socket the client closed is not the server's failure. One function for every
+  // response: a closure made per request is an allocation on the path of every document.
+  const onResponseError = (error: Error) => {
+    if (!isClientGone(error)) options.log(`serve: response: ${error.message}`);
+  };
+
   return (req: IncomingMessage, res: ServerResponse) => {
-    // A write to a socket the client closed is not the server's failure.
-    res.on('error', (error) => {
-      if (!isClientGone(error)) options.log(`serve: response: ${error.message}`);
-    });
+    res.on('error', onResponseError);
     const onAnswered = options.onAnswered;
     const started = onAnswered === undefined ? 0 : performance.now();
     const address = onAnswered === undefined ? null : peerAddress(req.socket);
