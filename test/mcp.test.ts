@@ -17,6 +17,7 @@ import type { RunningServer } from '../pipeline/node/server.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
 import { MCP_SERVERS, TOOLS, toolByName, type ToolData } from '../pipeline/tools/registry/index.ts';
 import { inputSchema } from '../pipeline/tools/registry/input.ts';
+import { toolCallAnswerFrame } from '../pipeline/tools/registry/tool-call-answer.ts';
 import { serveMini, type ServedMini } from './support/served.ts';
 import { inPlace } from './support/tool-data.ts';
 import { JSON_RPC_HEADERS } from './support/http.ts';
@@ -371,6 +372,20 @@ describe('raw JSON-RPC on /mcp', () => {
     const pages = classified.text.match(/"https?:\/\/[^"]*\/crawler\/gptbot\.html"/g) ?? [];
     assert.ok(pages.length > 0, classified.text.slice(0, 300));
     for (const page of pages) assert.equal(page, `"${server.url}/crawler/gptbot.html"`, "the build's address is rewritten to the one the client used");
+  });
+
+  test('a tools/call answer has the layout its tool thread writes it in, so those bytes go out as they are, whatever the id', async () => {
+    // http/mcp.ts sends the thread's bytes only when the SDK's answer has this layout, and
+    // splices otherwise: an answer equal to the layout shows the SDK wrote it (or the thread did).
+    for (const id of [1, 0, -7, 9007199254740991, 'text id', 'a "quoted" \\ é 😀 id']) {
+      const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'classify_user_agent', arguments: { ua: 'GPTBot/1.2' } } });
+      const response = await fetch(`${server.url}/mcp`, { method: 'POST', headers: JSON_HEADERS, body });
+      const text = await response.text();
+      const answer = JSON.parse(text) as { result: { content: { text: string }[]; structuredContent: unknown } };
+      const json = JSON.stringify(answer.result.structuredContent);
+      const [before, between, after] = toolCallAnswerFrame(answer.result.content[0]!.text, id);
+      assert.equal(text, before + JSON.stringify(json) + between + json + after, `id ${JSON.stringify(id)}`);
+    }
   });
 
   test('a body that is not JSON → -32700', async () => {

@@ -21,7 +21,7 @@ function occurrences(text: string, of: string): number {
 }
 
 /** The UTF-8 bytes of `text` once relocated (util/relocate.ts replaces every occurrence). */
-export function sentByteLength(text: string, relocation?: Relocation): number {
+function sentByteLength(text: string, relocation?: Relocation): number {
   const growth = relocation === undefined ? 0 : encoder.encode(relocation.to).length - encoder.encode(relocation.from).length;
   const bytes = encoder.encode(text).length;
   return growth === 0 ? bytes : bytes + growth * occurrences(text, relocation!.from);

@@ -10,11 +10,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { toolByName, type ToolDefinition } from '../tools/registry/index.ts';
-import type { CallContext } from '../tools/registry/call.ts';
+import type { CallContext, ToolRun } from '../tools/registry/call.ts';
+import { toolCallAnswerFrame } from '../tools/registry/tool-call-answer.ts';
 import { inputSchema } from '../tools/registry/input.ts';
-import { ANSWER_FORM, answerTooLarge } from '../tools/registry/limits.ts';
+import { ANSWER_FORM } from '../tools/registry/limits.ts';
 import { readBody } from './body.ts';
-import { relocationOf, sentByteLength } from './answer-size.ts';
+import { relocationOf } from './answer-size.ts';
 import type { Answerer } from './answer-context.ts';
 import { withMissingHeaders } from './security.ts';
 import { bytesResponse } from './document-answer.ts';
@@ -76,16 +77,18 @@ function firstIssue(error: z.ZodError): string {
 const utf8 = new TextEncoder();
 
 /**
- * A tools/call output made as bytes on the tool's thread (the `serialized` form). The SDK writes
- * the JSON-RPC answer around two placeholders named by a random token, which no input can
- * contain; the bytes then take their places (spliceOutput). So the thread that answers every
- * request never copies the output as a value, serialises it or reads it back: for 500
- * addresses that was most of a call's time there.
+ * A tools/call answer made as bytes on the tool's thread (the `serialized` form,
+ * tools/registry/tool-call-answer.ts). The SDK writes its JSON-RPC answer around two
+ * placeholders named by a random token, which no input can contain. When that answer has the
+ * layout the thread wrote, the thread's bytes and ETag are sent as they are; otherwise the
+ * output's bytes take the placeholders' places (spliceOutput). So the thread that answers
+ * every request never copies the output as a value, serialises it, reads it back or hashes
+ * it: for 500 addresses that was most of a call's time there.
  */
-interface SerializedOutput {
+export interface SerializedOutput {
   token: string;
-  json: Uint8Array<ArrayBuffer>;
-  jsonString: Uint8Array<ArrayBuffer>;
+  id: RpcId;
+  run: Extract<ToolRun, { form: 'serialized' }>;
 }
 
 /** What stands in the result for the output until it is spliced in: as a text, and as structuredContent. */
@@ -112,6 +115,7 @@ async function callTool(
     params: args ?? {},
     caller: context.caller,
     form: 'serialized',
+    answerId: id,
     ...(relocation ? { relocation } : {}),
   });
   // Everything a model can act on is a tool result it reads (isError), not a JSON-RPC error its
@@ -130,12 +134,8 @@ async function callTool(
         ],
         structuredContent: stand.json,
       };
-      // The limit holds for the JSON-RPC answer as it will be sent: the envelope, relocated, and the output twice.
-      const marked = marks(token);
-      const envelope = sentByteLength(JSON.stringify({ jsonrpc: '2.0', id, result }), relocation) - marked.text.length - marked.json.length;
-      const tooLarge = answerTooLarge(envelope + run.json.length + run.jsonString.length);
-      if (tooLarge !== null) return toolError(`${tool.name}: ${tooLarge} Accepted: ${ANSWER_FORM}. Ask for less per call.`);
-      made({ token, json: run.json, jsonString: run.jsonString });
+      // The thread held the whole answer, relocated, to the size limit (a spliced one differs by a few bytes at most).
+      made({ token, id, run });
       return result;
     }
     case 'failed':
@@ -154,22 +154,32 @@ async function callTool(
 const splicedBuffers = answerBuffers();
 
 /**
- * The SDK's answer with the output's bytes in the places of its placeholders, relocated and
- * tagged as sent. The output's buffers go back to `release` once copied; the answer's are
- * kept for the next once it is sent.
+ * The answer to send for the SDK's: the thread's bytes and ETag when the SDK wrote the layout
+ * they were written in; else the SDK's answer, relocated, with the output's bytes in the places
+ * of its placeholders and tagged here. The thread's buffer goes back to `release` once sent,
+ * or once copied; a spliced answer's is kept for the next once it is sent.
  */
-async function spliceOutput(
+export async function spliceOutput(
   response: Response,
   output: SerializedOutput,
   relocation: Relocation | undefined,
   release: (sent: readonly Uint8Array[]) => void,
 ): Promise<Response> {
   const text = await response.text();
-  const envelope = relocation === undefined ? text : relocate(text, relocation.from, relocation.to);
+  const { run } = output;
   const marked = marks(output.token);
+  const headers = new Headers(response.headers);
+  const init = { status: response.status, statusText: response.statusText, headers };
+  const [before, between, after] = toolCallAnswerFrame(run.summary, output.id);
+  if (text === before + marked.text + between + marked.json + after) {
+    headers.set('content-length', String(run.answer.length));
+    headers.set('etag', `"${run.etag}"`);
+    return bytesResponse(run.answer, init, () => release([run.answer]));
+  }
+  const envelope = relocation === undefined ? text : relocate(text, relocation.from, relocation.to);
   const places = [
-    { mark: marked.text, bytes: output.jsonString },
-    { mark: marked.json, bytes: output.json },
+    { mark: marked.text, bytes: run.jsonString },
+    { mark: marked.json, bytes: run.json },
   ]
     .map((place) => ({ ...place, at: envelope.indexOf(place.mark) }))
     .sort((a, b) => a.at - b.at);
@@ -187,11 +197,10 @@ async function spliceOutput(
     body.set(part, offset);
     offset += part.length;
   }
-  release([output.json, output.jsonString]);
-  const headers = new Headers(response.headers);
+  release([run.answer]);
   headers.set('content-length', String(body.length));
   headers.set('etag', `"${await etagOfWeb(body)}"`);
-  return bytesResponse(body, { status: response.status, statusText: response.statusText, headers }, () => splicedBuffers.keep([body.buffer]));
+  return bytesResponse(body, init, () => splicedBuffers.keep([body.buffer]));
 }
 
 function buildServer(server: McpServerSpec, context: CallContext, made: (output: SerializedOutput) => void): Server {

@@ -20,7 +20,8 @@ const post = (message: FromThread, transfer: ArrayBuffer[] = []) => port.postMes
 function bytesOf(run: ToolRun): ArrayBuffer[] {
   if (run.status !== 'answered') return [];
   if (run.form === 'json') return [run.bytes.buffer];
-  if (run.form === 'serialized') return [run.json.buffer, run.jsonString.buffer];
+  // Its two forms of the output are views into the answer's one buffer.
+  if (run.form === 'serialized') return [run.answer.buffer];
   return [];
 }
 

@@ -106,14 +106,25 @@ const fresh: Allocate = (length) => new Uint8Array(length);
 
 /** The UTF-8 bytes of the pieces, one after the other, in memory `allocate` gives. */
 export function utf8OfPieces(pieces: readonly string[], allocate: Allocate = fresh): Uint8Array<ArrayBuffer> {
-  const encoded = pieces.map((piece) => utf8.encode(piece));
+  return utf8OfPieceGroups([pieces], allocate).bytes;
+}
+
+/** The UTF-8 bytes of groups of pieces, one after the other, and where each group's bytes start. */
+export function utf8OfPieceGroups(groups: readonly (readonly string[])[], allocate: Allocate = fresh): { bytes: Uint8Array<ArrayBuffer>; starts: number[] } {
+  const encoded = groups.map((pieces) => pieces.map((piece) => utf8.encode(piece)));
   let length = 0;
-  for (const bytes of encoded) length += bytes.length;
+  const starts = encoded.map((group) => {
+    const start = length;
+    for (const bytes of group) length += bytes.length;
+    return start;
+  });
   const all = allocate(length);
   let at = 0;
-  for (const bytes of encoded) {
-    all.set(bytes, at);
-    at += bytes.length;
+  for (const group of encoded) {
+    for (const bytes of group) {
+      all.set(bytes, at);
+      at += bytes.length;
+    }
   }
-  return all;
+  return { bytes: all, starts };
 }

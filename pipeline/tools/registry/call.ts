@@ -1,10 +1,11 @@
 import { canonicalJsonPieces } from '../../util/canonical-json.ts';
-import { type Allocate, jsonPieces, utf8OfPieces } from '../../util/json-pieces.ts';
+import { type Allocate, jsonPieces, utf8OfPieceGroups, utf8OfPieces } from '../../util/json-pieces.ts';
 import { relocate, type Relocation } from '../../util/relocate.ts';
 import { etagOfWeb } from '../../util/etag-rule.ts';
 import { toolByName } from './index.ts';
 import { validateInput, type InputSource } from './input.ts';
 import { answerTooLarge, InputRefused, textTooLarge } from './limits.ts';
+import { type AnswerId, toolCallAnswerFrame } from './tool-call-answer.ts';
 import type { Caller, ToolContext, ToolData, ToolDefinition, ToolInput } from './types.ts';
 
 /** What a tool that does not answer for its caller is told of it: nothing. */
@@ -34,10 +35,10 @@ async function runTool(tool: ToolDefinition, raw: Record<string, unknown>, conte
 /**
  * How the caller wants a successful answer:
  * - `json`, the canonical JSON bytes an HTTP answer sends as they are;
- * - `serialized`, the output as compact JSON bytes, the same JSON as the bytes of a JSON string
- *   literal, and its one-line summary: what MCP sends (structuredContent, and the text for
- *   clients that ignore it), made on the thread that ran the tool rather than on the one that
- *   answers every request;
+ * - `serialized`, the whole JSON-RPC answer MCP sends (tool-call-answer.ts: the output as
+ *   structuredContent, and as the text of a JSON string for clients that ignore it, after its
+ *   one-line summary) with its ETag, and where the two forms of the output lie in it; made on
+ *   the thread that ran the tool rather than on the one that answers every request;
  * - `structured`, the validated input, the output as a value and its summary, which A2A and the
  *   command line wrap in their own forms.
  */
@@ -52,6 +53,8 @@ export interface ToolJob {
   form: AnswerForm;
   /** Applied to the `json` and `serialized` forms' bytes: the addresses the client's origin names. */
   relocation?: Relocation;
+  /** The `serialized` form: the id of the JSON-RPC request its answer goes to (default null). */
+  answerId?: AnswerId;
 }
 
 /** Why a call was not run at all: the runner's limits, not the tool's answer. */
@@ -60,7 +63,17 @@ type Unavailable = 'deadline' | 'busy' | 'not-ready';
 /** What became of a ToolJob; plain data (structured-clonable), never an exception. */
 export type ToolRun =
   | { status: 'answered'; form: 'json'; bytes: Uint8Array<ArrayBuffer>; etag: string }
-  | { status: 'answered'; form: 'serialized'; summary: string; json: Uint8Array<ArrayBuffer>; jsonString: Uint8Array<ArrayBuffer> }
+  | {
+      status: 'answered';
+      form: 'serialized';
+      summary: string;
+      /** The whole JSON-RPC answer, and its ETag. */
+      answer: Uint8Array<ArrayBuffer>;
+      etag: string;
+      /** The output as JSON and as a JSON string literal: views into `answer`. */
+      json: Uint8Array<ArrayBuffer>;
+      jsonString: Uint8Array<ArrayBuffer>;
+    }
   | { status: 'answered'; form: 'structured'; input: ToolInput; output: unknown; summary: string }
   | { status: 'refused'; field: string; message: string; accepted: string }
   | { status: 'too-large'; message: string }
@@ -92,13 +105,23 @@ export async function executeTool(job: ToolJob, data: ToolData, allocate?: Alloc
     const summary = tool.summarize(outcome.output);
     if (job.form === 'serialized') {
       const pieces = jsonPieces(outcome.output).map(relocated);
-      const json = utf8OfPieces(pieces, allocate);
       // The text as a JSON string literal: each piece escaped alone is the whole escaped, since
       // escaping goes character by character and no piece ends inside a character.
-      const jsonString = utf8OfPieces(['"', ...pieces.map((piece) => JSON.stringify(piece).slice(1, -1)), '"'], allocate);
-      // Both go out in one answer; the transport measures them again inside its envelope.
-      const tooLarge = answerTooLarge(json.length + jsonString.length);
-      return tooLarge === null ? { status: 'answered', form: 'serialized', summary, json, jsonString } : { status: 'too-large', message: tooLarge };
+      const escaped = ['"', ...pieces.map((piece) => JSON.stringify(piece).slice(1, -1)), '"'];
+      const [before, between, after] = toolCallAnswerFrame(summary, job.answerId ?? null).map(relocated) as [string, string, string];
+      const { bytes: answer, starts } = utf8OfPieceGroups([[before], escaped, [between], pieces, [after]], allocate);
+      const tooLarge = answerTooLarge(answer.length);
+      if (tooLarge !== null) return { status: 'too-large', message: tooLarge };
+      const [, stringAt, betweenAt, jsonAt, afterAt] = starts as [number, number, number, number, number];
+      return {
+        status: 'answered',
+        form: 'serialized',
+        summary,
+        answer,
+        etag: await etagOfWeb(answer),
+        json: answer.subarray(jsonAt, afterAt),
+        jsonString: answer.subarray(stringAt, betweenAt),
+      };
     }
     // The envelope carries the structured output and its summary; over the limit it is refused, not sent.
     const tooLarge = textTooLarge(JSON.stringify(outcome.output) + summary);
