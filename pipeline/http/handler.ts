@@ -18,6 +18,7 @@ import { prefersHtml } from './negotiate.ts';
 import { DIRECT, type OriginHeaders, type OriginPolicy, originHeadersOf, originReader } from './origin.ts';
 import { logViews, type Visits } from './request-log.ts';
 import { resolvePath } from './request-path.ts';
+import { boundedMemo } from '../util/bounded-memo.ts';
 import { withSecurityHeaders } from './security.ts';
 import { storedAnswers } from './stored-answer.ts';
 import type { DocumentStore } from './store.ts';
@@ -137,18 +138,7 @@ const internalError = () =>
 export function createApp(options: HandlerOptions): App {
   const { store, site } = options;
   const originOf = originReader(options.origin ?? DIRECT);
-  const directPaths = new Map<string, DirectPath | null>();
-  /** directPathOf, remembered for a bounded number of paths short enough to keep. */
-  const rememberedDirectPath = (rawPath: string): DirectPath | null => {
-    let known = directPaths.get(rawPath);
-    if (known === undefined) {
-      known = directPathOf(rawPath);
-      if (rawPath.length > MAX_REMEMBERED_PATH_LENGTH) return known;
-      if (directPaths.size >= MAX_REMEMBERED_PATHS) directPaths.clear();
-      directPaths.set(rawPath, known);
-    }
-    return known;
-  };
+  const rememberedDirectPath = boundedMemo(directPathOf, { keys: MAX_REMEMBERED_PATHS, keyLength: MAX_REMEMBERED_PATH_LENGTH });
   const visits: Visits = options.visits ?? { log: NO_LOG, hashAddress: () => '', exportKey: null };
   const service: Service = {
     store,
