@@ -97,6 +97,7 @@ function directPathOf(rawPath: string): DirectPath | null {
  */
 const MAX_REMEMBERED_PATHS = 4096;
 const MAX_REMEMBERED_PATH_LENGTH = 512;
+
 const STORED: Answer = { by: 'document' };
 
 function allowedMethods(route: Route | undefined): readonly Method[] {

@@ -43,7 +43,7 @@ const MOST_BYTES: readonly number[] = FIELDS.map(([, most]) => most);
 
 /**
  * An entry's string fields in the order of FIELDS, each read by its name: reading them as
- * \`entry[name]\` in a loop made every record's write a megamorphic lookup per field.
+ * `entry[name]` in a loop made every record's write a megamorphic lookup per field.
  */
 function fieldsOf(entry: LogEntry): (string | null)[] {
   return [entry.method, entry.route, entry.crawler, entry.category, entry.verdict, entry.address_hash, entry.user_agent];

@@ -3,6 +3,7 @@
 // JSON, MCP's serialized output) is transferred, not copied.
 import { parentPort } from 'node:worker_threads';
 import { executeTool, type ToolRun } from '../tools/registry/call.ts';
+import { etagOf } from '../util/sha256.ts';
 import type { ToolData } from '../tools/registry/types.ts';
 import { buildToolDataOf } from '../http/tool-data.ts';
 import { KEPT_BUILDS, type FromThread, type ToThread } from './tool-messages.ts';
@@ -49,7 +50,7 @@ port.on('message', async (message: ToThread) => {
   const run: ToolRun =
     data === undefined
       ? { status: 'failed', message: 'the tool thread holds no data for this build', detail: `tool-worker: no data built for ${message.key}` }
-      : await executeTool(message.job, data, buffers.take);
+      : await executeTool(message.job, data, buffers.take, etagOf);
   post({ kind: 'done', id: message.id, run }, bytesOf(run));
 });
 

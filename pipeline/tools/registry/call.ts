@@ -81,12 +81,19 @@ export type ToolRun =
   | { status: 'unavailable'; reason: Unavailable; message: string; retryAfterSeconds: number };
 
 /**
+ * How an answer's ETag is taken (docs/API.md §2.5). Web Crypto's, the default, runs on every
+ * runtime but hands the bytes to another thread and back; a tool thread passes Node's
+ * synchronous hash, so that it is free for its next call as soon as it answers.
+ */
+type TagOf = (bytes: Uint8Array<ArrayBuffer>) => string | Promise<string>;
+
+/**
  * Runs a job to its final form: validation, the tool, serialisation and the answer-size
  * check, so that the thread which runs the tool also pays for turning its output into bytes.
  * Pure apart from the tool's own work; a fault in the tool becomes `failed`, not a rejection.
  * Async because a tool may be (WebCrypto is); a synchronous tool's answer is the same.
  */
-export async function executeTool(job: ToolJob, data: ToolData, allocate?: Allocate): Promise<ToolRun> {
+export async function executeTool(job: ToolJob, data: ToolData, allocate?: Allocate, tagOf: TagOf = etagOfWeb): Promise<ToolRun> {
   const tool = toolByName(job.tool);
   if (tool === undefined) return { status: 'failed', message: `no tool is named "${job.tool}"`, detail: `unknown tool ${job.tool}` };
   try {
@@ -100,7 +107,7 @@ export async function executeTool(job: ToolJob, data: ToolData, allocate?: Alloc
       const tooLarge = answerTooLarge(bytes.length);
       if (tooLarge !== null) return { status: 'too-large', message: tooLarge };
       // Tagged here too: on a tool thread, hashing half a megabyte is not the answering thread's work.
-      return { status: 'answered', form: 'json', bytes, etag: await etagOfWeb(bytes) };
+      return { status: 'answered', form: 'json', bytes, etag: await tagOf(bytes) };
     }
     const summary = tool.summarize(outcome.output);
     if (job.form === 'serialized') {
@@ -118,7 +125,7 @@ export async function executeTool(job: ToolJob, data: ToolData, allocate?: Alloc
         form: 'serialized',
         summary,
         answer,
-        etag: await etagOfWeb(answer),
+        etag: await tagOf(answer),
         json: answer.subarray(jsonAt, afterAt),
         jsonString: answer.subarray(stringAt, betweenAt),
       };
