@@ -31,6 +31,18 @@ test('an entry comes out as it went in: numbers, nulls, and text in any script',
   assert.deepEqual(drained(reader), []);
 });
 
+test('each field keeps its own most bytes: a 256-character User-Agent in any script whole, a longer route cut at a character', () => {
+  const ring = logRing(64 * 1024);
+  const writer = ringWriter(ring);
+  const reader = ringReader(ring);
+  // 256 characters of 3 UTF-8 bytes: the 768 bytes the User-Agent may take.
+  const userAgent = '百'.repeat(256);
+  assert.ok(writer.write(entry({ route: 'é'.repeat(300), user_agent: userAgent })));
+  const [out] = drained(reader);
+  assert.equal(out?.user_agent, userAgent);
+  assert.equal(out?.route, 'é'.repeat(128), 'the route is cut to 256 bytes, between two characters');
+});
+
 test('the ring wraps round for as long as it is read, and a full one refuses instead of overwriting', () => {
   const ring = logRing(16 * 1024);
   const writer = ringWriter(ring);
