@@ -7,6 +7,7 @@ import { evaluateMany, parseRobotsTxt } from '../pipeline/tools/robots/index.ts'
 import { benchFile } from './tools/robots.bench.ts';
 import { benchChecksInARow, benchSingleCheck, robotsParser } from './tools/single-check.bench.ts';
 import { benchVerify } from './tools/verify.bench.ts';
+import { benchLogWrites } from './tools/log-write.bench.ts';
 import { BROWSER_USER_AGENTS } from '../pipeline/tools/browser-user-agents.ts';
 import { fastest } from './figure.ts';
 
@@ -79,5 +80,14 @@ export function toolFigures(root: string): Figure[] {
       ratio: `${(result.baseline_ms / result.ms).toFixed(2)}x`,
     });
   }
+  const log = benchLogWrites();
+  figures.push({
+    task:
+      `request log: ${log.rows.toLocaleString('en')} rows written on its thread in batches of 5 ms, from ${log.addresses.toLocaleString('en')} addresses ` +
+      `(from 1 address: ${ms(log.oneAddressMs)})`,
+    ours: ms(log.manyAddressesMs),
+    baseline: `${ms(log.baselineMs)} (better-sqlite3 INSERTs, no index)`,
+    ratio: `${(log.baselineMs / log.manyAddressesMs).toFixed(2)}x`,
+  });
   return figures;
 }

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { after, before, describe, test } from 'node:test';
 import { executeTool, type ToolJob, type ToolRun } from '../pipeline/tools/registry/call.ts';
+import type { VisitorLookup } from '../pipeline/log/types.ts';
 import { etagOfWeb } from '../pipeline/util/etag-rule.ts';
 import { TOOLS } from '../pipeline/tools/registry/index.ts';
 import { raw } from './support/http.ts';
@@ -109,5 +110,26 @@ describe('only a tool that answers for its caller is told who calls', () => {
     const run = await executeTool({ tool: 'whoami', params: {}, caller: { userAgent: 'x', address: '192.0.2.7' }, form: 'json' }, served.data);
     assert.equal(run.status, 'answered');
     assert.equal(addressIn(new TextDecoder().decode((run as { bytes: Uint8Array }).bytes)), '192.0.2.7');
+  });
+
+  test("whoami's seen_before: counted, not seen, and not counted by a log that met more addresses today than it counts", async () => {
+    const seenBefore = async (visitor: VisitorLookup) => {
+      const caller = { userAgent: 'x', address: '192.0.2.7', history: { log: 'ok' as const, reason: null, visitor } };
+      const run = await executeTool({ tool: 'whoami', params: {}, caller, form: 'structured' }, served.data);
+      assert.equal(run.status, 'answered');
+      return (run as { output: { seen_before: unknown } }).output.seen_before;
+    };
+    const at = Date.UTC(2026, 10, 29, 8);
+    assert.deepEqual(await seenBefore({ counted: true, visitor: { requests: 3, first_seen: at, last_seen: at + 1000, crawler: null, verdict: null } }), {
+      known: true,
+      seen: true,
+      requests: 3,
+      first_seen: '2026-11-29T08:00:00.000Z',
+      last_seen: '2026-11-29T08:00:01.000Z',
+      note: 'Counted today only: the log keeps addresses as hashes under a salt that changes every UTC day and at every restart.',
+    });
+    assert.equal(((await seenBefore({ counted: true, visitor: null })) as { seen: boolean }).seen, false);
+    const reason = 'More than 100,000 addresses have reached this server today; the log counts the first 100,000, and this one is not among them.';
+    assert.deepEqual(await seenBefore({ counted: false, reason }), { known: false, reason });
   });
 });

@@ -73,6 +73,12 @@ export interface Visitor {
   verdict: Verdict | null;
 }
 
+/**
+ * What the log can say of one address hash: its requests today (null: none), or why it did not
+ * count them (more distinct addresses today than it counts, log/visitor-tally.ts).
+ */
+export type VisitorLookup = { counted: true; visitor: Visitor | null } | { counted: false; reason: string };
+
 export interface LogHealth {
   state: 'ok' | 'unavailable' | 'off';
   /** Why the log is unavailable or off; null when it works. */
@@ -100,7 +106,8 @@ export interface RequestLog {
   daily(since: string): Promise<DailyRow[]>;
   /** Rows after `cursor` (an id), oldest first. */
   hits(cursor: number, limit: number): Promise<HitsPage>;
-  visitor(addressHash: string): Promise<Visitor | null>;
+  /** What today's rows say of an address hash (the salt of today, log/salt.ts). */
+  visitor(addressHash: string): Promise<VisitorLookup>;
   health(): LogHealth;
   /** Writes what is queued now. */
   flush(): void;
@@ -113,7 +120,7 @@ export const NO_LOG: RequestLog = {
   record() {},
   daily: async () => [],
   hits: async () => ({ hits: [], next_cursor: null }),
-  visitor: async () => null,
+  visitor: async () => ({ counted: true, visitor: null }),
   health: () => ({ state: 'off', reason: 'The server was started with --no-log.', written: 0, dropped: 0, evicted: 0, retention_days: 0, max_bytes: 0 }),
   flush() {},
   close: async () => {},

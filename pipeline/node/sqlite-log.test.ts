@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { logEntry as entry, LOG_TIME } from '../../test/support/log-entry.ts';
 import { Database } from './sqlite-driver.ts';
-import { SCHEMA_VERSION, sqliteLog, VISITOR_COUNT_LIMIT } from './sqlite-log.ts';
+import { SCHEMA_VERSION, sqliteLog } from './sqlite-log.ts';
+import { VISITOR_COUNT_LIMIT } from '../log/visitor-tally.ts';
 import { statsDocument } from '../log/stats.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'request-log-'));
@@ -72,8 +73,11 @@ test('a visitor: requests counted (queued ones too), first and last seen, the la
   log.record(entry({ at: T + 5, crawler: 'gptbot', verdict: 'genuine' }));
   log.flush();
   log.record(entry({ at: T + 9, crawler: 'claudebot', verdict: 'not-genuine' }));
-  assert.deepEqual(await log.visitor('cafe'), { requests: 3, first_seen: T, last_seen: T + 9, crawler: 'claudebot', verdict: 'not-genuine' });
-  assert.equal(await log.visitor('bbbb'), null);
+  assert.deepEqual(await log.visitor('cafe'), {
+    counted: true,
+    visitor: { requests: 3, first_seen: T, last_seen: T + 9, crawler: 'claudebot', verdict: 'not-genuine' },
+  });
+  assert.deepEqual(await log.visitor('bbbb'), { counted: true, visitor: null });
   await log.close();
 });
 
@@ -81,10 +85,43 @@ test("a visitor's requests are counted up to the limit, however many there are",
   const log = sqliteLog({ file: fresh(), queueLimit: VISITOR_COUNT_LIMIT + 100, now: () => T });
   for (let i = 0; i < VISITOR_COUNT_LIMIT + 5; i++) log.record(entry({ at: T + i }));
   log.flush();
-  const visitor = await log.visitor('cafe');
-  assert.equal(visitor?.requests, VISITOR_COUNT_LIMIT);
-  assert.equal(visitor?.last_seen, T + VISITOR_COUNT_LIMIT + 4);
+  const lookup = await log.visitor('cafe');
+  assert.equal(lookup.counted && lookup.visitor?.requests, VISITOR_COUNT_LIMIT);
+  assert.equal(lookup.counted && lookup.visitor?.last_seen, T + VISITOR_COUNT_LIMIT + 4);
   await log.close();
+});
+
+test('a dropped request counts for nobody: the visitor count is what the log recorded', async () => {
+  const log = sqliteLog({ file: fresh(), queueLimit: 2, flushEveryMs: 60_000, now: () => T });
+  for (let i = 0; i < 4; i++) log.record(entry({ at: T + i }));
+  const lookup = await log.visitor('cafe');
+  assert.equal(lookup.counted && lookup.visitor?.requests, 2);
+  log.close();
+});
+
+test('a file of schema version 1 loses its index by address hash and keeps its rows', async () => {
+  const file = fresh();
+  const db = new Database(file);
+  db.exec(`CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (1);
+    CREATE TABLE hits (id INTEGER PRIMARY KEY, at INTEGER NOT NULL, method TEXT NOT NULL, route TEXT NOT NULL, status INTEGER NOT NULL,
+      bytes INTEGER NOT NULL, duration_ms REAL NOT NULL, crawler TEXT, category TEXT, verdict TEXT, address_hash TEXT, user_agent TEXT);
+    CREATE INDEX hits_at ON hits (at);
+    CREATE INDEX hits_address ON hits (address_hash, at);
+    CREATE TABLE daily (day TEXT NOT NULL, route TEXT NOT NULL, status INTEGER NOT NULL, crawler TEXT NOT NULL, category TEXT NOT NULL,
+      verdict TEXT NOT NULL, requests INTEGER NOT NULL, bytes INTEGER NOT NULL, PRIMARY KEY (day, route, status, crawler, category, verdict)) WITHOUT ROWID;
+    INSERT INTO hits (at, method, route, status, bytes, duration_ms, address_hash) VALUES (${T}, 'GET', '/', 200, 10, 1.5, 'cafe');`);
+  db.close();
+  const log = sqliteLog({ file, now: () => T });
+  assert.equal(log.health().state, 'ok');
+  assert.deepEqual(
+    (await log.hits(0, 10)).hits.map((h) => [h.at, h.address_hash]),
+    [[T, 'cafe']],
+  );
+  log.close();
+  const migrated = new Database(file, { readonly: true });
+  assert.deepEqual(migrated.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'hits' ORDER BY name").all(), [{ name: 'hits_at' }]);
+  assert.deepEqual(migrated.prepare('SELECT version FROM schema_version').all(), [{ version: SCHEMA_VERSION }]);
+  migrated.close();
 });
 
 test('a full queue drops and counts instead of waiting', () => {

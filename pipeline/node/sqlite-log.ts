@@ -7,6 +7,7 @@
 
 import { Database } from './sqlite-driver.ts';
 import { dailyKey, dayOf } from '../log/daily.ts';
+import { visitorTally } from '../log/visitor-tally.ts';
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_RETENTION_DAYS,
@@ -17,7 +18,7 @@ import {
   type LogHealth,
   type RequestLog,
   type Verdict,
-  type Visitor,
+  type VisitorLookup,
 } from '../log/types.ts';
 
 export interface SqliteLogOptions {
@@ -46,8 +47,6 @@ const EVICT_SLICE_MS = 20;
 const CAP_TARGET = 0.9;
 /** The WAL is cut back to this size after a checkpoint (SQLite keeps it at its largest otherwise). */
 const WAL_LIMIT_BYTES = 4 * 1024 * 1024;
-/** A visitor's requests are counted up to this many. */
-export const VISITOR_COUNT_LIMIT = 10_000;
 
 // Each entry takes the schema from the version before it to its own; the server applies the
 // missing ones in order, in one transaction each, and records the version it reached.
@@ -79,6 +78,9 @@ const MIGRATIONS: readonly string[] = [
      bytes INTEGER NOT NULL,
      PRIMARY KEY (day, route, status, crawler, category, verdict)
    ) WITHOUT ROWID;`,
+  // whoami's count of an address comes from memory (log/visitor-tally.ts): an index by hash made
+  // each row a write at a random place in the file.
+  'DROP INDEX IF EXISTS hits_address;',
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -93,6 +95,7 @@ export function sqliteLog(options: SqliteLogOptions): RequestLog {
   const say = options.log ?? (() => {});
   const now = options.now ?? Date.now;
   let queue: LogEntry[] = [];
+  const visitors = visitorTally();
   let written = 0;
   let dropped = 0;
   let evicted = 0;
@@ -169,6 +172,8 @@ export function sqliteLog(options: SqliteLogOptions): RequestLog {
         return;
       }
       queue.push(entry);
+      // Counted as it is queued: a caller seen a moment ago was seen, whether or not its batch is written.
+      visitors.add(entry);
       if (flushEveryMs === 0 || queue.length >= BATCH) {
         if (immediate === null) immediate = setImmediate(flush);
       } else if (timer === null) {
@@ -192,15 +197,9 @@ export function sqliteLog(options: SqliteLogOptions): RequestLog {
       const last = page[page.length - 1];
       return { hits: page, next_cursor: rows.length > limit && last !== undefined ? last.id : null };
     },
-    async visitor(addressHash): Promise<Visitor | null> {
-      if (statements === null || unavailable !== null) return null;
-      const row = statements.visitor.get(addressHash, VISITOR_COUNT_LIMIT, addressHash, addressHash, addressHash, addressHash);
-      const stored: Visitor | null =
-        row === undefined || row.requests === 0 || row.first_seen === null || row.last_seen === null
-          ? null
-          : { requests: row.requests, first_seen: row.first_seen, last_seen: row.last_seen, crawler: row.crawler, verdict: row.verdict as Verdict | null };
-      // Requests still waiting for their batch count too: a caller seen a moment ago was seen.
-      return withPending(stored, queue, addressHash);
+    async visitor(addressHash): Promise<VisitorLookup> {
+      if (statements === null || unavailable !== null) return { counted: true, visitor: null };
+      return visitors.lookup(addressHash, now());
     },
     health(): LogHealth {
       return {
@@ -376,35 +375,5 @@ function prepare(db: Database) {
     hits: db.prepare<[number, number], HitRow>(
       'SELECT id, at, method, route, status, bytes, duration_ms, crawler, category, verdict, address_hash, user_agent FROM hits WHERE id > ? ORDER BY id LIMIT ?',
     ),
-    // Index seeks only, and the count stops at VISITOR_COUNT_LIMIT: a caller with a million rows
-    // costs what one with ten thousand does.
-    visitor: db.prepare<
-      [string, number, string, string, string, string],
-      { requests: number; first_seen: number | null; last_seen: number | null; crawler: string | null; verdict: string | null }
-    >(
-      `SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM hits WHERE address_hash = ? LIMIT ?)) AS requests,
-              (SELECT at FROM hits WHERE address_hash = ? ORDER BY at LIMIT 1) AS first_seen,
-              (SELECT at FROM hits WHERE address_hash = ? ORDER BY at DESC LIMIT 1) AS last_seen,
-              (SELECT crawler FROM hits WHERE address_hash = ? ORDER BY at DESC LIMIT 1) AS crawler,
-              (SELECT verdict FROM hits WHERE address_hash = ? ORDER BY at DESC LIMIT 1) AS verdict`,
-    ),
   };
-}
-
-function withPending(stored: Visitor | null, queue: readonly LogEntry[], addressHash: string): Visitor | null {
-  let visitor = stored;
-  for (const entry of queue) {
-    if (entry.address_hash !== addressHash) continue;
-    visitor =
-      visitor === null
-        ? { requests: 1, first_seen: entry.at, last_seen: entry.at, crawler: entry.crawler, verdict: entry.verdict }
-        : {
-            requests: Math.min(VISITOR_COUNT_LIMIT, visitor.requests + 1),
-            first_seen: visitor.first_seen,
-            last_seen: entry.at,
-            crawler: entry.crawler,
-            verdict: entry.verdict,
-          };
-  }
-  return visitor;
 }

@@ -18,7 +18,7 @@ import {
   LogBusy,
   type LogHealth,
   type RequestLog,
-  type Visitor,
+  type VisitorLookup,
 } from '../log/types.ts';
 import { type LogRing, logRing, ringWriter } from './log-ring.ts';
 import type { SqliteLogOptions } from './sqlite-log.ts';
@@ -150,7 +150,7 @@ export function threadedLog(options: ThreadedLogOptions): ThreadedLog {
     hits: (cursor, limit) => ask<HitsPage>((id) => ({ op: 'hits', id, cursor, limit }), { hits: [], next_cursor: null }),
     // The thread takes what the ring holds before it answers any message: a caller seen a
     // moment ago was seen.
-    visitor: (hash) => ask<Visitor | null>((id) => ({ op: 'visitor', id, hash }), null),
+    visitor: (hash) => ask<VisitorLookup>((id) => ({ op: 'visitor', id, hash }), { counted: true, visitor: null }),
     health(): LogHealth {
       if (dead !== null) return { ...health, state: 'unavailable', reason: `the log's thread stopped: ${dead}`, dropped: health.dropped + dropped };
       return { ...health, dropped: health.dropped + dropped };

@@ -10,14 +10,16 @@ import {
   type LoggedHit,
   type LogHealth,
   type RequestLog,
-  type Visitor,
+  type VisitorLookup,
 } from '../../pipeline/log/types.ts';
+import { visitorTally } from '../../pipeline/log/visitor-tally.ts';
 
 export function memoryLog(options: { capacity?: number; retentionDays?: number } = {}): RequestLog {
   const capacity = options.capacity ?? 50_000;
   const retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;
   const hits: LoggedHit[] = [];
   const daily = new Map<string, DailyRow>();
+  const visitors = visitorTally();
   let nextId = 1;
   let written = 0;
   let evicted = 0;
@@ -41,6 +43,7 @@ export function memoryLog(options: { capacity?: number; retentionDays?: number }
       hits.push({ ...entry, id: nextId++ });
       written++;
       count(entry, 1);
+      visitors.add(entry);
     },
     daily: async (since: string) => [...daily.values()].filter((r) => r.day >= since),
     async hits(cursor: number, limit: number): Promise<HitsPage> {
@@ -48,12 +51,8 @@ export function memoryLog(options: { capacity?: number; retentionDays?: number }
       const last = page[page.length - 1];
       return { hits: page, next_cursor: last !== undefined && last.id < nextId - 1 ? last.id : null };
     },
-    async visitor(addressHash: string): Promise<Visitor | null> {
-      const mine = hits.filter((h) => h.address_hash === addressHash);
-      const first = mine[0];
-      const last = mine[mine.length - 1];
-      if (first === undefined || last === undefined) return null;
-      return { requests: mine.length, first_seen: first.at, last_seen: last.at, crawler: last.crawler, verdict: last.verdict };
+    async visitor(addressHash: string): Promise<VisitorLookup> {
+      return visitors.lookup(addressHash, Date.now());
     },
     // Nothing is queued, so nothing is dropped: a full log forgets its oldest row instead.
     health: (): LogHealth => ({ state: 'ok', reason: null, written, dropped: 0, evicted, retention_days: retentionDays, max_bytes: 0 }),

@@ -75,7 +75,10 @@ function seenBefore(caller: Caller) {
     return { known: false, reason: history?.reason ?? 'This service keeps no request log, so it cannot say.' };
   }
   if (caller.address === null) return { known: false, reason: 'The transport gave no address for this request.' };
-  const visitor = history.visitor;
+  const lookup = history.visitor;
+  if (lookup === null) return { known: false, reason: 'The request log gave no answer for this address.' };
+  if (!lookup.counted) return { known: false, reason: lookup.reason };
+  const visitor = lookup.visitor;
   const note = 'Counted today only: the log keeps addresses as hashes under a salt that changes every UTC day and at every restart.';
   if (visitor === null) return { known: true, seen: false, requests: 0, first_seen: null, last_seen: null, note };
   return {

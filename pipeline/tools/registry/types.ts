@@ -1,7 +1,7 @@
 import type { CrawlerView } from '../../model/model.ts';
 import type { Classifier } from '../classify/index.ts';
 import type { ClientEntry } from '../classify/clients.ts';
-import type { Visitor } from '../../log/types.ts';
+import type { VisitorLookup } from '../../log/types.ts';
 import type { PrefixIndex } from '../verify/index.ts';
 import type { MirroredAgent } from '../signatures/mirror.ts';
 
@@ -168,5 +168,6 @@ export interface CallerHistory {
   log: 'ok' | 'unavailable' | 'off';
   /** Why the log cannot say; null when it can. */
   reason: string | null;
-  visitor: Visitor | null;
+  /** What the log says of the caller's address today; null when the log cannot say. */
+  visitor: VisitorLookup | null;
 }

@@ -1,0 +1,112 @@
+// Benchmark: the request log's thread writing rows, as node/log-worker.ts does: each batch (the
+// rows of 5 ms of a busy server) copied into the shared ring, taken out and written in one
+// transaction, with the daily aggregate and whoami's count. Once with every row from one
+// address (what wrk on loopback sends), once from many (what a public server sees). Baseline,
+// measured in the same run on the same rows: better-sqlite3 inserting them into a table of the
+// same columns with no index, one transaction per batch (the least SQLite can do for them).
+// Run: npx tsx bench/tools/log-write.bench.ts
+
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LogEntry } from '../../pipeline/log/types.ts';
+import { logRing, ringReader, ringWriter } from '../../pipeline/node/log-ring.ts';
+import { Database } from '../../pipeline/node/sqlite-driver.ts';
+import { sqliteLog } from '../../pipeline/node/sqlite-log.ts';
+import { time } from '../figure.ts';
+
+/** Rows a busy server answers in 5 ms (node/threaded-log.ts READ_EVERY_MS) at 30,000 requests a second. */
+const BATCH = 150;
+const SALT = randomBytes(32);
+const GPTBOT = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)';
+
+export interface LogWriteFigure {
+  rows: number;
+  addresses: number;
+  /** Our log's thread, every row from one address. */
+  oneAddressMs: number;
+  /** Our log's thread, rows from `addresses` addresses in turn. */
+  manyAddressesMs: number;
+  /** better-sqlite3 INSERTs of the many-address rows into a table without an index. */
+  baselineMs: number;
+}
+
+/** A salted hash of address number `n`, made as the server makes one (node/server.ts): 32 hex characters in no order. */
+function hashOf(n: number): string {
+  return createHash('sha256').update(SALT).update(String(n)).digest('hex').slice(0, 32);
+}
+
+function rowsFrom(count: number, addresses: number, at: number): LogEntry[] {
+  const hashes = Array.from({ length: Math.min(count, addresses) }, (_, n) => hashOf(n));
+  return Array.from({ length: count }, (_, i) => ({
+    at: at + i,
+    method: 'GET',
+    route: '/crawler/{slug}.json',
+    status: 200,
+    bytes: 2903,
+    duration_ms: 0.12,
+    crawler: 'gptbot',
+    category: 'ai-training',
+    verdict: 'unverifiable',
+    address_hash: hashes[i % hashes.length]!,
+    user_agent: GPTBOT,
+  }));
+}
+
+function ourLog(file: string, rows: readonly LogEntry[]): number {
+  const log = sqliteLog({ file, flushEveryMs: 0, queueLimit: Number.POSITIVE_INFINITY });
+  const ring = logRing(4 * 1024 * 1024);
+  const writer = ringWriter(ring);
+  const reader = ringReader(ring);
+  const ms = time(() => {
+    for (let start = 0; start < rows.length; start += BATCH) {
+      for (const row of rows.slice(start, start + BATCH)) writer.write(row);
+      reader.drain((entry) => log.record(entry));
+      log.flush();
+    }
+  });
+  void log.close();
+  return ms;
+}
+
+function bareInserts(file: string, rows: readonly LogEntry[]): number {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec(`CREATE TABLE hits (id INTEGER PRIMARY KEY, at INTEGER, method TEXT, route TEXT, status INTEGER, bytes INTEGER,
+    duration_ms REAL, crawler TEXT, category TEXT, verdict TEXT, address_hash TEXT, user_agent TEXT)`);
+  const insert = db.prepare(
+    'INSERT INTO hits (at, method, route, status, bytes, duration_ms, crawler, category, verdict, address_hash, user_agent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const batch = db.transaction((part: readonly LogEntry[]) => {
+    for (const r of part) insert.run(r.at, r.method, r.route, r.status, r.bytes, r.duration_ms, r.crawler, r.category, r.verdict, r.address_hash, r.user_agent);
+  });
+  const ms = time(() => {
+    for (let start = 0; start < rows.length; start += BATCH) batch(rows.slice(start, start + BATCH));
+  });
+  db.close();
+  return ms;
+}
+
+export function benchLogWrites(rows = 100_000, addresses = 50_000): LogWriteFigure {
+  const scratch = mkdtempSync(join(tmpdir(), 'log-write-bench-'));
+  try {
+    const at = Date.now();
+    const many = rowsFrom(rows, addresses, at);
+    // Warm-up, so that no figure pays for JIT compilation.
+    ourLog(join(scratch, 'warm.db'), many.slice(0, 5_000));
+    bareInserts(join(scratch, 'warm-bare.db'), many.slice(0, 5_000));
+    return {
+      rows,
+      addresses,
+      oneAddressMs: ourLog(join(scratch, 'one.db'), rowsFrom(rows, 1, at)),
+      manyAddressesMs: ourLog(join(scratch, 'many.db'), many),
+      baselineMs: bareInserts(join(scratch, 'bare.db'), many),
+    };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1]?.endsWith('log-write.bench.ts')) console.log(benchLogWrites());
