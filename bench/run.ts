@@ -52,8 +52,11 @@ const SMALL_BATCH = 10;
 const DISTINCT_MISSES = 1_000;
 const HEAVY_CONNECTIONS = 4;
 const RSS_ROUNDS = 3;
-/** Slices per server in each row of the one-process limit; each lasts BENCH_SECONDS ÷ this (at least 1 s). */
-const LIMIT_ROUNDS = 5;
+/**
+ * Slices per server in each row of the one-process limit; each lasts BENCH_SECONDS ÷ this (at
+ * least 1 s). Odd, so that the median of the rounds' ratios is one round's.
+ */
+const LIMIT_ROUNDS = 9;
 /** A page: served with the request log's live counters written in. */
 const PAGE = '/crawler/gptbot.html';
 
@@ -254,7 +257,9 @@ async function measureServers(wrk: Executable, nginx: Executable | null): Promis
     print('Memory rounds: the requests of the six rows, handed out in turn by each wrk thread.');
     print();
     print(
-      `The one-process limit: req/s of each server, ${LIMIT_ROUNDS} slices of ${limitSlice} s each taken in turn, ${CONNECTIONS} conns. ` +
+      `The one-process limit: req/s of each server over ${LIMIT_ROUNDS} slices of ${limitSlice} s each, taken in turn, ${CONNECTIONS} conns. ` +
+        "Each ratio is the median of the rounds' own ratios, the lowest and highest in brackets: in a round the servers are asked within seconds of each other, " +
+        'so a slow spell of the machine moves one round, not the median. ' +
         "'bare node:http' replays our answers from memory (bench/bare-server.ts); nginx answers with its own ETag and 404 page.",
     );
     print();
