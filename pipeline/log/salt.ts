@@ -11,24 +11,40 @@ export interface AddressHasher {
   hash(address: string, at: number): string;
 }
 
+/** One day's salt and the addresses already hashed with it. */
+interface DaySalt {
+  day: number;
+  salt: Uint8Array;
+  known: Map<string, string>;
+}
+
 export function dailySaltedHasher(random: () => Uint8Array, digest: (salt: Uint8Array, text: string) => string): AddressHasher {
-  let dayEnds = -Infinity;
-  let salt: Uint8Array = new Uint8Array(0);
-  // Most requests come from few addresses: each is hashed once per day (bounded, so that a
-  // flood of new addresses costs memory no more than this).
-  const known = new Map<string, string>();
+  const saltFor = (day: number): DaySalt => ({ day, salt: random(), known: new Map() });
+  let today: DaySalt | null = null;
+  // Kept for a request that arrived just before midnight and is booked just after: it is hashed
+  // with its own day's salt, and today's salt stays, so today's earlier hashes still match.
+  let dayBefore: DaySalt | null = null;
+  const saltOf = (day: number): DaySalt => {
+    if (today === null || day > today.day) {
+      dayBefore = today !== null && today.day === day - 1 ? today : null;
+      today = saltFor(day);
+      return today;
+    }
+    if (day === today.day) return today;
+    if (day === today.day - 1) return (dayBefore ??= saltFor(day));
+    // Older still (no request takes a day): a salt of its own, which nothing else will share.
+    return saltFor(day);
+  };
   return {
     hash(address, at) {
-      if (at >= dayEnds || at < dayEnds - DAY) {
-        dayEnds = (Math.floor(at / DAY) + 1) * DAY;
-        salt = random();
-        known.clear();
-      }
-      let hashed = known.get(address);
+      const salted = saltOf(Math.floor(at / DAY));
+      let hashed = salted.known.get(address);
       if (hashed === undefined) {
-        hashed = digest(salt, address);
-        if (known.size >= REMEMBERED) known.clear();
-        known.set(address, hashed);
+        hashed = digest(salted.salt, address);
+        // Most requests come from few addresses: each is hashed once per day (bounded, so that a
+        // flood of new addresses costs memory no more than this).
+        if (salted.known.size >= REMEMBERED) salted.known.clear();
+        salted.known.set(address, hashed);
       }
       return hashed;
     },
