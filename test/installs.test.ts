@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { openIndex } from '../pipeline/package/index.ts';
+import { escapeRegex } from '../pipeline/render/regex.ts';
 import { JSON_RPC_HEADERS, raw } from './support/http.ts';
 import { REPO } from './support/project.ts';
 import { exitOf, servingLine } from './support/serving-line.ts';
@@ -78,12 +79,13 @@ test(`the production dependencies fit in ${MAX_DEPENDENCIES_MIB} MiB and hold no
 /** How long a server started from the install may take to say it serves (tsx's loader, under a loaded machine). */
 const START_TIMEOUT_MS = 120_000;
 
-/** Runs `serve(origin)` against a server started by `command`, then stops it and everything it started. */
-async function withServer(command: string, args: string[], cwd: string, serve: (origin: string) => Promise<void>): Promise<void> {
+/** Runs `serve(origin, stderr)` against a server started by `command`, then stops it and everything it started. */
+async function withServer(command: string, args: string[], cwd: string, serve: (origin: string, stderr: () => string) => Promise<void>): Promise<void> {
   const child = spawn(command, args, { cwd, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
   const exited = exitOf(child);
   try {
-    await serve((await servingLine(child, exited, START_TIMEOUT_MS)).origin);
+    const serving = await servingLine(child, exited, START_TIMEOUT_MS);
+    await serve(serving.origin, serving.stderr);
   } finally {
     // The command and the server it started are one process group: both stop.
     if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
@@ -231,5 +233,32 @@ describe('the package npm pack makes, in a project that depends on it', () => {
     });
     assert.ok(existsSync(join(project, 'state', 'requests.db')));
     assert.equal(existsSync(join(project, 'node_modules', 'crawler-index', 'state')), false);
+  });
+
+  test('its bin, given --root before serve, serves the build under that folder and keeps the request log there', async () => {
+    const elsewhere = await mkdtemp(join(REPO, '.cache', 'root-'));
+    const working = await mkdtemp(join(REPO, '.cache', 'working-'));
+    try {
+      // Hard links: the server only reads them.
+      await linkTree(join(REPO, 'dist'), join(elsewhere, 'dist'));
+      const refused = await run(bin(), ['--root', elsewhere, 'serve', '--port', '0'], { cwd: working }).then(
+        () => null,
+        (error: { code?: number; stderr?: string }) => error,
+      );
+      assert.equal(refused?.code, 1, 'a folder without records/site.yaml is refused');
+      assert.match(refused?.stderr ?? '', /records\/site\.yaml does not exist: .*--root must name a project folder holding records\/site\.yaml and dist\//);
+      await mkdir(join(elsewhere, 'records'));
+      await linkTree(join(REPO, 'records', 'site.yaml'), join(elsewhere, 'records', 'site.yaml'));
+      await withServer(bin(), ['--root', elsewhere, 'serve', '--port', '0', '--host', '127.0.0.1'], working, async (origin, stderr) => {
+        assert.equal((await raw(origin, '/crawler/gptbot.json')).status, 200);
+        assert.match(stderr(), new RegExp(`^serving ${escapeRegex(join(elsewhere, 'dist'))} at `, 'm'));
+        assert.match(stderr(), new RegExp(`^request log: ${escapeRegex(join(elsewhere, 'state', 'requests.db'))}$`, 'm'));
+      });
+      assert.ok(existsSync(join(elsewhere, 'state', 'requests.db')));
+      assert.equal(existsSync(join(working, 'state')), false);
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+      await rm(working, { recursive: true, force: true });
+    }
   });
 });

@@ -24,7 +24,12 @@ interface Kept {
 /** The settings in `<root>/records/site.yaml`; throws, naming the file and each field, where they break the schema. */
 export async function readSite(root: string): Promise<SiteSettings> {
   const file = join(root, 'records', 'site.yaml');
-  const bytes = await readFile(file);
+  const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+    throw new Error(
+      `${file} does not exist: the server reads the site's settings there, so --root must name a project folder holding records/site.yaml and dist/`,
+    );
+  });
   const key = createHash('sha256').update(bytes).update('\0').update(readFileSync(SITE_SCHEMA_FILE)).digest('hex');
   const keptFile = join(root, '.cache', 'site-settings.json');
   const kept = readKept(keptFile);
