@@ -241,7 +241,8 @@ describe('the package npm pack makes, in a project that depends on it', () => {
     try {
       // Hard links: the server only reads them.
       await linkTree(join(REPO, 'dist'), join(elsewhere, 'dist'));
-      const refused = await run(bin(), ['--root', elsewhere, 'serve', '--port', '0'], { cwd: working }).then(
+      // Bounded: a server that started anyway would otherwise keep this test waiting.
+      const refused = await run(bin(), ['--root', elsewhere, 'serve', '--port', '0', '--host', '127.0.0.1'], { cwd: working, timeout: 60_000 }).then(
         () => null,
         (error: { code?: number; stderr?: string }) => error,
       );
