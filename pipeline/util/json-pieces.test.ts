@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { seededRandom, type Random } from '../../test/support/random.ts';
-import { jsonPieces, utf8OfPieces } from './json-pieces.ts';
+import { jsonPieces, utf8OfPieceGroups, utf8OfPieces } from './json-pieces.ts';
 
 const STRINGS = ['', 'a', 'GPTBot', 'line\nbreak', 'quote " and \\ back', 'é ü 😀', '\u2028', 'x'.repeat(9000)];
 
@@ -54,6 +54,27 @@ describe('json-pieces.ts: JSON.stringify in pieces of a few kilobytes', () => {
     assert.equal(pieces.join('') + '\n', text);
     assert.ok(pieces.length > 100, `${pieces.length} pieces`);
     assert.deepEqual(Buffer.from(utf8OfPieces([...pieces, '\n'])), Buffer.from(text, 'utf8'));
+  });
+
+  test('utf8OfPieceGroups: the bytes and where each group starts, with characters of one to four bytes and lone surrogates anywhere', () => {
+    const random = seededRandom(8);
+    const characters = ['a', '"', 'é', '€', '😀', '\ud800', '\udfff', 'z'];
+    for (let n = 0; n < 500; n++) {
+      const groups = Array.from({ length: 1 + random.int(4) }, () =>
+        Array.from({ length: random.int(4) }, () =>
+          Array.from({ length: random.int(12) }, () => (random.int(3) === 0 ? random.pick(characters) : 'x')).join(''),
+        ),
+      );
+      const { bytes, starts } = utf8OfPieceGroups(groups);
+      // Each piece is encoded alone: a surrogate pair split between two pieces is two lone
+      // surrogates (jsonPieces never splits a character).
+      const encoded = (pieces: readonly string[]) => Buffer.concat(pieces.map((piece) => new TextEncoder().encode(piece)));
+      assert.deepEqual(Buffer.from(bytes), encoded(groups.flat()), `groups ${JSON.stringify(groups)}`);
+      assert.deepEqual(
+        starts,
+        groups.map((_, g) => encoded(groups.slice(0, g).flat()).length),
+      );
+    }
   });
 
   test('utf8OfPieces: characters of several bytes, and no pieces at all', () => {
