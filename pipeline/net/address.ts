@@ -12,6 +12,7 @@ import ipaddr from 'ipaddr.js';
 
 import { hexTail } from './ipv6-text.ts';
 import type { Family } from './prefix.ts';
+import { ipv4Range, ipv6Range } from './special-ranges.ts';
 export type { Family };
 
 export type AddressErrorCode =
@@ -91,7 +92,7 @@ export function parseAddress(input: string): ParsedAddress | AddressProblem {
       );
     }
     const v4 = ipaddr.IPv4.parse(text);
-    return { ok: true, family: 'ipv4', bytes: v4.toByteArray(), canonical: v4.toString(), ipv4Mapped: false, range: v4.range() };
+    return { ok: true, family: 'ipv4', bytes: v4.toByteArray(), canonical: v4.toString(), ipv4Mapped: false, range: ipv4Range(v4.octets) };
   }
   return problem('not-an-address', `${shown} is not an IP address; ${EXPECTED}.`);
 }
@@ -109,12 +110,12 @@ function parseIpv6(text: string, shown: string): ParsedAddress | AddressProblem 
           `${shown} is not a valid IPv6 address (its IPv4 part ${JSON.stringify(hex.tail)} is not four decimal numbers 0 to 255); ${EXPECTED}.`,
         );
   }
-  if (!ipaddr.IPv6.isValid(hex.text)) return problem('invalid-ipv6', `${shown} is not a valid IPv6 address; ${EXPECTED}.`);
-  const v6 = ipaddr.IPv6.parse(hex.text);
+  const v6 = ipv6OrNull(hex.text);
+  if (v6 === null) return problem('invalid-ipv6', `${shown} is not a valid IPv6 address; ${EXPECTED}.`);
   const bytes = v6.toByteArray();
   if (v6.isIPv4MappedAddress()) {
     const v4 = v6.toIPv4Address();
-    return { ok: true, family: 'ipv4', bytes: v4.toByteArray(), canonical: v4.toString(), ipv4Mapped: true, range: v4.range() };
+    return { ok: true, family: 'ipv4', bytes: v4.toByteArray(), canonical: v4.toString(), ipv4Mapped: true, range: ipv4Range(v4.octets) };
   }
   if (isIpv4Compatible(bytes)) {
     const v4 = ipaddr.fromByteArray(bytes.slice(12)).toString();
@@ -123,7 +124,16 @@ function parseIpv6(text: string, shown: string): ParsedAddress | AddressProblem 
       `${shown} is an IPv4-compatible IPv6 address (::${v4}, deprecated by RFC 4291 section 2.5.5.1), which no client connects from, and not the IPv4 address ${v4}. To check that address, send ${v4} or its IPv4-mapped form ::ffff:${v4}.`,
     );
   }
-  return { ok: true, family: 'ipv6', bytes, canonical: v6.toRFC5952String(), ipv4Mapped: false, range: v6.range() };
+  return { ok: true, family: 'ipv6', bytes, canonical: v6.toRFC5952String(), ipv4Mapped: false, range: ipv6Range(v6) };
+}
+
+/** ipaddr.js's parse throws exactly where its isValid says false, which parses the text too: one parse instead of two. */
+function ipv6OrNull(text: string): ipaddr.IPv6 | null {
+  try {
+    return ipaddr.IPv6.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 /** ::/96 but for :: and ::1 (unspecified and loopback, which are addresses of their own). */
@@ -149,7 +159,7 @@ function canonicalDotted(text: string): ParsedAddress | null {
     if (value > 255 || (part.length > 1 && part.startsWith('0'))) return null;
     bytes.push(value);
   }
-  return { ok: true, family: 'ipv4', bytes, canonical: text, ipv4Mapped: false, range: new ipaddr.IPv4(bytes).range() };
+  return { ok: true, family: 'ipv4', bytes, canonical: text, ipv4Mapped: false, range: ipv4Range(bytes) };
 }
 
 function problem(code: AddressErrorCode, error: string): AddressProblem {

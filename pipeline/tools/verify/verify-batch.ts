@@ -186,6 +186,7 @@ export function verifyBatch(
 ): BatchAnswer {
   const context = contextFor(crawlers);
   const claim = claimedUa === undefined ? null : withEvidence(index, resolveClaim(crawlers, claimedUa), now);
+  const sentences = claim === null || !claim.resolved ? null : claimSentences(claim);
   const results: BatchItem[] = addresses.map((input, i): BatchItem => {
     if (i >= MAX_ADDRESSES_PER_CALL) {
       return {
@@ -198,7 +199,7 @@ export function verifyBatch(
     const found = lookup(index, input);
     if (!found.valid) return found;
     const matches = found.matches.map((m) => named(context, m));
-    const judged = judge(context, claim, found.address, matches);
+    const judged = judge(context, claim, sentences, found.address, matches);
     // Written out rather than spread: this runs up to 500 times a call. The verdict comes
     // first, as a reader of the answer should meet it.
     return {
@@ -259,11 +260,41 @@ function named(context: Context, match: PrefixMatch): BatchMatch {
 
 type Judgement = Pick<CheckedAddress, 'verdict' | 'explanation' | 'caveat'>;
 
-function judge(context: Context, claim: BatchClaim | null, address: string, matches: readonly BatchMatch[]): Judgement {
-  const where = describeMatches(context, matches);
-  if (claim === null) return { verdict: null, explanation: where, caveat: null };
-  if (!claim.resolved) {
-    return { verdict: 'unknown-claim', explanation: `The claimed user agent names no crawler in the index. ${where}`, caveat: null };
+/** The parts of a resolved claim's verdicts that are the same for every address of a call, written once per call. */
+interface ClaimSentences {
+  /** A verdict resting on where the address is not: the failed refreshes whose last good copies it leans on, or null. */
+  restsOn: string | null;
+  /** For an address found in someone else's list: the claim's own lists that could not be checked, or null. */
+  unchecked: string | null;
+  /** docs/API.md §6.4: the explanation for an address in none of the lists when not every list is evidence. */
+  unverifiable: (address: string) => string;
+}
+
+function claimSentences(claim: BatchClaim & { resolved: true }): ClaimSentences {
+  const { name, operator } = claim.crawler;
+  const usable = claim.lists.filter((l) => l.usable).map((l) => l.id);
+  const outside = usable.length > 0 ? `it is in none of the prefixes of ${usable.join(', ')}, but` : 'it is in no list this service holds, but';
+  const because = `${outside} ${claim.unverifiable_because}, so being outside the lists does not show it is not ${name}.`;
+  const others = otherMethods(claim.how_to_verify);
+  return {
+    restsOn: lastGoodCopies(claim),
+    unchecked:
+      claim.unverifiable_because === null ? null : `${name}'s own lists could not be checked (${claim.unverifiable_because}): the address may be in them too.`,
+    unverifiable: (address) =>
+      others === null
+        ? `${address} could not be checked: ${because} ${operator} documents no other way to check ${name}.`
+        : `${address} could not be checked: ${because} Check it another way: ${others.replaceAll('<ip>', address)} (see claim.how_to_verify).`,
+  };
+}
+
+function judge(context: Context, claim: BatchClaim | null, sentences: ClaimSentences | null, address: string, matches: readonly BatchMatch[]): Judgement {
+  if (claim === null) return { verdict: null, explanation: describeMatches(context, matches), caveat: null };
+  if (!claim.resolved || sentences === null) {
+    return {
+      verdict: 'unknown-claim',
+      explanation: `The claimed user agent names no crawler in the index. ${describeMatches(context, matches)}`,
+      caveat: null,
+    };
   }
   const claimed = claim.crawler;
   const own = matches.find((m) => m.scope !== 'network' && m.crawlers.includes(claimed.slug));
@@ -288,42 +319,24 @@ function judge(context: Context, claim: BatchClaim | null, address: string, matc
   }
   // A verdict that rests on where the address is not: a failed refresh's last good copy, or
   // (for an address found in someone else's list) the claim's own lists left unchecked.
-  const restsOn = lastGoodCopies(claim);
-  const unchecked =
-    claim.unverifiable_because === null
-      ? null
-      : `${claimed.name}'s own lists could not be checked (${claim.unverifiable_because}): the address may be in them too.`;
   const sameOperator = matches.find((m) => m.operator === claimed.operator_slug);
   if (sameOperator !== undefined) {
     return {
       verdict: 'operator-range',
       explanation: `${address} is in ${sameOperator.prefix}, a range of ${sameOperator.operator_name} (list ${sameOperator.source}, published for ${crawlerNames(context, sameOperator.crawlers)}), but not one published for ${claimed.name}. The address is ${claimed.operator}'s; the crawler named is not the one that list covers.`,
-      caveat: unchecked ?? restsOn,
+      caveat: sentences.unchecked ?? sentences.restsOn,
     };
   }
   if (matches.length > 0) {
     const others = unique(matches.map((m) => m.operator_name));
     return {
       verdict: 'other-operator',
-      explanation: `${address} is in a range published by ${others.join(', ')}, not by ${claimed.operator}: the request claims to be ${claimed.name} but comes from another operator's crawler addresses. ${where}`,
-      caveat: unchecked ?? restsOn,
+      explanation: `${address} is in a range published by ${others.join(', ')}, not by ${claimed.operator}: the request claims to be ${claimed.name} but comes from another operator's crawler addresses. ${describeMatches(context, matches)}`,
+      caveat: sentences.unchecked ?? sentences.restsOn,
     };
   }
-  if (claim.unverifiable_because !== null) return { verdict: 'unverifiable', explanation: unverifiableExplanation(address, claim), caveat: null };
-  return { verdict: 'not-in-published-ranges', explanation: unmatchedExplanation(address, claimed), caveat: restsOn };
-}
-
-/** docs/API.md §6.4: in none of the lists, but not every list the verdict would lean on is evidence. */
-function unverifiableExplanation(address: string, claim: BatchClaim & { resolved: true }): string {
-  const { name, operator } = claim.crawler;
-  const usable = claim.lists.filter((l) => l.usable).map((l) => l.id);
-  const outside = usable.length > 0 ? `it is in none of the prefixes of ${usable.join(', ')}, but` : 'it is in no list this service holds, but';
-  const others = otherMethods(claim.how_to_verify);
-  const instead =
-    others === null
-      ? `${operator} documents no other way to check ${name}.`
-      : `Check it another way: ${others.replaceAll('<ip>', address)} (see claim.how_to_verify).`;
-  return `${address} could not be checked: ${outside} ${claim.unverifiable_because}, so being outside the lists does not show it is not ${name}. ${instead}`;
+  if (claim.unverifiable_because !== null) return { verdict: 'unverifiable', explanation: sentences.unverifiable(address), caveat: null };
+  return { verdict: 'not-in-published-ranges', explanation: unmatchedExplanation(address, claimed), caveat: sentences.restsOn };
 }
 
 /** The sentence for a verdict resting on a list whose last refresh failed (its last good copy, still within the age bound). */
