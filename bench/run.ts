@@ -156,8 +156,11 @@ async function measureServers(wrk: Executable, nginx: Executable | null): Promis
       server = ours,
     ): Promise<Row> => {
       const compared = anchor !== null && theirRequest !== null ? { origin: anchor, request: theirRequest } : null;
-      progress(`measuring: ${label} (${seconds} s${compared === null ? '' : ' each'}) ...`);
+      progress(`measuring: ${label} (${seconds} s${compared === null ? '' : ' each'}, after ${warmSeconds} s of the same requests) ...`);
       const nginxSide = compared === null ? null : await measure(compared.origin, compared.request, connections);
+      // The rows before leave a path idle for minutes, and a thread that has been idle answers
+      // its first seconds slower (README: the verify rows); each row measures the steady state.
+      await load(server.origin, [ourRequest], connections, warmSeconds);
       return { label, connections, target, ours: await measure(server.origin, ourRequest, connections), nginx: nginxSide };
     };
     // The one-process limit: ours (log on and off), the bare replay and nginx, in slices taken in turn.
