@@ -1,12 +1,15 @@
 // Cold start: from spawning the server to its first 200; the README's target is under 1 s.
 // npm start's command (bin/serve.mjs, one node process: Node 22.18+ and 24 strip the types
 // themselves and keep compiled modules in the compile cache; older Node runs the server's bundle,
-// made at the first start after a source changes) beside the command npm start ran before (the
-// sources through bin/ts-loader.mjs, which on Node 20 is tsx's loader), on the same dist/, in the
-// same run, taking turns so that both meet the same machine.
+// made at the first start after a source changes) as npm start runs it, with its request log (a
+// new file each start) and with --no-log, beside the command npm start ran before (the sources
+// through bin/ts-loader.mjs, which on Node 20 is tsx's loader) with its log, on the same dist/,
+// in the same run, taking turns so that all meet the same machine.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stopChild } from './child.ts';
 
@@ -14,6 +17,8 @@ interface Command {
   label: string;
   command: string;
   args: string[];
+  /** Whether the server keeps its request log (a new file each start), as npm start does by default. */
+  log: boolean;
 }
 
 /** Timings of one command over several runs. */
@@ -34,16 +39,15 @@ const GIVE_UP_MS = 60_000;
 
 /** npm start's command, and the baseline: the command it ran before. */
 function coldStartCommands(root: string, node: string): Command[] {
+  const serve = [join(root, 'bin', 'serve.mjs')];
   return [
+    { label: "npm start's command (node bin/serve.mjs), request log on", command: node, args: serve, log: true },
+    { label: "npm start's command, --no-log", command: node, args: serve, log: false },
     {
-      label: "npm start's command (node bin/serve.mjs)",
-      command: node,
-      args: [join(root, 'bin', 'serve.mjs')],
-    },
-    {
-      label: 'baseline: the command npm start ran before (node --import ./bin/ts-loader.mjs serve.ts)',
+      label: 'baseline: the command npm start ran before (node --import ./bin/ts-loader.mjs serve.ts), request log on',
       command: node,
       args: ['--import', join(root, 'bin', 'ts-loader.mjs'), join(root, 'serve.ts')],
+      log: true,
     },
   ];
 }
@@ -59,9 +63,10 @@ function answers200(port: number): Promise<boolean> {
   });
 }
 
-async function once(root: string, command: Command, port: number): Promise<number> {
+async function once(root: string, command: Command, port: number, logDb: string): Promise<number> {
   const started = performance.now();
-  const child = spawn(command.command, [...command.args, '--port', String(port), '--host', '127.0.0.1', '--no-log', '--root', root], {
+  const log = command.log ? ['--log-db', logDb] : ['--no-log'];
+  const child = spawn(command.command, [...command.args, '--port', String(port), '--host', '127.0.0.1', ...log, '--root', root], {
     cwd: root,
     stdio: 'ignore',
   });
@@ -90,8 +95,14 @@ async function freePort(): Promise<number> {
 export async function coldStarts(root: string, runs: number, node: string): Promise<Spread[]> {
   const commands = coldStartCommands(root, node);
   const times = commands.map(() => [] as number[]);
-  for (let run = 0; run < runs; run++) {
-    for (const [i, command] of commands.entries()) times[i]?.push(await once(root, command, await freePort()));
+  const logs = mkdtempSync(join(tmpdir(), 'cold-start-log-'));
+  try {
+    let starts = 0;
+    for (let run = 0; run < runs; run++) {
+      for (const [i, command] of commands.entries()) times[i]?.push(await once(root, command, await freePort(), join(logs, `${starts++}.db`)));
+    }
+  } finally {
+    rmSync(logs, { recursive: true, force: true });
   }
   return commands.map((command, i) => spreadOf(command.label, times[i] ?? []));
 }

@@ -328,7 +328,7 @@ const coldNodes = [process.execPath, ...(process.env['BENCH_NODES'] ?? '').split
 for (const node of coldNodes) {
   const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
   progress(`cold starts on node ${version} ...`);
-  print(`\ncold start on node ${version}: spawn to the first 200 of /healthz (median of ${COLD_RUNS}, taking turns; --no-log; target under 1 s)`);
+  print(`\ncold start on node ${version}: spawn to the first 200 of /healthz (median of ${COLD_RUNS}, taking turns; target under 1 s)`);
   for (const c of await coldStarts(root, COLD_RUNS, node)) {
     print(`${c.label.padEnd(90)} median ${Math.round(c.medianMs)} ms (${Math.round(c.minMs)}-${Math.round(c.maxMs)})`);
   }

@@ -4,7 +4,7 @@
 import { dayOf } from '../log/daily.ts';
 import { statsDocument } from '../log/stats.ts';
 import { liveCounts, type LiveCounts } from '../log/live.ts';
-import { type DailyRow, LogBusy, type RequestLog } from '../log/types.ts';
+import { type DailyRow, LogBusy, type LogReader } from '../log/types.ts';
 import { etagOfWeb } from '../util/etag-rule.ts';
 import { errorResponse } from './errors.ts';
 import { sameSecret } from './secret.ts';
@@ -18,7 +18,7 @@ const HITS_MAX_LIMIT = 1000;
 
 /** The request log as the handler is given it. */
 export interface Visits {
-  log: RequestLog;
+  log: LogReader;
   /** The salted hash the log keeps instead of an address. */
   hashAddress(address: string, at: number): string;
   /** EXPORT_KEY; null: /hits.json answers 401 to everyone. */
@@ -139,7 +139,7 @@ export async function hitsResponse(visits: Visits, request: Request, url: URL, b
       );
     }
   }
-  let page: Awaited<ReturnType<RequestLog['hits']>>;
+  let page: Awaited<ReturnType<LogReader['hits']>>;
   try {
     page = await visits.log.hits(cursor as number, limit as number);
   } catch (error) {

@@ -35,6 +35,19 @@ export interface LogEntry {
 
 export const USER_AGENT_LIMIT = 256;
 
+/**
+ * An answered request as the server hands it to the log, before it is booked. The log's thread
+ * books it (the crawler its User-Agent names and what its address shows, tools/booking.ts) with
+ * the tools' data of the build being served, so the server's own thread never builds that data
+ * (docs/API.md §4.3a).
+ */
+export interface AnsweredEntry extends Omit<LogEntry, 'crawler' | 'category' | 'verdict' | 'user_agent'> {
+  /** The address the request came from, for booking only: it stays in memory, the file keeps its hash. */
+  address: string | null;
+  /** The User-Agent as sent: booking reads all of it; the file keeps USER_AGENT_LIMIT characters. */
+  user_agent: string | null;
+}
+
 /** Days of requests a log keeps unless the server is told otherwise (--log-retention-days). */
 export const DEFAULT_RETENTION_DAYS = 30;
 
@@ -114,6 +127,9 @@ export interface RequestLog {
   /** Writes what is queued and releases the store; resolves once it is written. */
   close(): Promise<void>;
 }
+
+/** What the service's answers read of a log (/stats.json, /hits.json, whoami). */
+export type LogReader = Pick<RequestLog, 'daily' | 'hits' | 'visitor' | 'health'>;
 
 /** The log of a server started with --no-log: records nothing and says so. */
 export const NO_LOG: RequestLog = {

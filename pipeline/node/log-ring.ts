@@ -9,7 +9,8 @@
 // read. head === tail: empty. The writer never lets head reach tail from behind, so a full
 // ring refuses the entry (the caller counts it dropped) instead of overwriting one unread.
 
-import type { LogEntry, Verdict } from '../log/types.ts';
+import type { AnsweredEntry } from '../log/types.ts';
+import { UA_LIMIT_BYTES } from '../tools/classify/heuristic.ts';
 
 const HEAD = 0;
 const TAIL = 1;
@@ -24,20 +25,19 @@ const SAME_FIELD = 0xfffe;
 /** A record's length of 0 says: the rest of the ring is unused, go on at its start. */
 const WRAP = 0;
 
-type Field = 'method' | 'route' | 'crawler' | 'category' | 'verdict' | 'address_hash' | 'user_agent';
+type Field = 'method' | 'route' | 'address' | 'address_hash' | 'user_agent';
 /**
  * The string fields in their order, each with its most bytes (UTF-8); a longer value is cut at a
- * character boundary. The User-Agent is cut to 256 UTF-16 units before (USER_AGENT_LIMIT), at
- * most 768 bytes; the others are route templates, slugs and hashes.
+ * character boundary. The User-Agent goes whole up to the most the classifier reads, and one
+ * more character: booking reads it all, and one cut past that limit still reads as too long.
+ * The others are route templates, addresses and hashes.
  */
 const FIELDS: readonly (readonly [Field, number])[] = [
   ['method', 256],
   ['route', 256],
-  ['crawler', 256],
-  ['category', 256],
-  ['verdict', 256],
+  ['address', 256],
   ['address_hash', 256],
-  ['user_agent', 768],
+  ['user_agent', UA_LIMIT_BYTES + 4],
 ];
 const MOST_BYTES: readonly number[] = FIELDS.map(([, most]) => most);
 
@@ -45,8 +45,8 @@ const MOST_BYTES: readonly number[] = FIELDS.map(([, most]) => most);
  * An entry's string fields in the order of FIELDS, each read by its name: reading them as
  * `entry[name]` in a loop made every record's write a megamorphic lookup per field.
  */
-function fieldsOf(entry: LogEntry): (string | null)[] {
-  return [entry.method, entry.route, entry.crawler, entry.category, entry.verdict, entry.address_hash, entry.user_agent];
+function fieldsOf(entry: AnsweredEntry): (string | null)[] {
+  return [entry.method, entry.route, entry.address, entry.address_hash, entry.user_agent];
 }
 
 /** The numbers: at, duration_ms, bytes (f64) and status (u16). */
@@ -66,7 +66,7 @@ export function logRing(bytes: number): LogRing {
 }
 
 /** The writer's side: `write` copies one entry in, or answers false when the ring is full. */
-export function ringWriter(ring: LogRing): { write(entry: LogEntry): boolean } {
+export function ringWriter(ring: LogRing): { write(entry: AnsweredEntry): boolean } {
   const control = new Int32Array(ring.control);
   const data = Buffer.from(ring.data);
   const size = data.length;
@@ -114,7 +114,7 @@ export function ringWriter(ring: LogRing): { write(entry: LogEntry): boolean } {
 }
 
 /** The reader's side: `drain` hands every entry written so far to `each`, oldest first, and frees their room. */
-export function ringReader(ring: LogRing): { drain(each: (entry: LogEntry) => void): number } {
+export function ringReader(ring: LogRing): { drain(each: (entry: AnsweredEntry) => void): number } {
   const control = new Int32Array(ring.control);
   const data = Buffer.from(ring.data);
   const size = data.length;
@@ -145,17 +145,15 @@ export function ringReader(ring: LogRing): { drain(each: (entry: LogEntry) => vo
           last[i] = value;
           text.push(value);
         }
-        const [method, route, crawler, category, verdict, address_hash, user_agent] = text;
-        const entry: LogEntry = {
+        const [method, route, address, address_hash, user_agent] = text;
+        const entry: AnsweredEntry = {
           at: data.readDoubleLE(at),
           method: method ?? '',
           route: route ?? '',
           status: data.readUInt16LE(at + 24),
           bytes: data.readDoubleLE(at + 16),
           duration_ms: data.readDoubleLE(at + 8),
-          crawler: crawler ?? null,
-          category: category ?? null,
-          verdict: (verdict ?? null) as Verdict | null,
+          address: address ?? null,
           address_hash: address_hash ?? null,
           user_agent: user_agent ?? null,
         };

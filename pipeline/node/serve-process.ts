@@ -1,9 +1,10 @@
 // The server as a process: judges its arguments, starts serving, and closes on SIGTERM or SIGINT.
 // serve.ts (`npm start`) and the command line's `crawler-index serve` both run it.
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { RunningServer } from './server.ts';
 import { judgeServeArguments, listenFailure } from './serve-args.ts';
+import { threadedLog } from './threaded-log.ts';
 import { errnoOf, messageOf } from '../util/errno.ts';
 
 /** Exit code when the server cannot start or stop (a setting in the wrong form is 2, serve-args.ts). */
@@ -60,6 +61,9 @@ export async function serveProcess(argv: readonly string[]): Promise<void> {
   let running: RunningServer;
   try {
     if (options.log) makeFolderOf(options.logDb);
+    // Started before the server's modules load: its thread opens the file and builds its booking
+    // data from the build (node/threaded-log.ts) while this thread loads them and the build.
+    const started = options.log ? threadedLog({ file: options.logDb, retentionDays, maxBytes, log: say, bookFrom: join(options.root, 'dist') }) : undefined;
     // Loaded after the arguments are judged, so a mistyped one is answered at once.
     const { startServer } = await import('./server.ts');
     running = await startServer({
@@ -67,7 +71,7 @@ export async function serveProcess(argv: readonly string[]): Promise<void> {
       host,
       root: options.root,
       log: say,
-      requestLog: { file: options.log ? options.logDb : null, retentionDays, maxBytes },
+      requestLog: { file: options.log ? options.logDb : null, retentionDays, maxBytes, ...(started === undefined ? {} : { started }) },
       // The only secret the service knows: it opens /hits.json, the raw log (docs/API.md §5).
       exportKey: process.env['EXPORT_KEY'] || null,
       origin,

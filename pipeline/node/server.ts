@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { Socket, type AddressInfo } from 'node:net';
 import { createApp } from '../http/handler.ts';
 import type { OriginPolicy } from '../http/origin.ts';
-import { toolDataFrom } from '../http/tool-data.ts';
-import type { ToolData } from '../tools/registry/types.ts';
+import { toolDataFrom, toolSnapshotFrom } from '../http/tool-data.ts';
 import { readSite } from './site-settings.ts';
 import { addressOf, isClientGone, nodeListener, peerAddress, plainError, refuseExpectation } from './adapter.ts';
 import { snapshotStore } from './dist-snapshot.ts';
@@ -14,10 +13,10 @@ import { recoverDist } from '../publish/recover-dist.ts';
 import { toolPool, type ToolPool, type ToolPoolOptions } from './tool-pool.ts';
 import { inProcessRunner } from '../tools/registry/call.ts';
 import { createHash, randomBytes } from 'node:crypto';
-import { threadedLog } from './threaded-log.ts';
+import { type ThreadedLog, threadedLog } from './threaded-log.ts';
 import { NO_LOG } from '../log/types.ts';
 import { dailySaltedHasher } from '../log/salt.ts';
-import { logEntry } from '../log/entry.ts';
+import { answeredEntry } from '../log/entry.ts';
 import { accessLog } from './access-log.ts';
 import type { Visits } from '../http/request-log.ts';
 import { routeTemplateOf } from '../http/route-template.ts';
@@ -81,7 +80,7 @@ export interface ServeOptions {
    * The request log: a SQLite file, or null for none (--no-log). Default: none. `maxBytes` is its
    * size cap (--log-max-mb); `flushEveryMs` how often its thread takes the answered requests (5 ms).
    */
-  requestLog?: { file: string | null; retentionDays?: number; maxBytes?: number; flushEveryMs?: number };
+  requestLog?: { file: string | null; retentionDays?: number; maxBytes?: number; flushEveryMs?: number; started?: ThreadedLog };
   /** The key /hits.json asks for (EXPORT_KEY); null or absent: every request to it is 401. */
   exportKey?: string | null;
   /** Which origin dynamic answers name (BASE_URL, --trust-proxy); default: the one each request used. */
@@ -181,7 +180,6 @@ function admitConnections(server: Server, limits: ConnectionLimits): void {
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? (() => {});
-  let current: ToolData | null = null;
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const site = await readSite(options.root);
   const distDir = options.distDir ?? join(options.root, 'dist');
@@ -190,10 +188,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   if (recovered) log(recovered);
   // Made once the store is: the store's first build is prepared before any thread exists.
   let pool: ToolPool | null = null;
-  // Started first: its thread opens the file while the build is loaded, and the server listens
-  // only once it has, so that every answered request is in the file within the bound of
-  // docs/API.md §4.3a, the first one too.
-  const requestLog = options.requestLog?.file ? threadedLog({ ...options.requestLog, file: options.requestLog.file, log }) : null;
+  // Started first (or already, `started`, by a process that began it before loading this module):
+  // its thread opens the file and builds its booking data from distDir while the build is loaded
+  // here, and the server listens only once both are done, so that every answered request is
+  // booked and in the file within the bound of docs/API.md §4.3a, the first one too.
+  const requestLog =
+    options.requestLog?.started ??
+    (options.requestLog?.file ? threadedLog({ ...options.requestLog, file: options.requestLog.file, log, bookFrom: distDir }) : null);
   const access = options.accessLog === undefined ? null : accessLog(options.accessLog);
   const fixedOrigin = options.origin?.fixed ?? null;
   const store = await snapshotStore(distDir, {
@@ -202,12 +203,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     compress: options.compress,
     // With BASE_URL, the stored documents name it too, not the address the tree was built for.
     ...(fixedOrigin === null ? {} : { relocateTo: { baseUrl: fixedOrigin, siteName: site.name } }),
-    // The tools' classifier and prefix index are built before a build is swapped in, here and
-    // on every tool thread, so no request pays for them and no call's deadline counts them;
-    // the request log books with the same data, held here.
+    // The tools' classifier and prefix index are built before a build is swapped in, on every
+    // tool thread and on the log's thread (which books requests with them), so no request pays
+    // for them and no call's deadline counts them. The server's own thread never builds them.
     prepare: async (snapshot) => {
-      current = await toolDataFrom(snapshot);
-      await pool?.prepare(snapshot);
+      const booking = requestLog === null ? undefined : toolSnapshotFrom(snapshot).then((tools) => requestLog.prepare(tools));
+      await Promise.all([pool?.prepare(snapshot), booking]);
     },
   }).catch(async (error: unknown) => {
     // A dist/ that cannot be served: the log's thread, already started, must not outlive the start.
@@ -255,12 +256,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
               // Written after the answer is sent: every request on the access log, as people expect of a server.
               access?.record(answered);
               if (requestLog === null) return;
-              // Booked from the tools' data of the build being served.
+              // Booked on the log's thread, with the tools' data of the build being served.
               try {
                 const route = routeTemplateOf(answered.target);
                 // A container's health probe (every 30 s) is the operator's machinery, not a visit.
                 if (route === HEALTH_ROUTE) return;
-                requestLog.record(logEntry(answered, route, current, hasher));
+                requestLog.record(answeredEntry(answered, route, hasher));
               } catch (error) {
                 log(`log: ${(error as Error).message}`);
               }

@@ -1,7 +1,12 @@
 // The request log as the Node server holds it: each answered request is copied into memory the
-// log's thread shares (log-ring.ts), and the SQLite work (log-worker.ts, sqlite-log.ts) happens
-// on that thread. Reads are messages to it. A thread that cannot start or dies leaves the log
-// unavailable and the server serving.
+// log's thread shares (log-ring.ts), and the booking and the SQLite work (log-worker.ts,
+// sqlite-log.ts) happen on that thread. Reads are messages to it. A thread that cannot start or
+// dies leaves the log unavailable and the server serving.
+//
+// Booking reads the tools' data (the classifier, the prefix index) of the build being served,
+// which the thread builds itself: from the build's folder as it starts, while the server loads
+// the same build, and again from each build the server prepares (prepare()). The server waits
+// for the first before it listens, so the first request is booked like any other.
 //
 // How long an answered request waits before it is in the file, which is all a kill -9 can lose
 // (docs/API.md §4.3a): the thread takes what the ring holds every READ_EVERY_MS and writes it at
@@ -13,6 +18,7 @@ import { Worker } from 'node:worker_threads';
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_RETENTION_DAYS,
+  type AnsweredEntry,
   type DailyRow,
   type HitsPage,
   LogBusy,
@@ -21,6 +27,7 @@ import {
   type VisitorLookup,
 } from '../log/types.ts';
 import { type LogRing, logRing, ringWriter } from './log-ring.ts';
+import type { ToolSnapshot } from '../http/tool-data.ts';
 import type { SqliteLogOptions } from './sqlite-log.ts';
 import { workerEntry, workerSource } from './worker-source.ts';
 
@@ -29,12 +36,17 @@ export type LogWorkerRequest =
   | { op: 'daily'; id: number; since: string }
   | { op: 'hits'; id: number; cursor: number; limit: number }
   | { op: 'visitor'; id: number; hash: string }
+  | { op: 'book'; snapshot: ToolSnapshot | null }
   | { op: 'close' };
 
-export type LogWorkerReply = { op: 'health'; health: LogHealth; lines: string[] } | { op: 'answer'; id: number; result: unknown } | { op: 'closed' };
+export type LogWorkerReply =
+  | { op: 'health'; health: LogHealth; lines: string[] }
+  | { op: 'answer'; id: number; result: unknown }
+  | { op: 'booked'; key: string | null; error: string | null }
+  | { op: 'closed' };
 
-/** What the thread is started with. */
-export type LogWorkerData = Omit<SqliteLogOptions, 'log' | 'now' | 'flushEveryMs'> & { ring: LogRing; readEveryMs: number };
+/** What the thread is started with; `bookFrom`: the dist/ folder whose tools' documents it books with first. */
+export type LogWorkerData = Omit<SqliteLogOptions, 'log' | 'now' | 'flushEveryMs'> & { ring: LogRing; readEveryMs: number; bookFrom: string | null };
 
 const BOOTSTRAP = workerSource(workerEntry('log-worker', import.meta.url));
 
@@ -50,10 +62,23 @@ const READ_TIMEOUT_MS = 2_000;
  */
 const START_TIMEOUT_MS = 10_000;
 
-/** The log's options; `flushEveryMs` is how often the thread takes what the ring holds (default READ_EVERY_MS). */
-export type ThreadedLogOptions = Omit<SqliteLogOptions, 'now' | 'queueLimit'>;
+/**
+ * The log's options; `flushEveryMs` is how often the thread takes what the ring holds (default
+ * READ_EVERY_MS); `bookFrom`, the dist/ folder the server is about to serve: the thread builds
+ * its booking data from it as it starts.
+ */
+export type ThreadedLogOptions = Omit<SqliteLogOptions, 'now' | 'queueLimit'> & { bookFrom?: string };
 
-export interface ThreadedLog extends RequestLog {
+export interface ThreadedLog extends Omit<RequestLog, 'record'> {
+  /** Queues one answered request, to be booked and written on the log's thread; never throws and never waits. */
+  record(entry: AnsweredEntry): void;
+  /**
+   * Resolves once the thread books requests with the tools' data of `snapshot` (null: with
+   * none), the build about to be served: at once when it already does, as after a start whose
+   * folder held this build. A thread that does not say so within START_TIMEOUT_MS is said in
+   * one line and waited for no longer.
+   */
+  prepare(snapshot: ToolSnapshot | null): Promise<void>;
   /**
    * Resolves once the thread has opened the file (or found that it cannot): from then on,
    * answered requests reach the file within the bound above. A thread still not up after
@@ -83,11 +108,20 @@ export function threadedLog(options: ThreadedLogOptions): ThreadedLog {
   const isReady = new Promise<void>((resolve) => {
     markReady = resolve;
   });
+  /** The build the thread books with, as it last said (undefined: it has not said yet). */
+  let bookedKey: string | null | undefined;
+  /** The build the server last prepared. */
+  let preparedKey: string | null | undefined;
+  const bookingWaiters: (() => void)[] = [];
+  const bookingSaid = () => {
+    for (const resolve of bookingWaiters.splice(0)) resolve();
+  };
 
   const ring = logRing(RING_BYTES);
   const writer = ringWriter(ring);
   const { log: _log, flushEveryMs, ...fileOptions } = options;
-  const workerData: LogWorkerData = { ...fileOptions, ring, readEveryMs: flushEveryMs ?? READ_EVERY_MS };
+  const { bookFrom, ...sqliteOptions } = fileOptions;
+  const workerData: LogWorkerData = { ...sqliteOptions, ring, readEveryMs: flushEveryMs ?? READ_EVERY_MS, bookFrom: bookFrom ?? null };
   const worker = new Worker(BOOTSTRAP, { eval: true, workerData });
   worker.unref();
   worker.on('message', (message: LogWorkerReply) => {
@@ -102,6 +136,10 @@ export function threadedLog(options: ThreadedLogOptions): ThreadedLog {
       waiting.delete(message.id);
       clearTimeout(pending.timer);
       pending.resolve(message.result);
+    } else if (message.op === 'booked') {
+      bookedKey = message.key;
+      if (message.error !== null) say(`log: the tools' data could not be built for booking (${message.error}); requests are recorded naming no crawler`);
+      bookingSaid();
     } else closed?.();
   });
   const stop = (why: string) => {
@@ -111,8 +149,32 @@ export function threadedLog(options: ThreadedLogOptions): ThreadedLog {
     for (const pending of waiting.values()) pending.resolve(null);
     waiting.clear();
     markReady();
+    bookingSaid();
     closed?.();
   };
+
+  /**
+   * Waits for the thread's reports until `done` holds, the thread stops, or START_TIMEOUT_MS has
+   * passed (said in one line: rows then wait in the ring, and are booked once it has built).
+   */
+  async function untilBooked(done: () => boolean): Promise<void> {
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    while (!done() && dead === null) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), Math.max(0, deadline - Date.now()));
+      });
+      const said = new Promise<'said'>((resolve) => bookingWaiters.push(() => resolve('said')));
+      const outcome = await Promise.race([said, late]);
+      clearTimeout(timer);
+      if (outcome === 'late') {
+        say(
+          `log: the request log's thread has not built the tools' data for booking after ${START_TIMEOUT_MS / 1000} s; serving, its rows wait in memory until it has`,
+        );
+        return;
+      }
+    }
+  }
   worker.on('error', (error) => stop(error.message));
   worker.on('exit', (code) => stop(`exit code ${code}`));
 
@@ -136,6 +198,16 @@ export function threadedLog(options: ThreadedLogOptions): ThreadedLog {
     record(entry) {
       if (dead !== null || health.state !== 'ok') return;
       if (!writer.write(entry)) dropped++;
+    },
+    async prepare(snapshot) {
+      const key = snapshot?.key ?? null;
+      preparedKey = key;
+      // A thread told a folder says first what it found there, which may be this very build.
+      if (bookFrom !== undefined) await untilBooked(() => bookedKey !== undefined);
+      // Done, or a later build is being prepared and this one is no longer wanted.
+      if (bookedKey === key || preparedKey !== key || dead !== null) return;
+      worker.postMessage({ op: 'book', snapshot } satisfies LogWorkerRequest);
+      await untilBooked(() => bookedKey === key || preparedKey !== key);
     },
     async ready() {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -167,6 +239,7 @@ export function threadedLog(options: ThreadedLogOptions): ThreadedLog {
       await done;
       // Ended on purpose: its exit is not news (stop() says nothing once dead is set).
       dead = 'closed';
+      bookingSaid();
       await worker.terminate();
     },
   };

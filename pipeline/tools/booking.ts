@@ -6,7 +6,7 @@ import type { CrawlerView } from '../model/model.ts';
 import { crawlerNamedBy } from './classify/index.ts';
 import type { ToolData } from './registry/types.ts';
 import { lookup } from './verify/index.ts';
-import { listEvidence } from './verify/evidence.ts';
+import { everyListUsable } from './verify/evidence.ts';
 import type { Verdict } from '../log/types.ts';
 
 export interface Booking {
@@ -41,7 +41,7 @@ function verdictOf(data: ToolData, crawler: CrawlerView, address: string, now: n
   const checks = crawler.verification.filter((v) => ADDRESS_CHECKS.has(v.method) && (v.method !== 'asn' || v.sources.length > 0));
   if (checks.length === 0 || checks.some((v) => v.method === 'published-ranges' && v.sources.length === 0)) return 'unverifiable';
   const lists = checks.flatMap((v) => (v.method === 'fixed-ips' ? [] : v.sources));
-  return listEvidence(data.prefixes, lists, now).every((l) => l.usable) ? 'not-genuine' : 'unverifiable';
+  return everyListUsable(data.prefixes, lists, now) ? 'not-genuine' : 'unverifiable';
 }
 
 // The same few User-Agents arrive again and again: each is classified once per published tree

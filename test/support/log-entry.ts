@@ -1,5 +1,5 @@
 // Test support: one request-log row with test defaults; a test says only what it is about.
-import type { LogEntry } from '../../pipeline/log/types.ts';
+import type { AnsweredEntry, LogEntry } from '../../pipeline/log/types.ts';
 
 export const LOG_TIME = Date.UTC(2026, 10, 25, 12);
 
@@ -14,6 +14,22 @@ export function logEntry(fields: Partial<LogEntry> = {}): LogEntry {
     crawler: null,
     category: null,
     verdict: null,
+    address_hash: 'cafe',
+    user_agent: null,
+    ...fields,
+  };
+}
+
+/** One answered request as the server hands it to the log, before its thread books it. */
+export function answeredLogEntry(fields: Partial<AnsweredEntry> = {}): AnsweredEntry {
+  return {
+    at: LOG_TIME,
+    method: 'GET',
+    route: '/data/agents.json',
+    status: 200,
+    bytes: 10,
+    duration_ms: 1,
+    address: '192.0.2.1',
     address_hash: 'cafe',
     user_agent: null,
     ...fields,

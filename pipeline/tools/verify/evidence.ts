@@ -45,30 +45,60 @@ export function listsLeanedOn(crawler: Leaning): string[] | null {
   return null;
 }
 
+type Source = PrefixIndex['sources'][number];
+
+/** Where a list stands at `now`: only a `usable` one can rule an address out. */
+type Standing = 'usable' | 'missing' | 'never-fetched' | 'failed' | 'empty' | 'undated' | 'too-old';
+
+function standingOf(source: Source | undefined, now: number): Standing {
+  if (source === undefined) return 'missing';
+  if (source.ipv4_count + source.ipv6_count === 0) {
+    if (source.state === 'never-fetched' || source.state === null) return 'never-fetched';
+    return source.state === 'failed' ? 'failed' : 'empty';
+  }
+  const accepted = source.confirmed_at === null ? Number.NaN : Date.parse(source.confirmed_at);
+  if (Number.isNaN(accepted)) return 'undated';
+  return now - accepted > MAX_LIST_AGE_SECONDS * 1000 ? 'too-old' : 'usable';
+}
+
+const sourceOf = (index: PrefixIndex, id: string): Source | undefined => index.sources.find((s) => s.id === id);
+
+/**
+ * Whether every list of `ids` can rule an address out at `now`: listEvidence's `usable`, without
+ * the sentences, for the request log, which books every request that names a crawler.
+ */
+export function everyListUsable(index: PrefixIndex, ids: readonly string[], now: number): boolean {
+  return ids.every((id) => standingOf(sourceOf(index, id), now) === 'usable');
+}
+
 /** Each list's evidence at `now` (milliseconds since the epoch). */
 export function listEvidence(index: PrefixIndex, ids: readonly string[], now: number): ListEvidence[] {
   return ids.map((id) => {
-    const source = index.sources.find((s) => s.id === id);
+    const source = sourceOf(index, id);
+    const standing = standingOf(source, now);
     if (source === undefined) return { id, state: null, prefixes: 0, confirmed_at: null, usable: false, note: `this service holds no list ${id}` };
-    const prefixes = source.ipv4_count + source.ipv6_count;
-    const base = { id, state: source.state, prefixes, confirmed_at: source.confirmed_at };
+    const base = { id, state: source.state, prefixes: source.ipv4_count + source.ipv6_count, confirmed_at: source.confirmed_at };
     const unusable = (note: string): ListEvidence => ({ ...base, usable: false, note });
-    if (prefixes === 0) {
-      if (source.state === 'never-fetched' || source.state === null) return unusable(`this service has never fetched list ${id}`);
-      if (source.state === 'failed') return unusable(`this service has no accepted copy of list ${id} (every fetch so far failed)`);
-      return unusable(`this service's copy of list ${id} is empty`);
+    switch (standing) {
+      case 'never-fetched':
+        return unusable(`this service has never fetched list ${id}`);
+      case 'failed':
+        return unusable(`this service has no accepted copy of list ${id} (every fetch so far failed)`);
+      case 'empty':
+        return unusable(`this service's copy of list ${id} is empty`);
+      case 'undated':
+        return unusable(`this service does not record when its copy of list ${id} was last fetched and accepted`);
+      case 'too-old':
+        return unusable(
+          `this service's copy of list ${id} was last fetched and accepted at ${source.confirmed_at}, more than ${MAX_LIST_AGE_SECONDS / 3600} hours ago, so it may lack the operator's newer prefixes`,
+        );
+      default: {
+        const note =
+          source.state === 'failed'
+            ? `list ${id} failed its last refresh; its last good copy, last fetched and accepted at ${source.confirmed_at} (within ${MAX_LIST_AGE_SECONDS / 3600} hours), is used`
+            : null;
+        return { ...base, usable: true, note };
+      }
     }
-    const accepted = source.confirmed_at === null ? Number.NaN : Date.parse(source.confirmed_at);
-    if (Number.isNaN(accepted)) return unusable(`this service does not record when its copy of list ${id} was last fetched and accepted`);
-    if (now - accepted > MAX_LIST_AGE_SECONDS * 1000) {
-      return unusable(
-        `this service's copy of list ${id} was last fetched and accepted at ${source.confirmed_at}, more than ${MAX_LIST_AGE_SECONDS / 3600} hours ago, so it may lack the operator's newer prefixes`,
-      );
-    }
-    const note =
-      source.state === 'failed'
-        ? `list ${id} failed its last refresh; its last good copy, last fetched and accepted at ${source.confirmed_at} (within ${MAX_LIST_AGE_SECONDS / 3600} hours), is used`
-        : null;
-    return { ...base, usable: true, note };
   });
 }
