@@ -205,7 +205,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     ...(fixedOrigin === null ? {} : { relocateTo: { baseUrl: fixedOrigin, siteName: site.name } }),
     // The tools' classifier and prefix index are built before a build is swapped in, on every
     // tool thread and on the log's thread (which books requests with them), so no request pays
-    // for them and no call's deadline counts them. The server's own thread never builds them.
+    // for them and no call's deadline counts them. The server's own thread builds them only when
+    // it runs the tools itself (`tools.threads: 0`), at the first call.
     prepare: async (snapshot) => {
       const booking = requestLog === null ? undefined : toolSnapshotFrom(snapshot).then((tools) => requestLog.prepare(tools));
       await Promise.all([pool?.prepare(snapshot), booking]);
