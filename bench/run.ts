@@ -36,6 +36,7 @@ import { startScriptProcess, startServerProcess } from './server-process.ts';
 import { type Contender, interleaved, type LimitRow, limitTable } from './limit.ts';
 import { ENCODED_LINE } from '../pipeline/node/compress.ts';
 import { hostileStalls } from './stall.ts';
+import { reloadStall } from './reload-stall.ts';
 import { rowsTable, rssDrift, rssTable, type Row, type RssRound, type Side, type Target } from './table.ts';
 import { toolFigures } from './tools.ts';
 import { runWrk, type WrkRequest } from './wrk.ts';
@@ -310,6 +311,14 @@ print(
   `\nhostile inputs, each beside GETs of /crawler/gptbot.json sent back to back on another connection; the slowest GET while the input was answered (target: under 50 ms; baseline, the same GETs alone: ${hostile.baselineMs.toFixed(1)} ms)`,
 );
 for (const s of hostile.stalls) print(`${s.name.padEnd(50)} answer ${describeAnswer(s.answer).padEnd(24)} worst GET ${s.worstMs.toFixed(1)} ms`);
+
+// A new build swapped in while the server answers (bench/reload-stall.ts): what it holds every client.
+progress('measuring: the stall of a new build swapped in ...');
+const reload = await reloadStall(root);
+print(
+  `\nnew build swapped in under GETs of /crawler/gptbot.json sent back to back, request log on; the slowest GET in the 4 s after (target: under 50 ms; baseline, the same GETs before it: ${reload.baselineMs.toFixed(1)} ms)`,
+);
+print(`new /status.json served after: ${reload.reloaded ? 'yes' : 'no (the build was not reloaded)'}; worst GET ${reload.worstMs.toFixed(1)} ms`);
 
 // A valid list of 500,000 prefixes (about 500 times the largest real one) through refresh, build of
 // every document, commit and verify; test/large-list.test.ts proves the same stages on the smallest

@@ -90,7 +90,7 @@ export interface Stall {
 }
 
 /** Probe GETs back to back on one kept-alive connection until `stop`; the slowest, in ms. */
-async function probeWhile(origin: string, agent: Agent, stop: Promise<unknown>): Promise<number> {
+export async function probeWhile(origin: string, agent: Agent, stop: Promise<unknown>): Promise<number> {
   let done = false;
   void stop.finally(() => (done = true));
   let worst = 0;
