@@ -14,6 +14,11 @@ export interface StoredDocument {
   /** ISO time the bytes last changed. */
   lastModified: string;
   /**
+   * Where the server serves other bytes than the build wrote (relocated to another base URL,
+   * node/relocated-snapshot.ts): the ETag of the file as written, which names the build.
+   */
+  builtEtag?: string;
+  /**
    * The same bytes with a content-coding applied, where the runtime made them (Node does, once
    * per snapshot, in the background). Absent or missing a coding: that coding is not offered.
    */

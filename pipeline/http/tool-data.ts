@@ -1,7 +1,7 @@
 import { buildToolData, TOOL_DOCUMENTS, type ToolDocuments } from '../tools/registry/data.ts';
 import type { PublishedPolicy, ToolData } from '../tools/registry/types.ts';
 import { POLICY_IDS } from '../records/types.ts';
-import type { DocumentStore } from './store.ts';
+import type { DocumentStore, StoredDocument } from './store.ts';
 import { href } from '../paths.ts';
 import { DIALECTS } from '../render/server/dialects.ts';
 
@@ -23,10 +23,18 @@ export const TOOL_SNAPSHOT_PATHS: readonly string[] = [
   href('policy_accuracy'),
 ];
 
-export async function toolSnapshotFrom(store: DocumentStore): Promise<ToolSnapshot | null> {
+/**
+ * The tools' documents as served, named by their ETags. Named `built`, the key is the ETags of
+ * the files as the build wrote them, where the server serves them relocated to another base URL:
+ * what the request log's booking is built from reads no URL of this service, so a relocated copy
+ * of a build books as the build itself does, and the log's thread, which read the build's files
+ * as it started, need not build it again (node/threaded-log.ts).
+ */
+export async function toolSnapshotFrom(store: DocumentStore, name: 'served' | 'built' = 'served'): Promise<ToolSnapshot | null> {
   const documents = await Promise.all(TOOL_SNAPSHOT_PATHS.map((path) => store.get(path)));
   if (documents.some((d) => d === null)) return null;
-  return { key: documents.map((d) => d!.etag).join(','), bytes: documents.map((d) => d!.bytes) };
+  const tagOf = (d: StoredDocument) => (name === 'built' ? (d.builtEtag ?? d.etag) : d.etag);
+  return { key: documents.map((d) => tagOf(d!)).join(','), bytes: documents.map((d) => d!.bytes) };
 }
 
 let cached: { key: string; data: ToolData } | null = null;

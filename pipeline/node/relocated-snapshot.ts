@@ -73,7 +73,14 @@ export async function relocateDocuments(
       continue;
     }
     const bytes = utf8.encode(replace(decoder.decode(document.bytes))) as Uint8Array<ArrayBuffer>;
-    moved.set(path, { path, bytes, type: document.type, etag: etagOf(bytes), lastModified: document.lastModified });
+    moved.set(path, {
+      path,
+      bytes,
+      type: document.type,
+      etag: etagOf(bytes),
+      lastModified: document.lastModified,
+      builtEtag: document.builtEtag ?? document.etag,
+    });
   }
   const entries = ledger.documents.map((entry) => {
     const document = moved.get(entry.path);

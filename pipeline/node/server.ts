@@ -208,7 +208,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     // for them and no call's deadline counts them. The server's own thread builds them only when
     // it runs the tools itself (`tools.threads: 0`), at the first call.
     prepare: async (snapshot) => {
-      const booking = requestLog === null ? undefined : toolSnapshotFrom(snapshot).then((tools) => requestLog.prepare(tools));
+      const booking = requestLog === null ? undefined : toolSnapshotFrom(snapshot, 'built').then((tools) => requestLog.prepare(tools));
       await Promise.all([pool?.prepare(snapshot), booking]);
     },
   }).catch(async (error: unknown) => {
