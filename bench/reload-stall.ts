@@ -1,9 +1,13 @@
 // How long swapping in a new build holds the server's event loop, as its clients feel it: a
 // small GET is sent one after another on its own connection while a build whose /status.json
 // differs replaces dist/ (as a build or the refresh cron does, by renaming), and the slowest of
-// those GETs in the seconds after is the swap's stall. The same GETs before the swap, in the
-// same run, are the baseline. Target: under 50 ms, as for any input. The server runs as npm start
-// runs it, with its request log, on a copy of the build; nothing is asserted.
+// those GETs in the seconds after is the swap's stall. Then the first requests that read the
+// new build's tools or names (a tool call, an A2A message in words, a crawler's page with its
+// live counters, a change-feed page) are sent on another connection, and after them the
+// process's first MCP request: the slowest GET while each group is answered is its stall. The
+// same GETs before the swap, in the same run, are the baseline. Target: under 50 ms, as for any
+// input. The server runs as npm start runs it, with its request log, on a copy of the build;
+// nothing is asserted.
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -23,6 +27,59 @@ export interface ReloadStall {
   worstMs: number;
   /** Whether the server served the new /status.json once the GETs were done. */
   reloaded: boolean;
+  /** The slowest GET while the first reads of the new build were answered, and their statuses. */
+  firstReads: { worstMs: number; statuses: number[] };
+  /** The slowest GET while the process's first MCP request was answered (it loads the MCP SDK), and its status. */
+  firstMcp: { worstMs: number; statuses: number[] };
+}
+
+const JSON_RPC = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/** The first requests that read a build's tools or names: each of them once built the tools' data on the answering thread. */
+const FIRST_READS: readonly { path: string; init?: RequestInit }[] = [
+  { path: '/tools/classify-ua?ua=GPTBot%2F1.2' },
+  {
+    path: '/a2a',
+    init: {
+      method: 'POST',
+      headers: JSON_RPC,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'message/send',
+        params: { message: { role: 'user', messageId: 'bench', kind: 'message', parts: [{ kind: 'text', text: 'Is 66.249.66.1 really Googlebot?' }] } },
+      }),
+    },
+  },
+  { path: '/crawler/gptbot.html' },
+  { path: '/changes.json' },
+];
+
+const FIRST_MCP = {
+  path: '/mcp',
+  init: {
+    method: 'POST',
+    headers: JSON_RPC,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'classify_user_agent', arguments: { ua: 'GPTBot/1.2' } } }),
+  },
+};
+
+/** Sends the requests one after another (fetch's own connections, not the GETs'), and gives their statuses. */
+async function sendInTurn(origin: string, requests: readonly { path: string; init?: RequestInit }[]): Promise<number[]> {
+  const statuses: number[] = [];
+  for (const { path, init } of requests) {
+    const answer = await fetch(origin + path, init);
+    await answer.arrayBuffer();
+    statuses.push(answer.status);
+  }
+  return statuses;
+}
+
+/** The slowest GET while the requests are answered. */
+async function stallOf(origin: string, agent: Agent, requests: readonly { path: string; init?: RequestInit }[]): Promise<{ worstMs: number; statuses: number[] }> {
+  const sent = sendInTurn(origin, requests);
+  const worstMs = await probeWhile(origin, agent, sent);
+  return { worstMs, statuses: await sent };
 }
 
 /** A copy of `dist` whose /status.json says it was made now, with its ledger entry to match. */
@@ -71,7 +128,9 @@ export async function reloadStall(root: string): Promise<ReloadStall> {
       const worstMs = await probeWhile(server.origin, agent, new Promise((resolve) => setTimeout(resolve, AFTER_MS)));
       const served = await fetch(`${server.origin}/status.json`);
       await served.arrayBuffer();
-      return { baselineMs, worstMs, reloaded: served.headers.get('etag') === `"${etag}"` };
+      const firstReads = await stallOf(server.origin, agent, FIRST_READS);
+      const firstMcp = await stallOf(server.origin, agent, [FIRST_MCP]);
+      return { baselineMs, worstMs, reloaded: served.headers.get('etag') === `"${etag}"`, firstReads, firstMcp };
     } finally {
       await server.stop();
     }

@@ -16,6 +16,7 @@ import { handleA2a } from '../pipeline/http/a2a/endpoint.ts';
 import { handleMcp } from '../pipeline/http/mcp.ts';
 import { relocate } from '../pipeline/util/relocate.ts';
 import { executeTool } from '../pipeline/tools/registry/call.ts';
+import { executeMessage } from '../pipeline/tools/registry/message-call.ts';
 import { MCP_SERVERS, TOOLS, type ToolData } from '../pipeline/tools/registry/index.ts';
 import { inPlace, publishedToolData } from './support/tool-data.ts';
 import { tempProject } from './support/project.ts';
@@ -105,6 +106,26 @@ describe('tool calls on threads', () => {
     const inPlaceA2a = await asServed<A2aAnswer>(await handleA2a(a2aRequest(), inPlace(served.data), await readSite(served.root)));
     assert.equal((dataPart(threadedA2a) as { tool: string }).tool, 'classify_user_agent', JSON.stringify(threadedA2a));
     assert.deepEqual(dataPart(threadedA2a), dataPart(inPlaceA2a));
+  });
+
+  test('A2A messages in words are read on a thread: each gets the answer a message read in place gets', async () => {
+    // Words are matched against the index (tools/intents.ts), which only the tool threads hold.
+    const texts = [
+      'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)',
+      'Is 66.249.66.1 really Googlebot?',
+      'User-agent: GPTBot\nDisallow: /private/\n\nCan GPTBot fetch /private/x?',
+      'what is GPTBot?',
+      'hello there',
+    ];
+    for (const text of texts) {
+      const message = { role: 'user', messageId: 'm2', kind: 'message', parts: [{ kind: 'text', text }] };
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 'w', method: 'message/send', params: { message } });
+      const threaded = JSON.parse((await raw(served.server.url, '/a2a', { method: 'POST', headers: JSON_HEADERS, body })).text) as A2aAnswer;
+      const request = new Request(`${served.server.url}/a2a`, { method: 'POST', headers: JSON_HEADERS, body });
+      const here = await asServed<A2aAnswer>(await handleA2a(request, inPlace(served.data), await readSite(served.root)));
+      assert.ok(threaded.result !== undefined, `${JSON.stringify(text)}: ${JSON.stringify(threaded)}`);
+      assert.deepEqual(threaded.result.parts, here.result.parts, JSON.stringify(text));
+    }
   });
 
   test("every tool's first example answers from a thread as in place: its structured output over MCP, 200 JSON over HTTP", async () => {
@@ -273,9 +294,11 @@ describe('the pool itself', () => {
     // calls' thread would only start and idle), so a small call waits in its own queue, which the
     // large calls do not fill.
     let pool: ReturnType<typeof toolPool>;
+    let data: ToolData;
     before(async () => {
       const store = await snapshotStore(join(mini.root, 'dist'), { compress: false });
       pool = toolPool(store, { threads: 1, lightThreads: 0, maxQueued: 1, maxQueuedHeavy: 2 });
+      data = await publishedToolData(mini.root);
     });
     after(() => pool.close());
 
@@ -289,6 +312,19 @@ describe('the pool itself', () => {
       const busy = runs[1]!;
       assert.ok(busy.status === 'unavailable' && busy.reason === 'busy' && /1 tool call is already waiting/.test(busy.message));
       assert.equal((await pool.run(job)).status, 'answered');
+    });
+
+    test('a message waits in the lane its text size gives, and a full queue answers it busy, as a call', async () => {
+      const words = { texts: ['Is 66.249.66.1 really Googlebot?'], caller: job.caller };
+      // The first takes the free thread, the second waits in the queue of one, the third finds it full.
+      const [routed, queued, busy] = await Promise.all([pool.route(words), pool.route(words), pool.route(words)]);
+      assert.ok(routed.routed === 'tool' && routed.tool === 'verify_batch' && routed.run.status === 'answered', JSON.stringify(routed));
+      assert.deepEqual(queued, routed);
+      assert.ok(busy.routed === 'not-run' && busy.run.status === 'unavailable' && busy.run.reason === 'busy', JSON.stringify(busy));
+      assert.deepEqual(
+        await pool.route({ texts: ['hello there'], caller: job.caller }),
+        await executeMessage({ texts: ['hello there'], caller: job.caller }, data),
+      );
     });
 
     test('large calls wait in a queue of their own, bounded apart from the small calls', async () => {

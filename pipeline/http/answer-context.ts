@@ -1,6 +1,6 @@
 import type { SiteSettings } from '../records/types.ts';
 import type { Answer, Route } from '../routes.ts';
-import type { ToolRunner } from '../tools/registry/call.ts';
+import type { ToolRunner } from '../tools/registry/runner.ts';
 import type { LogViews, Visits } from './request-log.ts';
 import type { DocumentStore } from './store.ts';
 

@@ -2,15 +2,15 @@
 // transport's envelope around a tool's output (MCP sends it twice, as structuredContent and as
 // text, inside a JSON-RPC answer), and the handler's rewriting of the build's base URL into
 // the origin the client used (http/origin.ts relocate), which a long Host can lengthen.
-import type { CallContext } from '../tools/registry/call.ts';
+import type { CallContext } from '../tools/registry/runner.ts';
 import { answerTooLarge, MAX_ANSWER_BYTES } from '../tools/registry/limits.ts';
 import type { Relocation } from '../util/relocate.ts';
 
 const encoder = new TextEncoder();
 
 /** The rewriting the handler will apply to an answer given in this context, if any. */
-export function relocationOf(context: Pick<CallContext, 'data' | 'origin'>): Relocation | undefined {
-  return context.origin === undefined || context.origin === context.data.baseUrl ? undefined : { from: context.data.baseUrl, to: context.origin };
+export function relocationOf(context: Pick<CallContext, 'baseUrl' | 'origin'>): Relocation | undefined {
+  return context.origin === undefined || context.origin === context.baseUrl ? undefined : { from: context.baseUrl, to: context.origin };
 }
 
 function occurrences(text: string, of: string): number {

@@ -7,7 +7,7 @@ import { errorResponse, notFound } from './errors.ts';
 import { relocate } from '../util/relocate.ts';
 import type { DocumentStore, StoredDocument } from './store.ts';
 import { jsonBytesDocument } from './store.ts';
-import { toolDataFrom } from './tool-data.ts';
+import { servedBuild } from './served-build.ts';
 
 // GET /changes.json (docs/API.md §4.4): pages of the stored event log, from a cursor or a time.
 
@@ -40,7 +40,7 @@ export const answerChanges: Answerer<'changes'> = async (_how, { request, url, p
   const result = changesPage(log, parsed.query, here.base_url);
   if (!result.ok) return errorResponse(400, { code: 'invalid_parameter', message: result.message, field: result.field, accepted: result.accepted }, headers);
   // The events name documents by the address the tree was built for; the page names this server's.
-  const builtFor = (await toolDataFrom(store))?.baseUrl ?? site.base_url;
+  const builtFor = (await servedBuild(store))?.baseUrl ?? site.base_url;
   const page = new TextEncoder().encode(relocate(canonicalJson(result.page), builtFor, here.base_url)) as Uint8Array<ArrayBuffer>;
   return documentResponse(await jsonBytesDocument(href('changes'), page, result.lastModified), request, {
     ...headers,

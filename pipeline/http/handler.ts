@@ -3,7 +3,7 @@ import { NO_LOG } from '../log/types.ts';
 import { href } from '../paths.ts';
 import type { SiteSettings } from '../records/types.ts';
 import { type Answer, canonicalPath, findRoute, isDynamic, type Method, type Route } from '../routes.ts';
-import { inProcessRunner, type ToolRunner } from '../tools/registry/call.ts';
+import { inProcessRunner, type ToolRunner } from '../tools/registry/runner.ts';
 import { answerAgentCard } from './a2a/agent-card-answer.ts';
 import { answerA2a } from './a2a/endpoint.ts';
 import type { Answerers, Asked, Service } from './answer-context.ts';

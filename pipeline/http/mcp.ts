@@ -10,7 +10,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { toolByName, type ToolDefinition } from '../tools/registry/index.ts';
-import type { CallContext, ToolRun } from '../tools/registry/call.ts';
+import type { ToolRun } from '../tools/registry/call.ts';
+import type { CallContext } from '../tools/registry/runner.ts';
 import { toolCallAnswerFrame } from '../tools/registry/tool-call-answer.ts';
 import { inputSchema } from '../tools/registry/input.ts';
 import { ANSWER_FORM } from '../tools/registry/limits.ts';
@@ -312,7 +313,7 @@ async function answerOf(request: Request, server: McpServerSpec, context: CallCo
 
 /** POST to an MCP server's path: loaded on the first such request (handler.ts), since the SDK and its schema library are a fifth of a cold start. */
 export const answerMcp: Answerer<'mcp'> = async (how, asked, service) => {
-  const start = await startToolCall(how, asked, service);
-  if (start instanceof Response) return start;
-  return withMissingHeaders(await handleMcp(asked.request, mcpServer(how.server), start.context), asked.headers);
+  const context = await startToolCall(how, asked, service);
+  if (context instanceof Response) return context;
+  return withMissingHeaders(await handleMcp(asked.request, mcpServer(how.server), context), asked.headers);
 };

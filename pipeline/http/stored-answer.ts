@@ -10,7 +10,7 @@ import { securityHeadersFor } from './security.ts';
 import { linkHeader } from './links.ts';
 import { livePages } from './live-pages.ts';
 import type { StoredDocument } from './store.ts';
-import { toolDataFrom } from './tool-data.ts';
+import { crawlerName } from './served-build.ts';
 
 // The stored documents of dist/, as every runtime answers them: by fetch() (`answer`) and, for
 // an adapter that writes bytes directly, without a Request (`peek`). Both go through one
@@ -69,7 +69,7 @@ export interface StoredAnswers {
 }
 
 export function storedAnswers({ store, visits, views }: Service): StoredAnswers {
-  const livePage = livePages(views, async (slug) => (await toolDataFrom(store))?.bySlug.get(slug)?.name ?? null);
+  const livePage = livePages(views, (slug) => crawlerName(store, slug));
   // Pages carry the log's counters unless the server runs without a log (--no-log).
   const live = (document: StoredDocument) => carriesLiveCounters(document.type) && visits.log.health().state !== 'off';
 

@@ -1,15 +1,15 @@
 import { LogBusy } from '../log/types.ts';
 import type { Answer } from '../routes.ts';
-import type { CallContext } from '../tools/registry/call.ts';
+import type { CallContext } from '../tools/registry/runner.ts';
 import { MCP_SERVERS, TOOLS, toolByName } from '../tools/registry/index.ts';
-import type { CallerHistory, ToolData } from '../tools/registry/types.ts';
+import type { CallerHistory } from '../tools/registry/types.ts';
 import { etagOfWeb } from '../util/etag-rule.ts';
 import type { Asked, Service } from './answer-context.ts';
 import { errorResponse } from './errors.ts';
 import { bytesResponse } from './document-answer.ts';
 import { relocate } from '../util/relocate.ts';
 import type { Visits } from './request-log.ts';
-import { toolDataFrom } from './tool-data.ts';
+import { servedBuild } from './served-build.ts';
 
 // What a tool call needs before it runs, whichever way it came (a tool's endpoint, MCP, A2A):
 // the build's tool data, the caller, and what the request log knows of the caller.
@@ -18,19 +18,14 @@ export type McpServerSpec = (typeof MCP_SERVERS)[number];
 
 type ToolAnswer = Extract<Answer, { by: 'tool' | 'mcp' | 'a2a' }>;
 
-export interface ToolCallStart {
-  data: ToolData;
-  context: CallContext;
-}
-
-/** The data and context of a call, or the 503 that says the published tree cannot answer tools. */
+/** The context of a call, or the 503 that says the published tree cannot answer tools. */
 export async function startToolCall(
   how: ToolAnswer,
   { request, headers, here }: Asked,
   { store, runner, visits, addressOf }: Service,
-): Promise<ToolCallStart | Response> {
-  const data = await toolDataFrom(store);
-  if (!data) return errorResponse(503, { code: 'not_ready', message: 'The published tree lacks the documents the tools read; rebuild dist/.' }, headers);
+): Promise<CallContext | Response> {
+  const build = await servedBuild(store);
+  if (!build) return errorResponse(503, { code: 'not_ready', message: 'The published tree lacks the documents the tools read; rebuild dist/.' }, headers);
   const address = addressOf(request);
   // The log is asked only where a tool that reads the answer can be called: a round trip
   // to its thread for every robots.txt audit would be work for nothing.
@@ -41,7 +36,7 @@ export async function startToolCall(
     signatureAgent: request.headers.get('signature-agent'),
   };
   const caller = { userAgent: request.headers.get('user-agent'), address, signatureHeaders, ...(history === undefined ? {} : { history }) };
-  return { data, context: { data, caller, runner, origin: here.base_url } };
+  return { caller, runner, baseUrl: build.baseUrl, origin: here.base_url };
 }
 
 export function mcpServer(path: string): McpServerSpec {

@@ -1,7 +1,8 @@
-import type { ToolRun, ToolRunner } from '../tools/registry/call.ts';
+import type { ToolRun } from '../tools/registry/call.ts';
+import type { ToolRunner } from '../tools/registry/runner.ts';
 import { clientRecord, fromSearchParams } from '../tools/registry/input.ts';
 import { toolSpec } from '../contract/tool-spec.ts';
-import type { Caller, ToolData, ToolDefinition } from '../tools/registry/types.ts';
+import type { Caller, ToolDefinition } from '../tools/registry/types.ts';
 import { ANSWER_FORM, answerTooLarge } from '../tools/registry/limits.ts';
 import { errorResponse } from './errors.ts';
 import { readBody } from './body.ts';
@@ -22,7 +23,8 @@ export interface ToolCall {
   tool: ToolDefinition;
   request: Request;
   url: URL;
-  data: ToolData;
+  /** The base URL of the build being served (http/served-build.ts). */
+  baseUrl: string;
   caller: Caller;
   runner: ToolRunner;
   generatedAt: string;
@@ -40,7 +42,7 @@ const CONTROL_PARAMS = new Set(['spec']);
  * is the robots.txt. Bad input → 400 naming the field and the accepted form; an oversize body → 413.
  */
 export async function callTool(call: ToolCall): Promise<{ document: StoredDocument; answered: boolean } | { response: Response }> {
-  const { tool, request, url, data, caller, runner, generatedAt, headers, origin } = call;
+  const { tool, request, url, baseUrl, caller, runner, generatedAt, headers, origin } = call;
   const path = toolHref(tool, 'endpoint');
   const params = fromSearchParams(url.searchParams);
   const specWanted = url.searchParams.get('spec');
@@ -122,7 +124,7 @@ export async function callTool(call: ToolCall): Promise<{ document: StoredDocume
   }
   const documentation = `${origin}${path}.json`;
   // The thread that runs the tool writes the client's origin into the answer and measures it as sent.
-  const relocation = relocationOf({ data, origin });
+  const relocation = relocationOf({ baseUrl, origin });
   const run: ToolRun = await runner.run({ tool: tool.name, params: toolParams, caller, source: 'query', form: 'json', ...(relocation ? { relocation } : {}) });
   switch (run.status) {
     case 'answered': {
@@ -150,15 +152,14 @@ export async function callTool(call: ToolCall): Promise<{ document: StoredDocume
  */
 export const answerTool: Answerer<'tool'> = async (how, asked, service) => {
   const { request, url, headers, here } = asked;
-  const start = await startToolCall(how, asked, service);
-  if (start instanceof Response) return start;
+  const context = await startToolCall(how, asked, service);
+  if (context instanceof Response) return context;
   const tool = toolByName(how.tool)!;
   // An answer about the caller is theirs alone: no shared cache keeps it, and it has no date
   // another caller's If-Modified-Since could match; its ETag covers bytes that name the caller (docs/API.md §5.2).
   const forCaller = tool.answersForCaller === true;
   const answerHeaders = { ...headers, 'cache-control': forCaller ? 'private, no-cache' : 'no-cache', vary: 'Accept, Accept-Encoding' };
   const dated = { dated: !forCaller };
-  const { context } = start;
   const result = await callTool({ tool, request, url, ...context, generatedAt: await service.store.generatedAt(), headers, origin: here.base_url });
   const wantsPage = prefersHtml(request.headers.get('accept'));
   const form = toolHref(tool, 'form');

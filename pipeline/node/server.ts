@@ -11,7 +11,7 @@ import { snapshotStore } from './dist-snapshot.ts';
 import { clientKey, ConnectionTable } from './admission.ts';
 import { recoverDist } from '../publish/recover-dist.ts';
 import { toolPool, type ToolPool, type ToolPoolOptions } from './tool-pool.ts';
-import { inProcessRunner } from '../tools/registry/call.ts';
+import { inProcessRunner } from '../tools/registry/runner.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { type ThreadedLog, threadedLog } from './threaded-log.ts';
 import { NO_LOG } from '../log/types.ts';
@@ -206,7 +206,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     // The tools' classifier and prefix index are built before a build is swapped in, on every
     // tool thread and on the log's thread (which books requests with them), so no request pays
     // for them and no call's deadline counts them. The server's own thread builds them only when
-    // it runs the tools itself (`tools.threads: 0`), at the first call.
+    // it runs the tools itself (`tools.threads: 0`), at the first call; otherwise it reads only
+    // small documents of the build (http/served-build.ts).
     prepare: async (snapshot) => {
       const booking = requestLog === null ? undefined : toolSnapshotFrom(snapshot, 'built').then((tools) => requestLog.prepare(tools));
       await Promise.all([pool?.prepare(snapshot), booking]);

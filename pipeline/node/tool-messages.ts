@@ -5,6 +5,13 @@
 // call alone (docs/API.md §8.1).
 import type { ToolSnapshot } from '../http/tool-data.ts';
 import type { ToolJob, ToolRun } from '../tools/registry/call.ts';
+import type { MessageJob, MessageRun } from '../tools/registry/message-call.ts';
+
+/** What a thread runs: a tool call, or a message to route to the tool it asks for and run (registry/message-call.ts). */
+export type Work = { kind: 'tool'; job: ToolJob } | { kind: 'message'; job: MessageJob };
+
+/** What became of a Work, by its kind. */
+export type WorkResult = { kind: 'tool'; run: ToolRun } | { kind: 'message'; run: MessageRun };
 
 /** Builds a thread keeps at once: the build being served and the one about to replace it. */
 export const KEPT_BUILDS = 2;
@@ -13,8 +20,8 @@ export const KEPT_BUILDS = 2;
 export type ToThread =
   /** Build the tools' data for these documents, and keep it (dropping the oldest beyond KEPT_BUILDS). */
   | { kind: 'build'; snapshot: ToolSnapshot }
-  /** Run this call on the data built for `key`. */
-  | { kind: 'job'; id: number; key: string; job: ToolJob }
+  /** Run this work on the data built for `key`. */
+  | { kind: 'job'; id: number; key: string; work: Work }
   /** Buffers of answers already sent, transferred back to be written into again (util/answer-buffers.ts). */
   | { kind: 'reuse'; buffers: ArrayBuffer[] };
 
@@ -24,4 +31,4 @@ export type FromThread =
   | { kind: 'loaded' }
   /** The data for `key` is built (error null) or could not be (the error's message). */
   | { kind: 'built'; key: string; error: string | null }
-  | { kind: 'done'; id: number; run: ToolRun };
+  | { kind: 'done'; id: number; result: WorkResult };

@@ -19,9 +19,11 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { DocumentStore } from '../http/store.ts';
 import { toolSnapshotFrom, type ToolSnapshot } from '../http/tool-data.ts';
-import { notReady, type ToolJob, type ToolRun, type ToolRunner } from '../tools/registry/call.ts';
+import type { ToolRun } from '../tools/registry/call.ts';
+import { notReady, type ToolRunner } from '../tools/registry/runner.ts';
 import { LIGHT_INPUT_CHARS, laneOf, type Lane } from './tool-lanes.ts';
-import { KEPT_BUILDS, type FromThread, type ToThread } from './tool-messages.ts';
+import { KEPT_BUILDS, type FromThread, type ToThread, type Work, type WorkResult } from './tool-messages.ts';
+import type { MessageRun } from '../tools/registry/message-call.ts';
 import { REUSED_MIN_BYTES } from '../util/answer-buffers.ts';
 import { workerEntry, workerSource } from './worker-source.ts';
 
@@ -58,9 +60,26 @@ const DEFAULT_MAX_HEAP_MB = 512;
 const YOUNG_GENERATION_MB = 64;
 
 interface Waiting {
-  job: ToolJob;
+  work: Work;
   snapshot: ToolSnapshot;
-  resolve: (run: ToolRun) => void;
+  settle: (result: WorkResult) => void;
+}
+
+/** A run that never reached the work, as the result of the work's kind. */
+type NotRun = Extract<ToolRun, { status: 'unavailable' | 'failed' | 'refused' }>;
+
+/** A message that was not run: one that could not be handed over is refused as an input that is not accepted. */
+function messageNotRun(run: NotRun): MessageRun {
+  return run.status === 'refused' ? { routed: 'invalid', field: run.field, message: run.message, accepted: run.accepted } : { routed: 'not-run', run };
+}
+
+function settleNotRun(waiting: Waiting, run: NotRun): void {
+  waiting.settle(waiting.work.kind === 'tool' ? { kind: 'tool', run } : { kind: 'message', run: messageNotRun(run) });
+}
+
+/** What the log calls a work: its tool, or the message it routes. */
+function nameOf(work: Work): string {
+  return work.kind === 'tool' ? work.job.tool : 'an A2A message';
 }
 
 interface Thread {
@@ -83,16 +102,16 @@ const RESTART_PAUSE_MS = 1_000;
 /** Builds whose data could not be made, remembered so that their calls are answered at once. */
 const REMEMBERED_FAILURES = 8;
 
-function cannotStart(message: string): ToolRun {
+function cannotStart(message: string): NotRun {
   return { status: 'failed', message: 'the server could not start a thread to run this call', detail: message };
 }
 
 /** A job whose input could not be handed to a thread: the input's fault, answered as a refusal. */
-function uncopyable(tool: string, reason: string): ToolRun {
+function uncopyable(work: Work, reason: string): NotRun {
   return {
     status: 'refused',
     field: 'arguments',
-    message: `the input of ${tool} cannot be handed to a tool thread (${reason}).`,
+    message: `the input of ${nameOf(work)} cannot be handed to a tool thread (${reason}).`,
     accepted: "parameters that are strings or lists of strings, as the tool's input schema says",
   };
 }
@@ -128,7 +147,7 @@ export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): T
   const queues: Record<Lane, Waiting[]> = { light: [], heavy: [] };
   /** The build the threads should hold: the one served, or the one being prepared. */
   let latest: ToolSnapshot | null = null;
-  const failedBuilds = new Map<string, ToolRun>();
+  const failedBuilds = new Map<string, NotRun>();
   let preparing: { key: string; resolve: () => void }[] = [];
   let nextId = 1;
   /** Which thread the next buffers given back go to: each in turn. */
@@ -136,10 +155,10 @@ export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): T
   let closed = false;
   let startFailure: { until: number; message: string } | null = null;
 
-  const unavailable = (reason: 'deadline' | 'busy', message: string): ToolRun => ({ status: 'unavailable', reason, message, retryAfterSeconds: 1 });
+  const unavailable = (reason: 'deadline' | 'busy', message: string): NotRun => ({ status: 'unavailable', reason, message, retryAfterSeconds: 1 });
   const waitingCalls = () => [...queues.light.splice(0), ...queues.heavy.splice(0)];
 
-  function buildFailed(key: string, run: ToolRun): void {
+  function buildFailed(key: string, run: NotRun): void {
     failedBuilds.set(key, run);
     for (const old of failedBuilds.keys()) if (failedBuilds.size > REMEMBERED_FAILURES) failedBuilds.delete(old);
   }
@@ -180,7 +199,7 @@ export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): T
           {
             const { waiting } = thread.current;
             thread.current = null;
-            waiting.resolve(message.run);
+            waiting.settle(message.result);
           }
           break;
       }
@@ -196,7 +215,7 @@ export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): T
       if (threads[slot] === thread) threads[slot] = null;
       if (!thread.ready && !closed) {
         startFailure = { until: Date.now() + RESTART_PAUSE_MS, message: `a tool thread could not start (${lastError})` };
-        for (const waiting of waitingCalls()) waiting.resolve(cannotStart(startFailure.message));
+        for (const waiting of waitingCalls()) settleNotRun(waiting, cannotStart(startFailure.message));
       }
       if (thread.building !== null) {
         clearTimeout(thread.building.timer);
@@ -209,10 +228,10 @@ export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): T
       }
       if (thread.current !== null) {
         clearTimeout(thread.current.timer);
-        thread.current.waiting.resolve({
+        settleNotRun(thread.current.waiting, {
           status: 'failed',
           message: 'the thread running this call ended (out of memory or a fault)',
-          detail: `tools: thread ended during ${thread.current.waiting.job.tool}`,
+          detail: `tools: thread ended during ${nameOf(thread.current.waiting.work)}`,
         });
         thread.current = null;
       }
@@ -249,8 +268,9 @@ export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): T
       thread.current = null;
       threads[slot] = null;
       void thread.worker.terminate();
-      log(`tools: ${waiting.job.tool} ran past its ${deadlineMs} ms deadline; its thread was ended`);
-      waiting.resolve(
+      log(`tools: ${nameOf(waiting.work)} ran past its ${deadlineMs} ms deadline; its thread was ended`);
+      settleNotRun(
+        waiting,
         unavailable(
           'deadline',
           `The call ran past its deadline of ${deadlineMs} ms and was stopped. Send less in one call (fewer rules, paths or addresses) or split it.`,
@@ -259,7 +279,7 @@ export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): T
       pump();
     }, deadlineMs);
     thread.current = { id, waiting, timer };
-    const message: ToThread = { kind: 'job', id, key: waiting.snapshot.key, job: waiting.job };
+    const message: ToThread = { kind: 'job', id, key: waiting.snapshot.key, work: waiting.work };
     try {
       thread.worker.postMessage(message);
     } catch (error) {
@@ -269,7 +289,7 @@ export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): T
       // which received nothing, stays free for the next one.
       clearTimeout(timer);
       thread.current = null;
-      waiting.resolve(uncopyable(waiting.job.tool, (error as Error).message));
+      settleNotRun(waiting, uncopyable(waiting.work, (error as Error).message));
     }
   }
 
@@ -291,7 +311,7 @@ export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): T
       const failed = failedBuilds.get(head.snapshot.key);
       if (failed !== undefined) {
         queue.shift();
-        head.resolve(failed);
+        settleNotRun(head, failed);
       } else if (!thread.built.includes(head.snapshot.key)) {
         build(thread, slot, head.snapshot);
       } else {
@@ -315,24 +335,38 @@ export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): T
     pump();
   });
 
+  /** Queues work in its lane for the next free thread; what cannot be queued is answered at once. */
+  async function enqueue(work: Work, lane: Lane): Promise<WorkResult | NotRun> {
+    const snapshot = await toolSnapshotFrom(store);
+    if (snapshot === null) return notReady();
+    if (closed) return unavailable('busy', 'The server is shutting down.');
+    if (startFailure !== null && Date.now() < startFailure.until && threads.every((t) => t === null)) return cannotStart(startFailure.message);
+    const queue = queues[lane];
+    if (queue.length >= maxQueued[lane]) {
+      const calls = `${maxQueued[lane]} ${lane === 'light' ? '' : 'large '}tool call${maxQueued[lane] === 1 ? ' is' : 's are'}`;
+      const large = lane === 'light' ? '' : ` (over ${LIGHT_INPUT_CHARS} characters of input; smaller calls are not held up by them)`;
+      return unavailable('busy', `${calls} already waiting${large}; try again in a second.`);
+    }
+    latest ??= snapshot;
+    return new Promise<WorkResult>((settle) => {
+      queue.push({ work, snapshot, settle });
+      pump();
+    });
+  }
+
   return {
     async run(job) {
-      const snapshot = await toolSnapshotFrom(store);
-      if (snapshot === null) return notReady();
-      if (closed) return unavailable('busy', 'The server is shutting down.');
-      if (startFailure !== null && Date.now() < startFailure.until && threads.every((t) => t === null)) return cannotStart(startFailure.message);
-      const lane = laneOf(job.params);
-      const queue = queues[lane];
-      if (queue.length >= maxQueued[lane]) {
-        const calls = `${maxQueued[lane]} ${lane === 'light' ? '' : 'large '}tool call${maxQueued[lane] === 1 ? ' is' : 's are'}`;
-        const large = lane === 'light' ? '' : ` (over ${LIGHT_INPUT_CHARS} characters of input; smaller calls are not held up by them)`;
-        return unavailable('busy', `${calls} already waiting${large}; try again in a second.`);
-      }
-      latest ??= snapshot;
-      return new Promise<ToolRun>((resolve) => {
-        queue.push({ job, snapshot, resolve });
-        pump();
-      });
+      const result = await enqueue({ kind: 'tool', job }, laneOf(job.params));
+      if (!('kind' in result)) return result;
+      if (result.kind !== 'tool') throw new Error('tool pool: a tool call was answered as a message');
+      return result.run;
+    },
+    async route(job) {
+      // A message's lane is its text's size, as a call's is its input's.
+      const result = await enqueue({ kind: 'message', job }, laneOf({ texts: job.texts }));
+      if (!('kind' in result)) return messageNotRun(result);
+      if (result.kind !== 'message') throw new Error('tool pool: a message was answered as a tool call');
+      return result.run;
     },
     release(sent) {
       // Detached ones (byteLength 0: given back already) and small ones are left where they are.
@@ -364,7 +398,7 @@ export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): T
     },
     async close() {
       closed = true;
-      for (const waiting of waitingCalls()) waiting.resolve(unavailable('busy', 'The server is shutting down.'));
+      for (const waiting of waitingCalls()) settleNotRun(waiting, unavailable('busy', 'The server is shutting down.'));
       settlePreparing();
       await Promise.all(
         threads.map((thread) => {

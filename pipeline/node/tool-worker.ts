@@ -6,7 +6,8 @@ import { executeTool, type ToolRun } from '../tools/registry/call.ts';
 import { etagOf } from '../util/sha256.ts';
 import type { ToolData } from '../tools/registry/types.ts';
 import { buildToolDataOf } from '../http/tool-data.ts';
-import { KEPT_BUILDS, type FromThread, type ToThread } from './tool-messages.ts';
+import { KEPT_BUILDS, type FromThread, type ToThread, type Work, type WorkResult } from './tool-messages.ts';
+import { executeMessage } from '../tools/registry/message-call.ts';
 import { answerBuffers } from '../util/answer-buffers.ts';
 
 const port = parentPort;
@@ -17,8 +18,10 @@ const built = new Map<string, ToolData>();
 
 const post = (message: FromThread, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
-/** The buffers of an answer made as bytes, handed over rather than copied. */
-function bytesOf(run: ToolRun): ArrayBuffer[] {
+/** The buffers of an answer made as bytes, handed over rather than copied (a message's tool answers in the structured form: none). */
+function bytesOf(result: WorkResult): ArrayBuffer[] {
+  if (result.kind !== 'tool') return [];
+  const { run } = result;
   if (run.status !== 'answered') return [];
   if (run.form === 'json') return [run.bytes.buffer];
   // Its two forms of the output are views into the answer's one buffer.
@@ -46,12 +49,24 @@ port.on('message', async (message: ToThread) => {
     return;
   }
   const data = built.get(message.key);
-  // executeTool never rejects (a fault in the tool is a `failed` run), so nothing is left unhandled here.
-  const run: ToolRun =
-    data === undefined
-      ? { status: 'failed', message: 'the tool thread holds no data for this build', detail: `tool-worker: no data built for ${message.key}` }
-      : await executeTool(message.job, data, buffers.take, etagOf);
-  post({ kind: 'done', id: message.id, run }, bytesOf(run));
+  const result: WorkResult = data === undefined ? notBuilt(message.work, message.key) : await execute(message.work, data);
+  post({ kind: 'done', id: message.id, result }, bytesOf(result));
 });
+
+// executeTool and executeMessage never reject (a fault is a `failed` run), so nothing is left unhandled here.
+async function execute(work: Work, data: ToolData): Promise<WorkResult> {
+  return work.kind === 'tool'
+    ? { kind: 'tool', run: await executeTool(work.job, data, buffers.take, etagOf) }
+    : { kind: 'message', run: await executeMessage(work.job, data) };
+}
+
+function notBuilt(work: Work, key: string): WorkResult {
+  const run: Extract<ToolRun, { status: 'failed' }> = {
+    status: 'failed',
+    message: 'the tool thread holds no data for this build',
+    detail: `tool-worker: no data built for ${key}`,
+  };
+  return work.kind === 'tool' ? { kind: 'tool', run } : { kind: 'message', run: { routed: 'not-run', run } };
+}
 
 post({ kind: 'loaded' });

@@ -386,13 +386,26 @@ function routeData(part: Record<string, unknown>): Intent | null {
   return null;
 }
 
-/** What a message asks for: its first data part that names or fits a tool, else its text read as a whole. */
-export function intentOf(message: MessageParts, data: ToolData): Intent {
-  for (const part of message.data) {
+/**
+ * What the message's data parts ask for: the first that names or fits a tool; null when none
+ * does. Needs none of the tools' data, so the thread that reads the request can route it.
+ */
+export function intentOfData(parts: readonly Record<string, unknown>[]): Intent | null {
+  for (const part of parts) {
     const routed = routeData(part);
     if (routed) return routed;
   }
-  return routeText(message.texts.join('\n'), data);
+  return null;
+}
+
+/** What the message's text, read as a whole, asks for: the words are matched against the index, so this runs where the tools' data is. */
+export function intentOfText(texts: readonly string[], data: ToolData): Intent {
+  return routeText(texts.join('\n'), data);
+}
+
+/** What a message asks for: its first data part that names or fits a tool, else its text read as a whole. */
+export function intentOf(message: MessageParts, data: ToolData): Intent {
+  return intentOfData(message.data) ?? intentOfText(message.texts, data);
 }
 
 function tool(name: string): ToolDefinition {

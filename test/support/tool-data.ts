@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { toolDataFrom } from '../../pipeline/http/tool-data.ts';
 import { snapshotStore } from '../../pipeline/node/dist-snapshot.ts';
 import type { Caller, ToolData } from '../../pipeline/tools/registry/index.ts';
-import { inProcessRunner, type CallContext } from '../../pipeline/tools/registry/call.ts';
+import { inProcessRunner, type CallContext } from '../../pipeline/tools/registry/runner.ts';
 
 /** The tools' data exactly as the server builds it from a published dist/ (ledger-checked). */
 export async function publishedToolData(root: string): Promise<ToolData> {
@@ -13,5 +13,5 @@ export async function publishedToolData(root: string): Promise<ToolData> {
 
 /** What a transport is handed for one request, with every call run in place on `data`. */
 export function inPlace(data: ToolData, caller: Caller = { userAgent: null, address: null }): CallContext {
-  return { data, caller, runner: inProcessRunner(async () => data) };
+  return { caller, runner: inProcessRunner(async () => data), baseUrl: data.baseUrl };
 }

@@ -1,8 +1,10 @@
 import type { SiteSettings } from '../../records/types.ts';
-import { intentOf } from '../../tools/intents.ts';
+import { intentOfData, type MessageParts } from '../../tools/intents.ts';
+import type { ToolRun } from '../../tools/registry/call.ts';
+import type { MessageRun } from '../../tools/registry/message-call.ts';
 import { isRecord } from '../../util/guards.ts';
 import { TOOLS } from '../../tools/registry/index.ts';
-import type { CallContext } from '../../tools/registry/call.ts';
+import type { CallContext } from '../../tools/registry/runner.ts';
 import { ANSWER_FORM, MAX_ANSWER_BYTES } from '../../tools/registry/limits.ts';
 import { relocationOf, sentTooLarge } from '../answer-size.ts';
 import type { Relocation } from '../../util/relocate.ts';
@@ -79,60 +81,71 @@ function helpText(site: SiteSettings, reason: string): string {
   ].join('\n');
 }
 
+/**
+ * What the message asks for, answered: a data part that names or fits a tool is routed here
+ * (it needs no data) and its tool run by the runner; words are read against the index by the
+ * runner, which routes them and runs the tool in one job (tools/registry/message-call.ts).
+ */
+async function answered(message: MessageParts, context: CallContext): Promise<MessageRun> {
+  const byData = intentOfData(message.data);
+  if (byData === null) return context.runner.route({ texts: message.texts, caller: context.caller });
+  if (byData.kind === 'help') return { routed: 'help', reason: byData.reason };
+  if (byData.kind === 'invalid') return { routed: 'invalid', field: byData.field, message: byData.message, accepted: byData.accepted };
+  const run = await context.runner.run({ tool: byData.tool.name, params: byData.raw, caller: context.caller, form: 'structured' });
+  return { routed: 'tool', tool: byData.tool.name, ...(byData.note === undefined ? {} : { note: byData.note }), run };
+}
+
+/** A run that did not answer, as the JSON-RPC error it is; `name` is the tool it was, null when the message was never routed. */
+function notAnswered(name: string | null, run: Exclude<ToolRun, { status: 'answered' }>): Problem {
+  const detail = { tool: name };
+  switch (run.status) {
+    case 'refused':
+      return problem(RPC.invalidParams, 'INVALID_PARAMS', `Invalid params for ${name}: ${run.message} Accepted: ${run.accepted}.`, {
+        field: run.field,
+        accepted: run.accepted,
+        detail,
+      });
+    case 'too-large':
+      return problem(RPC.invalidParams, 'ANSWER_TOO_LARGE', `${name}: ${run.message}`, {
+        accepted: ANSWER_FORM,
+        detail: { ...detail, limit_bytes: MAX_ANSWER_BYTES },
+      });
+    case 'unavailable':
+      return problem(RPC.serverError, 'UNAVAILABLE', `${name ?? 'The message'}: ${run.message}`, {
+        detail: { ...detail, reason: run.reason, retry_after_seconds: run.retryAfterSeconds },
+      });
+    case 'failed':
+      return problem(RPC.internalError, 'INTERNAL', `${name ?? 'Reading the message'} failed on this input: ${run.message}`, { detail });
+  }
+}
+
 async function send(binding: Binding, id: RpcId, params: unknown, context: CallContext, site: SiteSettings): Promise<Response> {
   const message = binding.readMessage(params);
   if ('code' in message) return failure(id, binding, message);
   const answer = (content: Omit<AgentReply, 'contextId'>) =>
     reply(id, binding, binding.result({ contextId: message.contextId, ...content }), relocationOf(context));
-  const routed = intentOf(message, context.data);
-  if (routed.kind === 'invalid')
-    return failure(
-      id,
-      binding,
-      problem(RPC.invalidParams, 'INVALID_PARAMS', `Invalid params: ${routed.message}`, { field: routed.field, accepted: routed.accepted }),
-    );
-  if (routed.kind === 'help') return answer({ text: helpText(site, routed.reason), data: { tool: null, skills: TOOLS.map((t) => t.name) }, tool: null });
-  const name = routed.tool.name;
-  const run = await context.runner.run({ tool: name, params: routed.raw, caller: context.caller, form: 'structured' });
-  switch (run.status) {
-    case 'answered': {
+  const routed = await answered(message, context);
+  switch (routed.routed) {
+    case 'invalid':
+      return failure(
+        id,
+        binding,
+        problem(RPC.invalidParams, 'INVALID_PARAMS', `Invalid params: ${routed.message}`, { field: routed.field, accepted: routed.accepted }),
+      );
+    case 'help':
+      return answer({ text: helpText(site, routed.reason), data: { tool: null, skills: TOOLS.map((t) => t.name) }, tool: null });
+    case 'not-run':
+      return failure(id, binding, notAnswered(null, routed.run));
+    case 'tool': {
+      const { tool: name, note, run } = routed;
+      if (run.status !== 'answered') return failure(id, binding, notAnswered(name, run));
       if (run.form !== 'structured') throw new Error(`${name}: the runner answered in the ${run.form} form, not structured`);
-      const text = routed.note === undefined ? run.summary : `${routed.note}\n\n${run.summary}`;
       return answer({
-        text,
-        data: { tool: name, input: run.input, output: run.output, ...(routed.note === undefined ? {} : { note: routed.note }) },
+        text: note === undefined ? run.summary : `${note}\n\n${run.summary}`,
+        data: { tool: name, input: run.input, output: run.output, ...(note === undefined ? {} : { note }) },
         tool: name,
       });
     }
-    case 'refused':
-      return failure(
-        id,
-        binding,
-        problem(RPC.invalidParams, 'INVALID_PARAMS', `Invalid params for ${name}: ${run.message} Accepted: ${run.accepted}.`, {
-          field: run.field,
-          accepted: run.accepted,
-          detail: { tool: name },
-        }),
-      );
-    case 'too-large':
-      return failure(
-        id,
-        binding,
-        problem(RPC.invalidParams, 'ANSWER_TOO_LARGE', `${name}: ${run.message}`, {
-          accepted: ANSWER_FORM,
-          detail: { tool: name, limit_bytes: MAX_ANSWER_BYTES },
-        }),
-      );
-    case 'unavailable':
-      return failure(
-        id,
-        binding,
-        problem(RPC.serverError, 'UNAVAILABLE', `${name}: ${run.message}`, {
-          detail: { tool: name, reason: run.reason, retry_after_seconds: run.retryAfterSeconds },
-        }),
-      );
-    case 'failed':
-      return failure(id, binding, problem(RPC.internalError, 'INTERNAL', `${name} failed on this input: ${run.message}`, { detail: { tool: name } }));
   }
 }
 
@@ -187,8 +200,8 @@ export async function handleA2a(request: Request, context: CallContext, site: Si
 
 /** POST /a2a: a message to the agent, answered by the tool it asks for (tools/intents.ts). */
 export const answerA2a: Answerer<'a2a'> = async (how, asked, service) => {
-  const start = await startToolCall(how, asked, service);
-  if (start instanceof Response) return start;
-  const answer = withMissingHeaders(await handleA2a(asked.request, start.context, asked.here), asked.headers);
-  return withBodyEtag(await withRelocatedBody(answer, start.data.baseUrl, asked.here.base_url));
+  const context = await startToolCall(how, asked, service);
+  if (context instanceof Response) return context;
+  const answer = withMissingHeaders(await handleA2a(asked.request, context, asked.here), asked.headers);
+  return withBodyEtag(await withRelocatedBody(answer, context.baseUrl, asked.here.base_url));
 };
