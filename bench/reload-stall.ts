@@ -76,7 +76,11 @@ async function sendInTurn(origin: string, requests: readonly { path: string; ini
 }
 
 /** The slowest GET while the requests are answered. */
-async function stallOf(origin: string, agent: Agent, requests: readonly { path: string; init?: RequestInit }[]): Promise<{ worstMs: number; statuses: number[] }> {
+async function stallOf(
+  origin: string,
+  agent: Agent,
+  requests: readonly { path: string; init?: RequestInit }[],
+): Promise<{ worstMs: number; statuses: number[] }> {
   const sent = sendInTurn(origin, requests);
   const worstMs = await probeWhile(origin, agent, sent);
   return { worstMs, statuses: await sent };

@@ -322,7 +322,9 @@ print(`new /status.json served after: ${reload.reloaded ? 'yes' : 'no (the build
 print(
   `then its first tool call, A2A message in words, crawler page and change-feed page (answers ${reload.firstReads.statuses.join(', ')}): worst GET ${reload.firstReads.worstMs.toFixed(1)} ms`,
 );
-print(`then the process's first MCP request, which loads the MCP SDK (answer ${reload.firstMcp.statuses.join(', ')}): worst GET ${reload.firstMcp.worstMs.toFixed(1)} ms`);
+print(
+  `then the process's first MCP request, which loads the MCP SDK (answer ${reload.firstMcp.statuses.join(', ')}): worst GET ${reload.firstMcp.worstMs.toFixed(1)} ms`,
+);
 
 // A valid list of 500,000 prefixes (about 500 times the largest real one) through refresh, build of
 // every document, commit and verify; test/large-list.test.ts proves the same stages on the smallest

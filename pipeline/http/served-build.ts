@@ -42,7 +42,7 @@ export async function servedBuild(store: DocumentStore): Promise<ServedBuild | n
   if (known !== undefined) return known;
   const present = (await Promise.all(TOOL_SNAPSHOT_PATHS.map((path) => store.get(path)))).every((document) => document !== null);
   const home = stringField(index, 'home');
-  const build = present && home !== null && home.endsWith('/') ? { baseUrl: home.slice(0, -1) } : null;
+  const build = present && home?.endsWith('/') ? { baseUrl: home.slice(0, -1) } : null;
   builds.set(index, build);
   return build;
 }
