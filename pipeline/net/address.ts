@@ -10,7 +10,7 @@
 
 import ipaddr from 'ipaddr.js';
 
-import { hexTail } from './ipv6-text.ts';
+import { hexTail, ipv6Groups, rfc5952Text } from './ipv6-text.ts';
 import type { Family } from './prefix.ts';
 import { ipv4Range, ipv6Range } from './special-ranges.ts';
 export type { Family };
@@ -110,30 +110,28 @@ function parseIpv6(text: string, shown: string): ParsedAddress | AddressProblem 
           `${shown} is not a valid IPv6 address (its IPv4 part ${JSON.stringify(hex.tail)} is not four decimal numbers 0 to 255); ${EXPECTED}.`,
         );
   }
-  const v6 = ipv6OrNull(hex.text);
-  if (v6 === null) return problem('invalid-ipv6', `${shown} is not a valid IPv6 address; ${EXPECTED}.`);
-  const bytes = v6.toByteArray();
-  if (v6.isIPv4MappedAddress()) {
-    const v4 = v6.toIPv4Address();
-    return { ok: true, family: 'ipv4', bytes: v4.toByteArray(), canonical: v4.toString(), ipv4Mapped: true, range: ipv4Range(v4.octets) };
+  const groups = ipv6Groups(hex.text);
+  if (groups === null) return problem('invalid-ipv6', `${shown} is not a valid IPv6 address; ${EXPECTED}.`);
+  const bytes: number[] = [];
+  for (const group of groups) bytes.push(group >> 8, group & 0xff);
+  if (isIpv4Mapped(groups)) {
+    const v4 = bytes.slice(12);
+    return { ok: true, family: 'ipv4', bytes: v4, canonical: v4.join('.'), ipv4Mapped: true, range: ipv4Range(v4) };
   }
   if (isIpv4Compatible(bytes)) {
-    const v4 = ipaddr.fromByteArray(bytes.slice(12)).toString();
+    const v4 = bytes.slice(12).join('.');
     return problem(
       'ipv4-compatible',
       `${shown} is an IPv4-compatible IPv6 address (::${v4}, deprecated by RFC 4291 section 2.5.5.1), which no client connects from, and not the IPv4 address ${v4}. To check that address, send ${v4} or its IPv4-mapped form ::ffff:${v4}.`,
     );
   }
-  return { ok: true, family: 'ipv6', bytes, canonical: v6.toRFC5952String(), ipv4Mapped: false, range: ipv6Range(v6) };
+  return { ok: true, family: 'ipv6', bytes, canonical: rfc5952Text(groups), ipv4Mapped: false, range: ipv6Range(groups) };
 }
 
-/** ipaddr.js's parse throws exactly where its isValid says false, which parses the text too: one parse instead of two. */
-function ipv6OrNull(text: string): ipaddr.IPv6 | null {
-  try {
-    return ipaddr.IPv6.parse(text);
-  } catch {
-    return null;
-  }
+/** ::ffff:0:0/96 (RFC 4291 section 2.5.5.2). */
+function isIpv4Mapped(groups: readonly number[]): boolean {
+  for (let i = 0; i < 5; i++) if (groups[i] !== 0) return false;
+  return groups[5] === 0xffff;
 }
 
 /** ::/96 but for :: and ::1 (unspecified and loopback, which are addresses of their own). */

@@ -62,8 +62,8 @@ export function ipv4Range(bytes: readonly number[]): string {
   return new ipaddr.IPv4([...bytes]).range();
 }
 
-/** ipaddr.js's range() of an IPv6 address. */
-export function ipv6Range(address: ipaddr.IPv6): string {
-  if (IPV6.special !== null && IPV6.outside !== null && !IPV6.special.has(address.parts[0]!)) return IPV6.outside;
-  return address.range();
+/** ipaddr.js's range() of an IPv6 address given as its eight 16-bit groups. */
+export function ipv6Range(groups: readonly number[]): string {
+  if (IPV6.special !== null && IPV6.outside !== null && !IPV6.special.has(groups[0]!)) return IPV6.outside;
+  return new ipaddr.IPv6([...groups]).range();
 }
