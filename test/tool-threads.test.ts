@@ -276,6 +276,19 @@ describe('a call past its deadline', () => {
     assert.equal(rpc.error.code, -32000, answer.text.slice(0, 300));
     assert.equal(rpc.error.data.reason, 'deadline');
   });
+
+  test('A2A: a message in words read past the deadline is the same error, naming the message (its thread was ended before it named a tool)', async () => {
+    const message = { role: 'user', messageId: 'm2', kind: 'message', parts: [{ kind: 'text', text: `User-agent: GPTBot\nDisallow: /x\n${slowLintBody()}` }] };
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 'w', method: 'message/send', params: { message } });
+    const answer = await raw(server.url, '/a2a', { method: 'POST', headers: JSON_HEADERS, body });
+    const rpc = JSON.parse(answer.text) as { id: string; error: { code: number; message: string; data: { reason: string; tool: null } } };
+    assert.equal(rpc.id, 'w');
+    assert.equal(rpc.error.code, -32000, answer.text.slice(0, 300));
+    assert.equal(rpc.error.data.reason, 'deadline');
+    assert.equal(rpc.error.data.tool, null);
+    assert.match(rpc.error.message, /^The message: The call ran past its deadline of 1 ms/);
+    assert.equal((await raw(server.url, '/data/agents.json')).status, 200);
+  });
 });
 
 describe('the pool itself', () => {

@@ -12,7 +12,8 @@ import type { Visits } from './request-log.ts';
 import { servedBuild } from './served-build.ts';
 
 // What a tool call needs before it runs, whichever way it came (a tool's endpoint, MCP, A2A):
-// the build's tool data, the caller, and what the request log knows of the caller.
+// the served build's base URL, the caller, what the request log knows of the caller, and the
+// runner that holds the tools' data (http/served-build.ts says why this thread holds none).
 
 export type McpServerSpec = (typeof MCP_SERVERS)[number];
 

@@ -1,6 +1,10 @@
 // Tool calls on worker threads, so that no call holds the event loop that answers documents,
 // and a call past its deadline is stopped (the thread is ended) instead of running on.
 //
+// An A2A message in words is work of the same kind (tools/registry/message-call.ts): reading it
+// needs the tools' data, which only these threads hold, and it waits in the lane its text's size
+// gives.
+//
 // One call per thread at a time: the calls are CPU-bound, so more would only interleave them.
 // Calls wait in two FIFO queues, one per lane (node/tool-lanes.ts), each bounded; a full queue
 // answers `busy` at once. Separate lanes rather than per-client fairness or a cost budget

@@ -1,5 +1,5 @@
 // A tool thread: builds the tools' data when the pool sends a build's documents, then runs one
-// call at a time on it and posts the result back. An answer made as bytes (HTTP's canonical
+// call, or one A2A message in words (routed and answered), at a time on it and posts the result back. An answer made as bytes (HTTP's canonical
 // JSON, MCP's serialized output) is transferred, not copied.
 import { parentPort } from 'node:worker_threads';
 import { executeTool, type ToolRun } from '../tools/registry/call.ts';

@@ -95,27 +95,33 @@ async function answered(message: MessageParts, context: CallContext): Promise<Me
   return { routed: 'tool', tool: byData.tool.name, ...(byData.note === undefined ? {} : { note: byData.note }), run };
 }
 
-/** A run that did not answer, as the JSON-RPC error it is; `name` is the tool it was, null when the message was never routed. */
-function notAnswered(name: string | null, run: Exclude<ToolRun, { status: 'answered' }>): Problem {
+/** A run that never reached its tool, or whose thread failed it, as the JSON-RPC error it is; `name` is the tool, null when the message was never routed. */
+function notRun(name: string | null, run: Extract<ToolRun, { status: 'unavailable' | 'failed' }>): Problem {
   const detail = { tool: name };
+  if (run.status === 'unavailable') {
+    return problem(RPC.serverError, 'UNAVAILABLE', `${name ?? 'The message'}: ${run.message}`, {
+      detail: { ...detail, reason: run.reason, retry_after_seconds: run.retryAfterSeconds },
+    });
+  }
+  return problem(RPC.internalError, 'INTERNAL', `${name ?? 'Reading the message'} failed on this input: ${run.message}`, { detail });
+}
+
+/** A tool's run that did not answer, as the JSON-RPC error it is. */
+function notAnswered(name: string, run: Exclude<ToolRun, { status: 'answered' }>): Problem {
   switch (run.status) {
     case 'refused':
       return problem(RPC.invalidParams, 'INVALID_PARAMS', `Invalid params for ${name}: ${run.message} Accepted: ${run.accepted}.`, {
         field: run.field,
         accepted: run.accepted,
-        detail,
+        detail: { tool: name },
       });
     case 'too-large':
       return problem(RPC.invalidParams, 'ANSWER_TOO_LARGE', `${name}: ${run.message}`, {
         accepted: ANSWER_FORM,
-        detail: { ...detail, limit_bytes: MAX_ANSWER_BYTES },
+        detail: { tool: name, limit_bytes: MAX_ANSWER_BYTES },
       });
-    case 'unavailable':
-      return problem(RPC.serverError, 'UNAVAILABLE', `${name ?? 'The message'}: ${run.message}`, {
-        detail: { ...detail, reason: run.reason, retry_after_seconds: run.retryAfterSeconds },
-      });
-    case 'failed':
-      return problem(RPC.internalError, 'INTERNAL', `${name ?? 'Reading the message'} failed on this input: ${run.message}`, { detail });
+    default:
+      return notRun(name, run);
   }
 }
 
@@ -135,7 +141,7 @@ async function send(binding: Binding, id: RpcId, params: unknown, context: CallC
     case 'help':
       return answer({ text: helpText(site, routed.reason), data: { tool: null, skills: TOOLS.map((t) => t.name) }, tool: null });
     case 'not-run':
-      return failure(id, binding, notAnswered(null, routed.run));
+      return failure(id, binding, notRun(null, routed.run));
     case 'tool': {
       const { tool: name, note, run } = routed;
       if (run.status !== 'answered') return failure(id, binding, notAnswered(name, run));
