@@ -15,6 +15,17 @@ const BASELINE_MS = 2_000;
 const rpc = (method: string, params: unknown) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
 const names = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, 'v']));
 
+/** Words that look like crawler names and product tokens, `chars` characters of them: each is matched against the index. */
+function crawlerWords(chars: number): string {
+  const words: string[] = [];
+  for (let length = 0, i = 0; length < chars; i++) {
+    const word = i % 3 === 0 ? `word${i}` : i % 3 === 1 ? `Googlebot-${i}/2.1` : `crawler${i}`;
+    words.push(word);
+    length += word.length + 1;
+  }
+  return words.join(' ');
+}
+
 /** The hostile inputs, each a request a client can send; named as the table prints them. */
 export function hostileInputs(): { name: string; request: WrkRequest }[] {
   const addresses = Array.from({ length: 500 }, (_, i) => `192.0.2.${i % 250}`);
@@ -45,6 +56,15 @@ export function hostileInputs(): { name: string; request: WrkRequest }[] {
         path: '/a2a',
         headers: JSON_RPC,
         body: rpc('message/send', { message: { role: 'user', messageId: 'm', parts: [{ kind: 'data', data: names(60_000) }] } }),
+      },
+    },
+    {
+      name: 'A2A message of 880 KB of words',
+      request: {
+        method: 'POST',
+        path: '/a2a',
+        headers: JSON_RPC,
+        body: rpc('message/send', { message: { role: 'user', messageId: 'm', parts: [{ kind: 'text', text: crawlerWords(880_000) }] } }),
       },
     },
     {
