@@ -340,22 +340,6 @@ describe('the pool itself', () => {
       );
     });
 
-    test('an MCP POST is answered whole on the thread, as handleMcp answers it in place; a full queue answers it busy', async () => {
-      const body = new TextEncoder().encode(
-        JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'classify_user_agent', arguments: { ua: 'GPTBot/1.2' } } }),
-      );
-      const headers: [string, string][] = Object.entries({ ...JSON_HEADERS, 'mcp-protocol-version': '2025-06-18' });
-      const exchange = { server: '/mcp', url: 'http://localhost/mcp', method: 'POST', headers, body, caller: job.caller, baseUrl: data.baseUrl };
-      const [answered, queued, busy] = await Promise.all([pool.exchange(exchange), pool.exchange(exchange), pool.exchange(exchange)]);
-      assert.ok('body' in answered && 'body' in queued, JSON.stringify(answered));
-      assert.ok(!('body' in busy) && busy.status === 'unavailable' && busy.reason === 'busy', JSON.stringify(busy));
-      const request = new Request('http://localhost/mcp', { method: 'POST', headers, body });
-      const here = await handleMcp(request, MCP_SERVERS.find((s) => s.path === '/mcp')!, inPlace(data));
-      assert.equal(answered.status, here.status);
-      assert.equal(new TextDecoder().decode(answered.body), await here.text());
-      assert.equal(new Headers(answered.headers).get('etag'), here.headers.get('etag'));
-    });
-
     test('large calls wait in a queue of their own, bounded apart from the small calls', async () => {
       // A large call that arrives first takes the thread, which answers it no sooner than the
       // next turn of the event loop, long after these arrive: two large calls wait, three more

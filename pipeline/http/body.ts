@@ -1,5 +1,5 @@
 /** The outcome of reading a request body under a size limit. */
-export type BodyResult = { ok: true; bytes: Uint8Array<ArrayBuffer> } | { ok: false };
+export type BodyResult = { ok: true; bytes: Uint8Array } | { ok: false };
 
 // Past the limit the rest of an upload is read and dropped, up to this many bytes, so that the
 // 413 reaches the client and its connection stays usable (a server that stops reading leaves

@@ -6,8 +6,6 @@ import { type Answer, canonicalPath, findRoute, isDynamic, type Method, type Rou
 import { inProcessRunner, type ToolRunner } from '../tools/registry/runner.ts';
 import { answerAgentCard } from './a2a/agent-card-answer.ts';
 import { answerA2a } from './a2a/endpoint.ts';
-import { answerMcpOnThreads } from './mcp-answer.ts';
-import type { McpRunner } from './mcp-exchange.ts';
 import type { Answerers, Asked, Service } from './answer-context.ts';
 import { answerApiRoot } from './api-root.ts';
 import { answerChanges, feedHead, peekFeedHead } from './changes-answer.ts';
@@ -59,8 +57,6 @@ export interface HandlerOptions {
   addressOf?: (request: Request) => string | null;
   /** Where tool calls run; default: in place, on the thread that handles the request. */
   tools?: ToolRunner;
-  /** Where MCP POSTs are answered whole (the tool threads); default: in place, the SDK loaded at the first one. */
-  mcp?: McpRunner;
   /** The request log behind /stats.json, /hits.json and whoami; default: none (--no-log). */
   visits?: Visits;
   /** Told about every failure that became a 500, once, without the client's input. */
@@ -175,10 +171,8 @@ export function createApp(options: HandlerOptions): App {
     health: answerHealth,
     'agent-card': answerAgentCard,
     tool: answerTool,
-    // On the tool threads where there are some; else in place, loaded on the first MCP request:
-    // the SDK and its schema library are a fifth of a cold start.
-    mcp: async (how, asked, service) =>
-      options.mcp === undefined ? (await loadMcp()).answerMcp(how, asked, service) : answerMcpOnThreads(how, asked, service, options.mcp),
+    // Loaded on the first MCP request: the SDK and its schema library are a fifth of a cold start.
+    mcp: async (how, asked, service) => (await loadMcp()).answerMcp(how, asked, service),
     a2a: answerA2a,
   };
   // Each answerer takes its own kind of Answer; the table is keyed by that kind, so the lookup is sound.

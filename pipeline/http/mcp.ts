@@ -11,8 +11,7 @@ import {
 import type { z } from 'zod';
 import { toolByName, type ToolDefinition } from '../tools/registry/index.ts';
 import type { ToolRun } from '../tools/registry/call.ts';
-import type { CallContext, ToolRunner } from '../tools/registry/runner.ts';
-import type { McpExchange, McpReply } from './mcp-exchange.ts';
+import type { CallContext } from '../tools/registry/runner.ts';
 import { toolCallAnswerFrame } from '../tools/registry/tool-call-answer.ts';
 import { inputSchema } from '../tools/registry/input.ts';
 import { ANSWER_FORM } from '../tools/registry/limits.ts';
@@ -20,7 +19,7 @@ import { readBody } from './body.ts';
 import { relocationOf } from './answer-size.ts';
 import type { Answerer } from './answer-context.ts';
 import { withMissingHeaders } from './security.ts';
-import { bytesResponse, knownBody } from './document-answer.ts';
+import { bytesResponse } from './document-answer.ts';
 import { answerBuffers } from '../util/answer-buffers.ts';
 import { mcpServer, type McpServerSpec, startToolCall, withBodyEtag, withRelocatedBody } from './tool-call.ts';
 import { relocate, type Relocation } from '../util/relocate.ts';
@@ -312,27 +311,7 @@ async function answerOf(request: Request, server: McpServerSpec, context: CallCo
   }
 }
 
-/**
- * An exchange handed over by the thread that reads requests (http/mcp-answer.ts), answered on
- * this thread as handleMcp answers a request, with `runner` running the tools here too. The
- * answer's bytes are given back whole: the tool thread's own answer when the SDK wrote its
- * layout (spliceOutput), which goes back to a tool thread once sent; no copy is made of it.
- */
-export async function answerExchange(exchange: McpExchange, runner: ToolRunner): Promise<McpReply> {
-  const hasBody = exchange.method !== 'GET' && exchange.method !== 'HEAD';
-  const request = new Request(exchange.url, { method: exchange.method, headers: exchange.headers, body: hasBody ? exchange.body : null });
-  const context: CallContext = {
-    caller: exchange.caller,
-    runner,
-    baseUrl: exchange.baseUrl,
-    ...(exchange.origin === undefined ? {} : { origin: exchange.origin }),
-  };
-  const response = await handleMcp(request, mcpServer(exchange.server), context);
-  const body = knownBody(response) ?? new Uint8Array(await response.arrayBuffer());
-  return { status: response.status, statusText: response.statusText, headers: [...response.headers], body: body as Uint8Array<ArrayBuffer> };
-}
-
-/** POST to an MCP server's path, answered in place: loaded on the first such request (handler.ts), since the SDK and its schema library are a fifth of a cold start. */
+/** POST to an MCP server's path: loaded on the first such request (handler.ts), since the SDK and its schema library are a fifth of a cold start. */
 export const answerMcp: Answerer<'mcp'> = async (how, asked, service) => {
   const context = await startToolCall(how, asked, service);
   if (context instanceof Response) return context;

@@ -229,8 +229,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     site,
     addressOf,
     tools,
-    // MCP POSTs are answered whole on the tool threads, where the SDK is loaded (http/mcp-answer.ts).
-    ...(pool === null ? {} : { mcp: pool }),
     visits,
     ...(options.origin === undefined ? {} : { origin: options.origin }),
     onError: (error) =>

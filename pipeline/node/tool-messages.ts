@@ -6,16 +6,12 @@
 import type { ToolSnapshot } from '../http/tool-data.ts';
 import type { ToolJob, ToolRun } from '../tools/registry/call.ts';
 import type { MessageJob, MessageRun } from '../tools/registry/message-call.ts';
-import type { ExchangeNotRun, McpExchange, McpReply } from '../http/mcp-exchange.ts';
 
-/**
- * What a thread runs: a tool call, a message to route to the tool it asks for and run
- * (registry/message-call.ts), or a whole POST to an MCP server's path (http/mcp-answer.ts).
- */
-export type Work = { kind: 'tool'; job: ToolJob } | { kind: 'message'; job: MessageJob } | { kind: 'mcp'; job: McpExchange };
+/** What a thread runs: a tool call, or a message to route to the tool it asks for and run (registry/message-call.ts). */
+export type Work = { kind: 'tool'; job: ToolJob } | { kind: 'message'; job: MessageJob };
 
 /** What became of a Work, by its kind. */
-export type WorkResult = { kind: 'tool'; run: ToolRun } | { kind: 'message'; run: MessageRun } | { kind: 'mcp'; run: McpReply | ExchangeNotRun };
+export type WorkResult = { kind: 'tool'; run: ToolRun } | { kind: 'message'; run: MessageRun };
 
 /** Builds a thread keeps at once: the build being served and the one about to replace it. */
 export const KEPT_BUILDS = 2;

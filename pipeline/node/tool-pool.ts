@@ -28,7 +28,6 @@ import { notReady, type ToolRunner } from '../tools/registry/runner.ts';
 import { LIGHT_INPUT_CHARS, laneOf, type Lane } from './tool-lanes.ts';
 import { KEPT_BUILDS, type FromThread, type ToThread, type Work, type WorkResult } from './tool-messages.ts';
 import type { MessageRun } from '../tools/registry/message-call.ts';
-import type { McpRunner } from '../http/mcp-exchange.ts';
 import { REUSED_MIN_BYTES } from '../util/answer-buffers.ts';
 import { workerEntry, workerSource } from './worker-source.ts';
 
@@ -79,14 +78,12 @@ function messageNotRun(run: NotRun): MessageRun {
 }
 
 function settleNotRun(waiting: Waiting, run: NotRun): void {
-  const { kind } = waiting.work;
-  waiting.settle(kind === 'message' ? { kind, run: messageNotRun(run) } : { kind, run });
+  waiting.settle(waiting.work.kind === 'tool' ? { kind: 'tool', run } : { kind: 'message', run: messageNotRun(run) });
 }
 
-/** What the log calls a work: its tool, the message it routes, or the MCP server it is a POST to. */
+/** What the log calls a work: its tool, or the message it routes. */
 function nameOf(work: Work): string {
-  if (work.kind === 'tool') return work.job.tool;
-  return work.kind === 'message' ? 'an A2A message' : `a POST to ${work.job.server}`;
+  return work.kind === 'tool' ? work.job.tool : 'an A2A message';
 }
 
 interface Thread {
@@ -135,7 +132,7 @@ function defaultThreads(): number {
 }
 
 /** A ToolRunner over worker threads; `prepare` builds a coming build's data on every thread before it is served. */
-export interface ToolPool extends ToolRunner, McpRunner {
+export interface ToolPool extends ToolRunner {
   prepare(next: DocumentStore): Promise<void>;
   /** Transfers the buffers of sent answers back to a thread, which writes later answers into them (util/answer-buffers.ts). */
   release(sent: readonly Uint8Array[]): void;
@@ -366,13 +363,6 @@ export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): T
       const result = await enqueue({ kind: 'tool', job }, laneOf(job.params));
       if (!('kind' in result)) return result;
       if (result.kind !== 'tool') throw new Error('tool pool: a tool call was answered as a message');
-      return result.run;
-    },
-    async exchange(job) {
-      // An MCP POST's lane is its body's size, as a call's is its input's.
-      const result = await enqueue({ kind: 'mcp', job }, job.body.byteLength > LIGHT_INPUT_CHARS ? 'heavy' : 'light');
-      if (!('kind' in result)) return result;
-      if (result.kind !== 'mcp') throw new Error('tool pool: an MCP POST was answered as another kind of work');
       return result.run;
     },
     async route(job) {

@@ -1,7 +1,6 @@
 // A tool thread: builds the tools' data when the pool sends a build's documents, then runs one
-// call, one A2A message in words (routed and answered) or one MCP POST (answered whole, the MCP
-// SDK loaded here at the first) at a time on it and posts the result back. An answer made as
-// bytes (HTTP's canonical JSON, MCP's answer) is transferred, not copied.
+// call, or one A2A message in words (routed and answered), at a time on it and posts the result back. An answer made as bytes (HTTP's canonical
+// JSON, MCP's serialized output) is transferred, not copied.
 import { parentPort } from 'node:worker_threads';
 import { executeTool, type ToolRun } from '../tools/registry/call.ts';
 import { etagOf } from '../util/sha256.ts';
@@ -9,7 +8,6 @@ import type { ToolData } from '../tools/registry/types.ts';
 import { buildToolDataOf } from '../http/tool-data.ts';
 import { KEPT_BUILDS, type FromThread, type ToThread, type Work, type WorkResult } from './tool-messages.ts';
 import { executeMessage } from '../tools/registry/message-call.ts';
-import type { ToolRunner } from '../tools/registry/runner.ts';
 import { answerBuffers } from '../util/answer-buffers.ts';
 
 const port = parentPort;
@@ -22,7 +20,6 @@ const post = (message: FromThread, transfer: ArrayBuffer[] = []) => port.postMes
 
 /** The buffers of an answer made as bytes, handed over rather than copied (a message's tool answers in the structured form: none). */
 function bytesOf(result: WorkResult): ArrayBuffer[] {
-  if (result.kind === 'mcp') return 'body' in result.run ? [result.run.body.buffer] : [];
   if (result.kind !== 'tool') return [];
   const { run } = result;
   if (run.status !== 'answered') return [];
@@ -56,35 +53,11 @@ port.on('message', async (message: ToThread) => {
   post({ kind: 'done', id: message.id, result }, bytesOf(result));
 });
 
-/** The tools as an MCP exchange on this thread calls them: here, writing into this thread's buffers. The answer's bytes leave with the reply, so none is released here. */
-function runnerOn(data: ToolData): ToolRunner {
-  return {
-    run: (job) => executeTool(job, data, buffers.take, etagOf),
-    route: (job) => executeMessage(job, data),
-    close: async () => {},
-  };
-}
-
-/** The MCP module, loaded at this thread's first MCP exchange: the SDK and its schemas are a fifth of a second. */
-let mcpModule: Promise<typeof import('../http/mcp.ts')> | undefined;
-
-// executeTool and executeMessage never reject (a fault is a `failed` run), and an exchange's
-// fault is caught, so nothing is left unhandled here.
+// executeTool and executeMessage never reject (a fault is a `failed` run), so nothing is left unhandled here.
 async function execute(work: Work, data: ToolData): Promise<WorkResult> {
-  switch (work.kind) {
-    case 'tool':
-      return { kind: 'tool', run: await executeTool(work.job, data, buffers.take, etagOf) };
-    case 'message':
-      return { kind: 'message', run: await executeMessage(work.job, data) };
-    case 'mcp':
-      try {
-        mcpModule ??= import('../http/mcp.ts');
-        return { kind: 'mcp', run: await (await mcpModule).answerExchange(work.job, runnerOn(data)) };
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        return { kind: 'mcp', run: { status: 'failed', message, detail: error instanceof Error ? (error.stack ?? message) : message } };
-      }
-  }
+  return work.kind === 'tool'
+    ? { kind: 'tool', run: await executeTool(work.job, data, buffers.take, etagOf) }
+    : { kind: 'message', run: await executeMessage(work.job, data) };
 }
 
 function notBuilt(work: Work, key: string): WorkResult {
@@ -93,8 +66,7 @@ function notBuilt(work: Work, key: string): WorkResult {
     message: 'the tool thread holds no data for this build',
     detail: `tool-worker: no data built for ${key}`,
   };
-  if (work.kind === 'tool') return { kind: 'tool', run };
-  return work.kind === 'message' ? { kind: 'message', run: { routed: 'not-run', run } } : { kind: 'mcp', run };
+  return work.kind === 'tool' ? { kind: 'tool', run } : { kind: 'message', run: { routed: 'not-run', run } };
 }
 
 post({ kind: 'loaded' });
