@@ -31,9 +31,19 @@ const builds = new WeakMap<StoredDocument, ServedBuild | null>();
 const names = new WeakMap<StoredDocument, string | null>();
 
 /**
+ * The base URL a build was made for, from its site index (`/index.json`): its `home` less the
+ * slash, as the build writes it (the base URL and `/`). Null when the index has no such field.
+ * The one reading of it: a snapshot relocated to BASE_URL (node/dist-snapshot.ts) and the
+ * build served both take it from here.
+ */
+export function baseUrlOfIndex(index: StoredDocument): string | null {
+  const home = stringField(index, 'home');
+  return home?.endsWith('/') ? home.slice(0, -1) : null;
+}
+
+/**
  * The build being served, where it has every document the tools read; null where it lacks one
- * (the tools then answer not_ready). Its base URL is the site index's `home` less its slash:
- * the build writes it as the base URL and `/`, and a relocated build is rewritten whole.
+ * (the tools then answer not_ready).
  */
 export async function servedBuild(store: DocumentStore): Promise<ServedBuild | null> {
   const index = await store.get(href('site_index'));
@@ -41,8 +51,8 @@ export async function servedBuild(store: DocumentStore): Promise<ServedBuild | n
   const known = builds.get(index);
   if (known !== undefined) return known;
   const present = (await Promise.all(TOOL_SNAPSHOT_PATHS.map((path) => store.get(path)))).every((document) => document !== null);
-  const home = stringField(index, 'home');
-  const build = present && home?.endsWith('/') ? { baseUrl: home.slice(0, -1) } : null;
+  const baseUrl = baseUrlOfIndex(index);
+  const build = present && baseUrl !== null ? { baseUrl } : null;
   builds.set(index, build);
   return build;
 }

@@ -6,7 +6,8 @@ import type { Ledger } from '../ledger/ledger.ts';
 import { LEDGER_JSON, LEDGER_TXT } from '../ledger/ledger.ts';
 import type { DocumentStore, StoredDocument } from '../http/store.ts';
 import { contentTypeOf, href } from '../paths.ts';
-import { builtFor, relocateDocuments } from './relocated-snapshot.ts';
+import { relocateDocuments } from './relocated-snapshot.ts';
+import { baseUrlOfIndex } from '../http/served-build.ts';
 import { Encoder } from './compress.ts';
 import { errnoOf, messageOf } from '../util/errno.ts';
 import { inParallel } from '../util/in-parallel.ts';
@@ -64,9 +65,10 @@ const READS_AT_ONCE = 32;
 /** The snapshot as served at `to`: relocated when its build was made for another base URL. */
 async function relocated(snapshot: Snapshot, to: SnapshotStoreOptions['relocateTo'], log: (line: string) => void): Promise<Snapshot> {
   if (to === undefined) return snapshot;
-  const from = builtFor(snapshot.documents, href('agents'));
+  const index = snapshot.documents.get(href('site_index'));
+  const from = index === undefined ? null : baseUrlOfIndex(index);
   if (from === null) {
-    log(`dist: ${href('agents')} names no base URL; documents are served as built, not relocated to ${to.baseUrl}`);
+    log(`dist: ${href('site_index')} names no base URL (home); documents are served as built, not relocated to ${to.baseUrl}`);
     return snapshot;
   }
   if (from === to.baseUrl) return snapshot;
@@ -121,7 +123,9 @@ export async function snapshotStore(dir: string, options: SnapshotStoreOptions =
   const checkEveryMs = options.checkEveryMs ?? 1000;
   const log = options.onReload ?? (() => {});
   const encoder = options.compress === false ? null : new Encoder();
-  const load = async (reads: 'blocking' | 'pooled') => relocated(await loadSnapshot(dir, reads, options.only), options.relocateTo, log);
+  // A relocated snapshot reads the base URL it was built for from the site index, so a reader of a few documents loads that one too.
+  const only = options.only !== undefined && options.relocateTo !== undefined ? new Set([...options.only, href('site_index')]) : options.only;
+  const load = async (reads: 'blocking' | 'pooled') => relocated(await loadSnapshot(dir, reads, only), options.relocateTo, log);
   let current = await load('blocking');
   let encoding: Promise<void> = Promise.resolve();
   let lastCheck = Date.now();

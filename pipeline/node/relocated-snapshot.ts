@@ -29,18 +29,6 @@ function addressReplacer(from: string, to: string): (text: string) => string {
   return (text) => text.replace(pattern, (found) => (found === from ? to : toHost));
 }
 
-/** The base URL a build was made for, as its bulk document names it (`endpoints.agents.url`); null when it cannot be read. */
-export function builtFor(documents: ReadonlyMap<string, StoredDocument>, agentsPath: string): string | null {
-  const agents = documents.get(agentsPath);
-  if (agents === undefined) return null;
-  try {
-    const url = (JSON.parse(decoder.decode(agents.bytes)) as { endpoints?: { agents?: { url?: unknown } } }).endpoints?.agents?.url;
-    return typeof url === 'string' && url.endsWith(agentsPath) ? url.slice(0, -agentsPath.length) : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * The documents with the address `from` replaced by `to` wherever it occurs, each with the ETag
  * of its new bytes, and the two ledger documents written again from the ledger those bytes make
