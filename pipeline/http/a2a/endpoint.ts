@@ -1,7 +1,7 @@
 import type { SiteSettings } from '../../records/types.ts';
 import { intentOfData, type MessageParts } from '../../tools/intents.ts';
 import type { ToolRun } from '../../tools/registry/call.ts';
-import type { MessageRun } from '../../tools/registry/message-call.ts';
+import { answerIntent, type MessageRun } from '../../tools/registry/message-call.ts';
 import { isRecord } from '../../util/guards.ts';
 import { TOOLS } from '../../tools/registry/index.ts';
 import type { CallContext } from '../../tools/registry/runner.ts';
@@ -89,10 +89,7 @@ function helpText(site: SiteSettings, reason: string): string {
 async function answered(message: MessageParts, context: CallContext): Promise<MessageRun> {
   const byData = intentOfData(message.data);
   if (byData === null) return context.runner.route({ texts: message.texts, caller: context.caller });
-  if (byData.kind === 'help') return { routed: 'help', reason: byData.reason };
-  if (byData.kind === 'invalid') return { routed: 'invalid', field: byData.field, message: byData.message, accepted: byData.accepted };
-  const run = await context.runner.run({ tool: byData.tool.name, params: byData.raw, caller: context.caller, form: 'structured' });
-  return { routed: 'tool', tool: byData.tool.name, ...(byData.note === undefined ? {} : { note: byData.note }), run };
+  return answerIntent(byData, context.caller, (job) => context.runner.run(job));
 }
 
 /** A run that never reached its tool, or whose thread failed it, as the JSON-RPC error it is; `name` is the tool, null when the message was never routed. */
