@@ -5,7 +5,7 @@
 // of prefixes pass through here.
 
 import ipaddr from 'ipaddr.js';
-import { hexTail } from './ipv6-text.ts';
+import { hexTail, ipv6Groups } from './ipv6-text.ts';
 
 export type Family = 'ipv4' | 'ipv6';
 
@@ -55,8 +55,9 @@ export function parsePrefix(raw: string): { ok: true; prefix: Prefix } | { ok: f
   if (addressText.includes(':')) {
     // Read as address.ts reads addresses, so a prefix and the addresses in it agree on what ::a.b.c.d is.
     const hex = hexTail(addressText);
-    if (!hex.ok || addressText.includes('%') || !ipaddr.IPv6.isValid(hex.text)) return { ok: false, reason: 'not an IPv6 prefix' };
-    address = ipaddr.IPv6.parse(hex.text);
+    const groups = hex.ok && !addressText.includes('%') ? ipv6Groups(hex.text) : null;
+    if (groups === null) return { ok: false, reason: 'not an IPv6 prefix' };
+    address = new ipaddr.IPv6(groups);
   } else {
     if (!ipaddr.IPv4.isValidFourPartDecimal(addressText)) return { ok: false, reason: 'not an IPv4 prefix' };
     address = ipaddr.IPv4.parse(addressText);
