@@ -12,7 +12,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createApp } from '../pipeline/http/handler.ts';
 import { handleMcp } from '../pipeline/http/mcp.ts';
+import { snapshotStore } from '../pipeline/node/dist-snapshot.ts';
+import { readSite } from '../pipeline/node/site-settings.ts';
 import type { RunningServer } from '../pipeline/node/server.ts';
 import { validatorFor } from '../pipeline/schema/ajv.ts';
 import { MCP_SERVERS, TOOLS, toolByName, type ToolData } from '../pipeline/tools/registry/index.ts';
@@ -536,6 +539,32 @@ describe('raw JSON-RPC on /mcp', () => {
       );
     }
   });
+});
+
+test('the handler runs its hook once before its first MCP answer, and answers every MCP request after it', async () => {
+  // The Node server's hook imports the SDK in parts (pipeline/node/mcp-parts.ts); the handler must await it, once.
+  const store = await snapshotStore(join(served.root, 'dist'), { checkEveryMs: 60_000 });
+  let hooked = 0;
+  const app = createApp({
+    store,
+    site: await readSite(served.root),
+    beforeMcpLoad: async () => {
+      hooked++;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    },
+  });
+  const list = (id: number) =>
+    app.fetch(
+      new Request('http://127.0.0.1/mcp', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' }) }),
+    );
+  const answers = await Promise.all([list(1), list(2)]);
+  answers.push(await list(3));
+  assert.deepEqual(
+    answers.map((answer) => answer.status),
+    [200, 200, 200],
+  );
+  assert.equal(hooked, 1);
+  store.close();
 });
 
 describe('handleMcp in process', () => {

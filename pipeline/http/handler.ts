@@ -63,6 +63,11 @@ export interface HandlerOptions {
   onError?: (error: unknown, request: Request) => void;
   /** How the origin named in dynamic answers is decided (http/origin.ts); default: the request's own. */
   origin?: OriginPolicy;
+  /**
+   * Run once before the MCP answerer is first imported, with its promise awaited; default:
+   * nothing. The Node server imports the MCP SDK there in parts (node/mcp-parts.ts).
+   */
+  beforeMcpLoad?: () => Promise<void>;
 }
 
 const READ_METHODS: readonly Method[] = ['GET', 'HEAD', 'OPTIONS'];
@@ -154,10 +159,12 @@ export function createApp(options: HandlerOptions): App {
   // loader hook (tsx on Node 20) is a round trip to the hook's thread on each MCP request.
   let mcpModule: Promise<typeof import('./mcp.ts')> | undefined;
   const loadMcp = () => {
-    mcpModule ??= import('./mcp.ts').catch((error: unknown) => {
-      mcpModule = undefined;
-      throw error;
-    });
+    mcpModule ??= (options.beforeMcpLoad?.() ?? Promise.resolve())
+      .then(() => import('./mcp.ts'))
+      .catch((error: unknown) => {
+        mcpModule = undefined;
+        throw error;
+      });
     return mcpModule;
   };
 

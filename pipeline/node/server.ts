@@ -18,6 +18,7 @@ import { NO_LOG } from '../log/types.ts';
 import { dailySaltedHasher } from '../log/salt.ts';
 import { answeredEntry } from '../log/entry.ts';
 import { accessLog } from './access-log.ts';
+import { importMcpInParts } from './mcp-parts.ts';
 import type { Visits } from '../http/request-log.ts';
 import { routeTemplateOf } from '../http/route-template.ts';
 import { href } from '../paths.ts';
@@ -231,6 +232,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     tools,
     visits,
     ...(options.origin === undefined ? {} : { origin: options.origin }),
+    beforeMcpLoad: importMcpInParts,
     onError: (error) =>
       log(isClientGone(error) ? `serve: client went away (${(error as Error).message})` : `serve: ${(error as Error).stack ?? String(error)}`),
   });
