@@ -99,7 +99,7 @@ test('a dropped request counts for nobody: the visitor count is what the log rec
   log.close();
 });
 
-test('a file of schema version 1 loses its index by address hash and keeps its rows', async () => {
+test('a file of schema version 1 loses its indexes by address hash and by time, and keeps its rows', async () => {
   const file = fresh();
   const db = new Database(file);
   db.exec(`CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (1);
@@ -119,7 +119,7 @@ test('a file of schema version 1 loses its index by address hash and keeps its r
   );
   log.close();
   const migrated = new Database(file, { readonly: true });
-  assert.deepEqual(migrated.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'hits' ORDER BY name").all(), [{ name: 'hits_at' }]);
+  assert.deepEqual(migrated.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'hits' ORDER BY name").all(), []);
   assert.deepEqual(migrated.prepare('SELECT version FROM schema_version').all(), [{ version: SCHEMA_VERSION }]);
   migrated.close();
 });
@@ -270,6 +270,28 @@ test('past the size cap the oldest rows go first, the daily aggregate with them,
   assert.ok(largest <= maxBytes + batch, `the file reached ${largest} bytes with a cap of ${maxBytes} and batches of ${batch}`);
   await log.close();
   assert.ok(statSync(file).size <= maxBytes + batch, `${statSync(file).size} bytes on disk once the WAL is written back`);
+  const { fromRows, stored } = aggregates(file);
+  assert.deepEqual(stored, fromRows);
+});
+
+test('retention removes every row older than the window, oldest first in chunks, and keeps the newer ones', async () => {
+  const file = fresh();
+  const first = sqliteLog({ file, now: () => T });
+  // More old rows than one chunk (500) holds, two of them written after a newer one (a clock set back a little).
+  for (let i = 0; i < 1_200; i++) first.record(entry({ at: T - 40 * DAY + i }));
+  first.record(entry({ at: T - DAY }));
+  first.record(entry({ at: T - 40 * DAY + 5_000 }));
+  first.record(entry({ at: T - 40 * DAY + 5_001 }));
+  for (let i = 0; i < 600; i++) first.record(entry({ at: T - DAY + 1 + i }));
+  await first.close();
+  const later = sqliteLog({ file, retentionDays: 30, now: () => T });
+  const kept = (await later.hits(0, 1_000)).hits.map((h) => h.at);
+  assert.equal(kept.length, 601);
+  assert.ok(
+    kept.every((at) => at >= T - DAY),
+    'no row older than the window is kept',
+  );
+  await later.close();
   const { fromRows, stored } = aggregates(file);
   assert.deepEqual(stored, fromRows);
 });
