@@ -8,6 +8,7 @@ import { benchFile } from './tools/robots.bench.ts';
 import { benchChecksInARow, benchSingleCheck, robotsParser } from './tools/single-check.bench.ts';
 import { benchVerify } from './tools/verify.bench.ts';
 import { benchLogWrites } from './tools/log-write.bench.ts';
+import { READ_EVERY_MS } from '../pipeline/node/threaded-log.ts';
 import { BROWSER_USER_AGENTS } from '../pipeline/tools/browser-user-agents.ts';
 import { fastest } from './figure.ts';
 
@@ -83,7 +84,7 @@ export function toolFigures(root: string): Figure[] {
   const log = benchLogWrites();
   figures.push({
     task:
-      `request log: ${log.rows.toLocaleString('en')} rows written on its thread in batches of 5 ms, from ${log.addresses.toLocaleString('en')} addresses ` +
+      `request log: ${log.rows.toLocaleString('en')} rows written on its thread in batches of ${READ_EVERY_MS} ms, from ${log.addresses.toLocaleString('en')} addresses ` +
       `(from 1 address: ${ms(log.oneAddressMs)})`,
     ours: ms(log.manyAddressesMs),
     baseline: `${ms(log.baselineMs)} (better-sqlite3 INSERTs, no index)`,

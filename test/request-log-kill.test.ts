@@ -20,7 +20,7 @@ const BOUND_MS = 100;
 const CONNECTIONS = 16;
 /**
  * The load runs this long before the kill (after a warm-up), and stops by itself at REQUEST_LIMIT:
- * about 100 of the log's 5 ms flushes, each booking what was answered since the last, so a longer
+ * about 25 of the log's 20 ms reads, each booking what was answered since the last, so a longer
  * load would only repeat them.
  */
 const LOAD_MS = 500;

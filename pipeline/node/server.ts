@@ -79,7 +79,7 @@ export interface ServeOptions {
   tools?: ToolPoolOptions;
   /**
    * The request log: a SQLite file, or null for none (--no-log). Default: none. `maxBytes` is its
-   * size cap (--log-max-mb); `flushEveryMs` how often its thread takes the answered requests (5 ms).
+   * size cap (--log-max-mb); `flushEveryMs` how often its thread takes the answered requests (20 ms).
    */
   requestLog?: { file: string | null; retentionDays?: number; maxBytes?: number; flushEveryMs?: number; started?: ThreadedLog };
   /** The key /hits.json asks for (EXPORT_KEY); null or absent: every request to it is 401. */
