@@ -1,10 +1,10 @@
 // Benchmark: the request log's thread writing rows, as node/log-worker.ts does: each batch (the
-// rows a busy server answers between two of the thread's reads) copied into the shared ring, taken out, booked with the
-// committed build's tools' data and written in one transaction, with the daily aggregate and
-// whoami's count. Once with every row from one address (what wrk on loopback sends), once from
-// many (what a public server sees). Baseline, measured in the same run on the same rows, booked
-// beforehand: better-sqlite3 inserting them into a table of the same columns with no index, one
-// transaction per batch (the least SQLite can do for them).
+// rows a busy server answers between two of the thread's reads) copied into the shared ring,
+// taken out, booked with the committed build's tools' data and written in one transaction, with
+// the daily aggregate and whoami's count. Once with every row from one address (what wrk on
+// loopback sends), once from many (what a public server sees). Baseline, measured in the same
+// run on the same rows, booked beforehand: better-sqlite3 inserting them into a table of the
+// same columns with no index, one transaction per batch (the least SQLite can do for them).
 // Run: npx tsx bench/tools/log-write.bench.ts
 
 import { createHash, randomBytes } from 'node:crypto';
