@@ -5,7 +5,7 @@
 // alone and changes at every UTC midnight (log/salt.ts). The rows this process recorded today are
 // therefore all a lookup could ever find, and they are what this counts. The file kept an index
 // by hash for this lookup alone; with many visitors, each row then landed on a page of it at
-// random, and every 5 ms batch rewrote a page per row: about 40 µs of the log's thread per row,
+// random, and every batch rewrote a page per row: about 40 µs of the log's thread per row,
 // against 5 µs without it. Pure.
 
 import type { LogEntry, Visitor, VisitorLookup } from './types.ts';
