@@ -13,6 +13,19 @@ export type Work = { kind: 'tool'; job: ToolJob } | { kind: 'message'; job: Mess
 /** What became of a Work, by its kind. */
 export type WorkResult = { kind: 'tool'; run: ToolRun } | { kind: 'message'; run: MessageRun };
 
+/** A run that never reached the work: refused on the way, failed, or not run at all. */
+export type NotRun = Extract<ToolRun, { status: 'unavailable' | 'failed' | 'refused' }>;
+
+/** A message that was not run: one that could not be handed over is refused as an input that is not accepted. */
+export function messageNotRun(run: NotRun): MessageRun {
+  return run.status === 'refused' ? { routed: 'invalid', field: run.field, message: run.message, accepted: run.accepted } : { routed: 'not-run', run };
+}
+
+/** `run`, which never reached `work`, as the result of the work's kind (the pool's and the thread's one rule). */
+export function notRunResult(work: Work, run: NotRun): WorkResult {
+  return work.kind === 'tool' ? { kind: 'tool', run } : { kind: 'message', run: messageNotRun(run) };
+}
+
 /** Builds a thread keeps at once: the build being served and the one about to replace it. */
 export const KEPT_BUILDS = 2;
 

@@ -23,11 +23,9 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { DocumentStore } from '../http/store.ts';
 import { toolSnapshotFrom, type ToolSnapshot } from '../http/tool-data.ts';
-import type { ToolRun } from '../tools/registry/call.ts';
 import { notReady, type ToolRunner } from '../tools/registry/runner.ts';
 import { LIGHT_INPUT_CHARS, laneOf, type Lane } from './tool-lanes.ts';
-import { KEPT_BUILDS, type FromThread, type ToThread, type Work, type WorkResult } from './tool-messages.ts';
-import type { MessageRun } from '../tools/registry/message-call.ts';
+import { KEPT_BUILDS, messageNotRun, type FromThread, type NotRun, notRunResult, type ToThread, type Work, type WorkResult } from './tool-messages.ts';
 import { REUSED_MIN_BYTES } from '../util/answer-buffers.ts';
 import { workerEntry, workerSource } from './worker-source.ts';
 
@@ -69,16 +67,8 @@ interface Waiting {
   settle: (result: WorkResult) => void;
 }
 
-/** A run that never reached the work, as the result of the work's kind. */
-type NotRun = Extract<ToolRun, { status: 'unavailable' | 'failed' | 'refused' }>;
-
-/** A message that was not run: one that could not be handed over is refused as an input that is not accepted. */
-function messageNotRun(run: NotRun): MessageRun {
-  return run.status === 'refused' ? { routed: 'invalid', field: run.field, message: run.message, accepted: run.accepted } : { routed: 'not-run', run };
-}
-
 function settleNotRun(waiting: Waiting, run: NotRun): void {
-  waiting.settle(waiting.work.kind === 'tool' ? { kind: 'tool', run } : { kind: 'message', run: messageNotRun(run) });
+  waiting.settle(notRunResult(waiting.work, run));
 }
 
 /** What the log calls a work: its tool, or the message it routes. */

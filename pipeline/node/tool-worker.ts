@@ -1,12 +1,13 @@
 // A tool thread: builds the tools' data when the pool sends a build's documents, then runs one
-// call, or one A2A message in words (routed and answered), at a time on it and posts the result back. An answer made as bytes (HTTP's canonical
-// JSON, MCP's serialized output) is transferred, not copied.
+// call, or one A2A message in words (routed and answered), at a time on it and posts the result
+// back. An answer made as bytes (HTTP's canonical JSON, MCP's serialized output) is transferred,
+// not copied.
 import { parentPort } from 'node:worker_threads';
-import { executeTool, type ToolRun } from '../tools/registry/call.ts';
+import { executeTool } from '../tools/registry/call.ts';
 import { etagOf } from '../util/sha256.ts';
 import type { ToolData } from '../tools/registry/types.ts';
 import { buildToolDataOf } from '../http/tool-data.ts';
-import { KEPT_BUILDS, type FromThread, type ToThread, type Work, type WorkResult } from './tool-messages.ts';
+import { KEPT_BUILDS, type FromThread, notRunResult, type ToThread, type Work, type WorkResult } from './tool-messages.ts';
 import { executeMessage } from '../tools/registry/message-call.ts';
 import { answerBuffers } from '../util/answer-buffers.ts';
 
@@ -61,12 +62,11 @@ async function execute(work: Work, data: ToolData): Promise<WorkResult> {
 }
 
 function notBuilt(work: Work, key: string): WorkResult {
-  const run: Extract<ToolRun, { status: 'failed' }> = {
+  return notRunResult(work, {
     status: 'failed',
     message: 'the tool thread holds no data for this build',
     detail: `tool-worker: no data built for ${key}`,
-  };
-  return work.kind === 'tool' ? { kind: 'tool', run } : { kind: 'message', run: { routed: 'not-run', run } };
+  });
 }
 
 post({ kind: 'loaded' });
