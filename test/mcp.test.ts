@@ -545,24 +545,37 @@ test('the handler runs its hook once before its first MCP answer, and answers ev
   // The Node server's hook imports the SDK in parts (pipeline/node/mcp-parts.ts); the handler must await it, once.
   const store = await snapshotStore(join(served.root, 'dist'), { checkEveryMs: 60_000 });
   let hooked = 0;
+  let hookDone = false;
+  // The hook holds until the test lets it go, long after an answer that did not wait for it would have come.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   const app = createApp({
     store,
     site: await readSite(served.root),
     beforeMcpLoad: async () => {
       hooked++;
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await held;
+      hookDone = true;
     },
   });
-  const list = (id: number) =>
-    app.fetch(
+  // Each answer notes whether the hook had finished when it came: none may come before.
+  const list = async (id: number) => {
+    const answer = await app.fetch(
       new Request('http://127.0.0.1/mcp', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' }) }),
     );
-  const answers = await Promise.all([list(1), list(2)]);
+    return { status: answer.status, afterHook: hookDone };
+  };
+  const first = Promise.all([list(1), list(2)]);
+  setTimeout(release, 500);
+  const answers = await first;
   answers.push(await list(3));
-  assert.deepEqual(
-    answers.map((answer) => answer.status),
-    [200, 200, 200],
-  );
+  assert.deepEqual(answers, [
+    { status: 200, afterHook: true },
+    { status: 200, afterHook: true },
+    { status: 200, afterHook: true },
+  ]);
   assert.equal(hooked, 1);
   store.close();
 });
