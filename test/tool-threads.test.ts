@@ -323,7 +323,7 @@ describe('the pool itself', () => {
         ['answered', 'unavailable', 'unavailable'],
       );
       const busy = runs[1]!;
-      assert.ok(busy.status === 'unavailable' && busy.reason === 'busy' && /1 tool call is already waiting/.test(busy.message));
+      assert.ok(busy.status === 'unavailable' && busy.reason === 'busy' && /1 request is already waiting for the tool threads/.test(busy.message));
       assert.equal((await pool.run(job)).status, 'answered');
     });
 
@@ -334,6 +334,8 @@ describe('the pool itself', () => {
       assert.ok(routed.routed === 'tool' && routed.tool === 'verify_batch' && routed.run.status === 'answered', JSON.stringify(routed));
       assert.deepEqual(queued, routed);
       assert.ok(busy.routed === 'not-run' && busy.run.status === 'unavailable' && busy.run.reason === 'busy', JSON.stringify(busy));
+      // Calls and messages share the lane, so the count names neither.
+      assert.match(busy.run.message, /^1 request is already waiting for the tool threads; try again in a second\.$/);
       assert.deepEqual(
         await pool.route({ texts: ['hello there'], caller: job.caller }),
         await executeMessage({ texts: ['hello there'], caller: job.caller }, data),
@@ -352,7 +354,7 @@ describe('the pool itself', () => {
       );
       const busy = runs[2]!;
       assert.ok(
-        busy.status === 'unavailable' && /2 large tool calls are already waiting \(over 16384 characters of input/.test(busy.message),
+        busy.status === 'unavailable' && /2 large requests are already waiting for the tool threads \(over 16384 characters of input/.test(busy.message),
         JSON.stringify(busy),
       );
     });

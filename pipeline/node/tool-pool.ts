@@ -337,9 +337,10 @@ export function toolPool(store: DocumentStore, options: ToolPoolOptions = {}): T
     if (startFailure !== null && Date.now() < startFailure.until && threads.every((t) => t === null)) return cannotStart(startFailure.message);
     const queue = queues[lane];
     if (queue.length >= maxQueued[lane]) {
-      const calls = `${maxQueued[lane]} ${lane === 'light' ? '' : 'large '}tool call${maxQueued[lane] === 1 ? ' is' : 's are'}`;
-      const large = lane === 'light' ? '' : ` (over ${LIGHT_INPUT_CHARS} characters of input; smaller calls are not held up by them)`;
-      return unavailable('busy', `${calls} already waiting${large}; try again in a second.`);
+      // Tool calls and A2A messages share the lanes: the count is of both, so it names neither.
+      const waiting = `${maxQueued[lane]} ${lane === 'light' ? '' : 'large '}request${maxQueued[lane] === 1 ? ' is' : 's are'} already waiting for the tool threads`;
+      const large = lane === 'light' ? '' : ` (over ${LIGHT_INPUT_CHARS} characters of input; smaller ones are not held up by them)`;
+      return unavailable('busy', `${waiting}${large}; try again in a second.`);
     }
     latest ??= snapshot;
     return new Promise<WorkResult>((settle) => {
