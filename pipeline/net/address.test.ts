@@ -115,6 +115,13 @@ describe('parseAddress', () => {
       assert.ok(parsed.error.length > 10, input);
     }
     assert.match(bad('fe80::1%eth0').error, /zone identifier \("%eth0"\)/);
+    assert.match(bad('1.2.3').error, /^"1\.2\.3" has 3 numbers; an IPv4 address is four decimal numbers/);
+    assert.match(bad('1.2.3.4.5').error, /^"1\.2\.3\.4\.5" has 5 numbers;/);
+    // Four numbers and a stray dot: the message names the dot, not a count of four.
+    for (const input of ['66.249.66.1.', '.66.249.66.1', '66..249.66.1', '1..2.3']) {
+      assert.equal(bad(input).code, 'ipv4-parts', input);
+      assert.match(bad(input).error, /has a dot at its start or end, or two dots together; an IPv4 address is four decimal numbers/, input);
+    }
     assert.match(bad('text').error, /192\.0\.2\.1/);
   });
 

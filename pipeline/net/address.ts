@@ -77,10 +77,9 @@ export function parseAddress(input: string): ParsedAddress | AddressProblem {
   if (/^[0-9.]+$/.test(text)) {
     const parts = text.split('.');
     if (parts.length !== 4 || parts.some((p) => p === '')) {
-      return problem(
-        'ipv4-parts',
-        `${shown} has ${parts.filter((p) => p !== '').length} numbers; an IPv4 address is four decimal numbers separated by dots (a.b.c.d).`,
-      );
+      // "1.2.3.4." has four numbers: what is wrong is the dot, so the message says that.
+      const found = parts.some((p) => p === '') ? 'has a dot at its start or end, or two dots together' : `has ${parts.length} numbers`;
+      return problem('ipv4-parts', `${shown} ${found}; an IPv4 address is four decimal numbers separated by dots (a.b.c.d).`);
     }
     const over = parts.find((p) => Number(p) > 255);
     if (over !== undefined) return problem('ipv4-octet', `${shown}: ${over} is over 255; each part of an IPv4 address is 0 to 255.`);
