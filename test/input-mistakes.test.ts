@@ -259,3 +259,27 @@ test('an empty ua is a question, not a mistake (RFC 9309 2.2.1: no group names i
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('a query whose percent-encoded bytes are not UTF-8 is refused naming the parameter, not answered for U+FFFD', async () => {
+  // Latin-1 bytes (a client that encoded "café" as ISO-8859-1), a sequence cut short, and a
+  // byte that never starts a character: each would otherwise be read as U+FFFD.
+  for (const [query, field] of [
+    ['ua=caf%E9', 'ua'],
+    ['ua=GPTBot%E2%82', 'ua'],
+    ['ua=GPTBot&path=/%FF', 'path'],
+    ['robots_txt=User-agent:%20*&ua%FF=x', 'ua\uFFFD'],
+  ] as const) {
+    const answer = await raw(served.server.url, `/tools/robots-allowed?${query}`);
+    assert.equal(answer.status, 400, query);
+    const error = json<{ error: { code: string; field: string; message: string; accepted: string } }>(answer.text).error;
+    assert.equal(error.code, 'invalid_parameter', query);
+    assert.equal(error.field, field, query);
+    assert.match(error.message, /percent-encoded bytes that are not UTF-8/, query);
+    assert.match(error.accepted, /UTF-8 bytes are percent-encoded/, query);
+  }
+  // UTF-8 percent-encoded, a bare % and an escape that is not one are text as URLSearchParams
+  // reads it, and answered.
+  for (const query of ['ua=caf%C3%A9', 'ua=GPTBot%20%F0%9F%A4%96', 'ua=100%', 'ua=%ZZ']) {
+    assert.equal((await raw(served.server.url, `/tools/classify-ua?${query}`)).status, 200, query);
+  }
+});

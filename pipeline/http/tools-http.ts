@@ -1,6 +1,6 @@
 import type { ToolRun } from '../tools/registry/call.ts';
 import type { ToolRunner } from '../tools/registry/runner.ts';
-import { clientRecord, fromSearchParams } from '../tools/registry/input.ts';
+import { clientRecord, fromSearchParams, notUtf8Parameter } from '../tools/registry/input.ts';
 import { toolSpec } from '../contract/tool-spec.ts';
 import type { Caller, ToolDefinition } from '../tools/registry/types.ts';
 import { ANSWER_FORM, answerTooLarge } from '../tools/registry/limits.ts';
@@ -44,6 +44,21 @@ const CONTROL_PARAMS = new Set(['spec']);
 export async function callTool(call: ToolCall): Promise<{ document: StoredDocument; answered: boolean } | { response: Response }> {
   const { tool, request, url, baseUrl, caller, runner, generatedAt, headers, origin } = call;
   const path = toolHref(tool, 'endpoint');
+  const undecodable = notUtf8Parameter(url.search);
+  if (undecodable !== null) {
+    return {
+      response: errorResponse(
+        400,
+        {
+          code: 'invalid_parameter',
+          message: `${undecodable} holds percent-encoded bytes that are not UTF-8, which would be read as U+FFFD instead of the text sent; percent-encode the text's UTF-8 bytes.`,
+          field: undecodable,
+          accepted: 'text whose UTF-8 bytes are percent-encoded (RFC 3986 section 2.5)',
+        },
+        headers,
+      ),
+    };
+  }
   const params = fromSearchParams(url.searchParams);
   const specWanted = url.searchParams.get('spec');
   if (specWanted !== null && specWanted !== '1') {

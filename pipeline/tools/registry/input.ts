@@ -164,6 +164,50 @@ export function clientRecord<Value>(): Record<string, Value> {
   return Object.create(null) as Record<string, Value>;
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/** A percent-encoded byte outside ASCII: only these can make a parameter's text not UTF-8. */
+const HIGH_BYTE = /%[89a-f][0-9a-f]/i;
+
+/**
+ * The name of the first parameter of a query string (`url.search`, as sent) whose name or value
+ * holds percent-encoded bytes that are not UTF-8, or null. URLSearchParams reads such bytes as
+ * U+FFFD, so a tool would answer for text the client never sent (docs/API.md §4.5, "Text is
+ * UTF-8"). Bytes are decoded as URLSearchParams decodes them: `%XX` is one byte, and any other
+ * character is itself (a bare `%` too). The name is given as URLSearchParams reads it.
+ */
+export function notUtf8Parameter(search: string): string | null {
+  if (!HIGH_BYTE.test(search)) return null;
+  for (const pair of search.replace(/^\?/, '').split('&')) {
+    if (HIGH_BYTE.test(pair) && !isUtf8(percentDecoded(pair))) return [...new URLSearchParams(pair).keys()][0] ?? '';
+  }
+  return null;
+}
+
+function percentDecoded(text: string): Uint8Array {
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; ) {
+    const hex = text[i] === '%' ? text.slice(i + 1, i + 3) : '';
+    if (/^[0-9a-f]{2}$/i.test(hex)) {
+      bytes.push(Number.parseInt(hex, 16));
+      i += 3;
+      continue;
+    }
+    const character = String.fromCodePoint(text.codePointAt(i)!);
+    bytes.push(...encoder.encode(character));
+    i += character.length;
+  }
+  return Uint8Array.from(bytes);
+}
+
+function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    strictUtf8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Query parameters as the validator takes them: repeated names become lists. */
 export function fromSearchParams(params: URLSearchParams): Record<string, string | string[]> {
   const raw = clientRecord<string | string[]>();

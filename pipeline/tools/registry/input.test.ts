@@ -1,0 +1,23 @@
+import { strict as assert } from 'node:assert';
+import { describe, test } from 'node:test';
+import { notUtf8Parameter } from './input.ts';
+
+describe('notUtf8Parameter', () => {
+  test('names the first parameter whose percent-encoded bytes are not UTF-8', () => {
+    assert.equal(notUtf8Parameter('?ua=caf%E9'), 'ua');
+    assert.equal(notUtf8Parameter('?ip=1.2.3.4&ua=%C3'), 'ua');
+    assert.equal(notUtf8Parameter('?a=%FF&b=%FE'), 'a');
+    // Overlong and surrogate encodings are not UTF-8 either.
+    assert.equal(notUtf8Parameter('?ua=%C0%AF'), 'ua');
+    assert.equal(notUtf8Parameter('?ua=%ED%A0%80'), 'ua');
+    // A bad name is named as URLSearchParams reads it.
+    assert.equal(notUtf8Parameter('?u%E9=x'), 'u\uFFFD');
+    assert.equal(notUtf8Parameter('ua=%80'), 'ua');
+  });
+
+  test('passes UTF-8, ASCII escapes, bare percent signs and escapes that are not escapes', () => {
+    for (const search of ['', '?', '?ua=GPTBot', '?ua=caf%C3%A9', '?ua=%F0%9F%A4%96', '?ua=100%', '?ua=%ZZ', '?ua=%2', '?ua=a+b%20c', '?ua=%EF%BB%BFx']) {
+      assert.equal(notUtf8Parameter(search), null, search);
+    }
+  });
+});
