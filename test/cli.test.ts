@@ -143,6 +143,13 @@ test('a refused input exits 2 naming the field and its accepted form; nothing go
   assert.equal(refused.code, 2);
   assert.equal(refused.stdout, '');
   assert.match(refused.stderr, /^ip: ip has 501 items; at most 500 per call\. Accepted: /);
+  // An item that is no address is not a refused call: its line says why, so that it can be corrected.
+  const stray = await inProcess('--root', project.root, 'verify', '66.249.66.1.', '192.0.2.1');
+  assert.equal(stray.code, 0, stray.stderr);
+  assert.match(
+    stray.stdout,
+    /\n66\.249\.66\.1\. {2}invalid \(ipv4-parts\): "66\.249\.66\.1\." has a dot at its start or end, or two dots together; an IPv4 address is four decimal numbers separated by dots \(a\.b\.c\.d\)\.\n/,
+  );
   const missing = await inProcess('--root', project.root, 'audit', join(REPO, 'no-such-robots.txt'));
   assert.equal(missing.code, 2);
   assert.equal(missing.stdout, '');

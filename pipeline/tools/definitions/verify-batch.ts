@@ -98,13 +98,14 @@ export const verifyTool = defineTool({
     const lead = unverifiableLead(o);
     return `${lead === null ? '' : `${lead} `}${o.checked} address${o.checked === 1 ? '' : 'es'} checked: ${o.summary.in_published_ranges} in a published range, ${o.summary.invalid} invalid.${verdicts ? ` Verdicts: ${verdicts}.` : ''}${o.claim && !o.claim.resolved ? ` Claim: ${o.claim.note}` : ''}`;
   },
-  // Address, verdict ("no claim" when no ua was given; "invalid (code)" for what is no address), then the published ranges it is in.
+  // Address, verdict ("no claim" when no ua was given), then the published ranges it is in; for
+  // what is no address, "invalid", its code and why, so that the reader can correct it.
   itemLines: (o) => {
     const verdictOf = (r: (typeof o.results)[number]) => (r.valid ? (r.verdict ?? 'no claim') : `invalid (${r.code})`);
     const width = Math.max(0, ...o.results.map((r) => r.input.length));
     const verdictWidth = Math.max(0, ...o.results.filter((r) => r.valid).map((r) => verdictOf(r).length));
     return o.results.map((r) => {
-      if (!r.valid) return `${r.input.padEnd(width)}  ${verdictOf(r)}`;
+      if (!r.valid) return `${r.input.padEnd(width)}  ${verdictOf(r)}: ${r.error}`;
       const ranges = r.matches.map((m) => `${m.operator_name} ${m.prefix} (list ${m.source})`).join('; ');
       return `${r.input.padEnd(width)}  ${verdictOf(r).padEnd(verdictWidth)}  ${ranges === '' ? 'in no published range' : ranges}`;
     });
