@@ -13,10 +13,26 @@ describe('notUtf8Parameter', () => {
     // A bad name is named as URLSearchParams reads it.
     assert.equal(notUtf8Parameter('?u%E9=x'), 'u\uFFFD');
     assert.equal(notUtf8Parameter('ua=%80'), 'ua');
+    // Characters outside ASCII (a query given as text, not as a URL serialises it) count as their UTF-8.
+    assert.equal(notUtf8Parameter('?ua=é%FF'), 'ua');
+    assert.equal(notUtf8Parameter('?ua=%C3é'), 'ua');
   });
 
   test('passes UTF-8, ASCII escapes, bare percent signs and escapes that are not escapes', () => {
-    for (const search of ['', '?', '?ua=GPTBot', '?ua=caf%C3%A9', '?ua=%F0%9F%A4%96', '?ua=100%', '?ua=%ZZ', '?ua=%2', '?ua=a+b%20c', '?ua=%EF%BB%BFx']) {
+    for (const search of [
+      '',
+      '?',
+      '?ua=GPTBot',
+      '?ua=caf%C3%A9',
+      '?ua=%F0%9F%A4%96',
+      '?ua=100%',
+      '?ua=%ZZ',
+      '?ua=%2',
+      '?ua=a+b%20c',
+      '?ua=%EF%BB%BFx',
+      '?ua=é🤖',
+      '?ua=%C3%A9é',
+    ]) {
       assert.equal(notUtf8Parameter(search), null, search);
     }
   });

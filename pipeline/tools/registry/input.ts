@@ -183,20 +183,31 @@ export function notUtf8Parameter(search: string): string | null {
   return null;
 }
 
+/** The bytes URLSearchParams decodes `text` to, before it reads them as UTF-8. */
 function percentDecoded(text: string): Uint8Array {
-  const bytes: number[] = [];
+  // At most one byte per character but for characters outside ASCII, which a URL's serialised
+  // query never holds (the URL parser percent-encodes them); they are encoded as UTF-8 here.
+  const bytes = new Uint8Array(encoder.encode(text).length);
+  let length = 0;
   for (let i = 0; i < text.length; ) {
-    const hex = text[i] === '%' ? text.slice(i + 1, i + 3) : '';
-    if (/^[0-9a-f]{2}$/i.test(hex)) {
-      bytes.push(Number.parseInt(hex, 16));
+    const code = text.charCodeAt(i);
+    if (code === 0x25 && isHexDigit(text.charCodeAt(i + 1)) && isHexDigit(text.charCodeAt(i + 2))) {
+      bytes[length++] = Number.parseInt(text.slice(i + 1, i + 3), 16);
       i += 3;
-      continue;
+    } else if (code < 0x80) {
+      bytes[length++] = code;
+      i++;
+    } else {
+      const character = String.fromCodePoint(text.codePointAt(i)!);
+      length += encoder.encodeInto(character, bytes.subarray(length)).written;
+      i += character.length;
     }
-    const character = String.fromCodePoint(text.codePointAt(i)!);
-    bytes.push(...encoder.encode(character));
-    i += character.length;
   }
-  return Uint8Array.from(bytes);
+  return bytes.subarray(0, length);
+}
+
+function isHexDigit(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);
 }
 
 function isUtf8(bytes: Uint8Array): boolean {
