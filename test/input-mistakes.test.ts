@@ -282,4 +282,18 @@ test('a query whose percent-encoded bytes are not UTF-8 is refused naming the pa
   for (const query of ['ua=caf%C3%A9', 'ua=GPTBot%20%F0%9F%A4%96', 'ua=100%', 'ua=%ZZ']) {
     assert.equal((await raw(served.server.url, `/tools/classify-ua?${query}`)).status, 200, query);
   }
+  // A form's other fields get the same rule; the file is read as a crawler reads it, whatever its
+  // bytes (an ISO-8859-1 comment), in a query, in a form and as the raw body alike.
+  const latin1File = 'robots_txt=%23%20caf%E9%0AUser-agent:%20GPTBot%0ADisallow:%20/';
+  const refused = await post('/tools/robots-allowed', `${latin1File}&ua=caf%E9&path=/`, FORM);
+  assert.equal(refused.status, 400, refused.text);
+  assert.equal(json<{ error: { field: string } }>(refused.text).error.field, 'ua');
+  for (const answer of [
+    await raw(served.server.url, `/tools/robots-allowed?${latin1File}&ua=GPTBot&path=/`),
+    await post('/tools/robots-allowed', `${latin1File}&ua=GPTBot&path=/`, FORM),
+    await post('/tools/robots-allowed?ua=GPTBot&path=/', Buffer.from('# caf\xe9\nUser-agent: GPTBot\nDisallow: /\n', 'latin1')),
+  ]) {
+    assert.equal(answer.status, 200, answer.text);
+    assert.equal(json<{ summary: { disallowed: number } }>(answer.text).summary.disallowed, 1);
+  }
 });

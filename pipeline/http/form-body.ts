@@ -1,4 +1,4 @@
-import { clientRecord } from '../tools/registry/input.ts';
+import { clientRecord, notUtf8Parameter, notUtf8 } from '../tools/registry/input.ts';
 
 // What a POST to a robots.txt tool carries. The documented way is the raw file
 // (curl --data-binary @robots.txt), but two other forms arrive in practice: an HTML form
@@ -7,7 +7,8 @@ import { clientRecord } from '../tools/registry/input.ts';
 
 export type ToolBody =
   | { ok: true; fields: Record<string, string>; form: 'raw' | 'urlencoded' | 'multipart' }
-  | { ok: false; message: string; accepted: string };
+  /** `field`: the form's field at fault, when it is not the file's. */
+  | { ok: false; message: string; accepted: string; field?: string };
 
 // No word boundary: with the line breaks gone, a directive follows the previous value directly ("GPTBotDisallow:").
 const DIRECTIVE = /(?:user-agent|disallow|allow|sitemap|crawl-delay)\s*:/gi;
@@ -56,6 +57,9 @@ export async function toolBody(bytes: Uint8Array, contentType: string | null, fi
   if (type === 'application/x-www-form-urlencoded') {
     const params = new URLSearchParams(text);
     if (params.has(field)) {
+      // The file is read as a crawler reads it, whatever its bytes; the other fields are text.
+      const undecodable = notUtf8Parameter(text, field);
+      if (undecodable !== null) return notUtf8(undecodable);
       const fields = clientRecord<string>();
       for (const name of new Set(params.keys())) {
         const values = params.getAll(name);

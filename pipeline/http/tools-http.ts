@@ -1,6 +1,6 @@
 import type { ToolRun } from '../tools/registry/call.ts';
 import type { ToolRunner } from '../tools/registry/runner.ts';
-import { clientRecord, fromSearchParams, notUtf8Parameter } from '../tools/registry/input.ts';
+import { clientRecord, fromSearchParams, notUtf8, notUtf8Parameter } from '../tools/registry/input.ts';
 import { toolSpec } from '../contract/tool-spec.ts';
 import type { Caller, ToolDefinition } from '../tools/registry/types.ts';
 import { ANSWER_FORM, answerTooLarge } from '../tools/registry/limits.ts';
@@ -44,20 +44,10 @@ const CONTROL_PARAMS = new Set(['spec']);
 export async function callTool(call: ToolCall): Promise<{ document: StoredDocument; answered: boolean } | { response: Response }> {
   const { tool, request, url, baseUrl, caller, runner, generatedAt, headers, origin } = call;
   const path = toolHref(tool, 'endpoint');
-  const undecodable = notUtf8Parameter(url.search);
+  const undecodable = notUtf8Parameter(url.search, tool.postBody);
   if (undecodable !== null) {
-    return {
-      response: errorResponse(
-        400,
-        {
-          code: 'invalid_parameter',
-          message: `${undecodable} holds percent-encoded bytes that are not UTF-8, which would be read as U+FFFD instead of the text sent; percent-encode the text's UTF-8 bytes.`,
-          field: undecodable,
-          accepted: 'text whose UTF-8 bytes are percent-encoded (RFC 3986 section 2.5)',
-        },
-        headers,
-      ),
-    };
+    const { field, message, accepted } = notUtf8(undecodable);
+    return { response: errorResponse(400, { code: 'invalid_parameter', message, field, accepted }, headers) };
   }
   const params = fromSearchParams(url.searchParams);
   const specWanted = url.searchParams.get('spec');
@@ -119,7 +109,13 @@ export async function callTool(call: ToolCall): Promise<{ document: StoredDocume
     const emptyIsValue = tool.params.filter((p) => p.emptyIsValue && p.name !== tool.postBody).map((p) => p.name);
     const posted = await toolBody(body.bytes, request.headers.get('content-type'), tool.postBody, emptyIsValue);
     if (!posted.ok)
-      return { response: errorResponse(400, { code: 'invalid_parameter', message: posted.message, field: tool.postBody, accepted: posted.accepted }, headers) };
+      return {
+        response: errorResponse(
+          400,
+          { code: 'invalid_parameter', message: posted.message, field: posted.field ?? tool.postBody, accepted: posted.accepted },
+          headers,
+        ),
+      };
     for (const [name, value] of Object.entries(posted.fields)) {
       if (name in toolParams)
         return {

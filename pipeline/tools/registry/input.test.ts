@@ -18,6 +18,13 @@ describe('notUtf8Parameter', () => {
     assert.equal(notUtf8Parameter('?ua=%C3é'), 'ua');
   });
 
+  test('reads the lenient parameter (a robots.txt) whatever its bytes, and still names the others', () => {
+    assert.equal(notUtf8Parameter('?robots_txt=caf%E9&ua=x', 'robots_txt'), null);
+    assert.equal(notUtf8Parameter('?robots_txt=caf%E9&ua=%FF', 'robots_txt'), 'ua');
+    assert.equal(notUtf8Parameter('robots_txt%FF=x', 'robots_txt'), 'robots_txt\uFFFD');
+    assert.equal(notUtf8Parameter('?robots_txt=caf%E9'), 'robots_txt');
+  });
+
   test('passes UTF-8, ASCII escapes, bare percent signs and escapes that are not escapes', () => {
     for (const search of [
       '',

@@ -169,18 +169,32 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const HIGH_BYTE = /%[89a-f][0-9a-f]/i;
 
 /**
- * The name of the first parameter of a query string (`url.search`, as sent) whose name or value
- * holds percent-encoded bytes that are not UTF-8, or null. URLSearchParams reads such bytes as
- * U+FFFD, so a tool would answer for text the client never sent (docs/API.md §4.5, "Text is
- * UTF-8"). Bytes are decoded as URLSearchParams decodes them: `%XX` is one byte, and any other
- * character is itself (a bare `%` too). The name is given as URLSearchParams reads it.
+ * The name of the first parameter of a query string or urlencoded form (`url.search`, as sent)
+ * whose name or value holds percent-encoded bytes that are not UTF-8, or null. URLSearchParams
+ * reads such bytes as U+FFFD, so a tool would answer for text the client never sent
+ * (docs/API.md §4.5, "Text is UTF-8"). Bytes are decoded as URLSearchParams decodes them: `%XX`
+ * is one byte, and any other character is itself (a bare `%` too). The name is given as
+ * URLSearchParams reads it. The value of `lenient` (a robots.txt file) is read as a crawler
+ * reads the file, whatever its bytes, as its POST body is.
  */
-export function notUtf8Parameter(search: string): string | null {
+export function notUtf8Parameter(search: string, lenient?: string): string | null {
   if (!HIGH_BYTE.test(search)) return null;
   for (const pair of search.replace(/^\?/, '').split('&')) {
-    if (HIGH_BYTE.test(pair) && !isUtf8(percentDecoded(pair))) return [...new URLSearchParams(pair).keys()][0] ?? '';
+    if (!HIGH_BYTE.test(pair) || isUtf8(percentDecoded(pair))) continue;
+    const name = [...new URLSearchParams(pair).keys()][0] ?? '';
+    if (name !== lenient) return name;
   }
   return null;
+}
+
+/** The refusal of a parameter that notUtf8Parameter names. */
+export function notUtf8(name: string): { ok: false; field: string; message: string; accepted: string } {
+  return {
+    ok: false,
+    field: name,
+    message: `${name} holds percent-encoded bytes that are not UTF-8, which would be read as U+FFFD instead of the text sent; percent-encode the text's UTF-8 bytes.`,
+    accepted: 'text whose UTF-8 bytes are percent-encoded (RFC 3986 section 2.5)',
+  };
 }
 
 /** The bytes URLSearchParams decodes `text` to, before it reads them as UTF-8. */
