@@ -1,5 +1,6 @@
 import { parseAddressList } from '../../net/address-list.ts';
 import type { ParamSpec, ToolDefinition, ToolInput } from './types.ts';
+import { isHexDigit } from '../../util/ascii.ts';
 
 export type InputResult = { ok: true; input: ToolInput } | { ok: false; field: string; message: string; accepted: string };
 
@@ -218,10 +219,6 @@ function percentDecoded(text: string): Uint8Array {
     }
   }
   return bytes.subarray(0, length);
-}
-
-function isHexDigit(code: number): boolean {
-  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);
 }
 
 function isUtf8(bytes: Uint8Array): boolean {

@@ -19,11 +19,9 @@
 // request path both are literals, encoded `%2A` and `%24`, which is what lets the
 // pattern `/file-%2A.html` match the request `/file-*.html` (2.2.3 example table).
 
-const HEX = '0123456789ABCDEF';
+import { isHexDigit } from '../../util/ascii.ts';
 
-function isHex(code: number): boolean {
-  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);
-}
+const HEX = '0123456789ABCDEF';
 
 function hexValue(code: number): number {
   if (code <= 0x39) return code - 0x30;
@@ -101,7 +99,7 @@ function normalize(s: string, literalSpecials: boolean): string {
     if (c === 0x25) {
       const a = s.charCodeAt(i + 1);
       const b = s.charCodeAt(i + 2);
-      if (i + 2 < s.length && isHex(a) && isHex(b)) {
+      if (i + 2 < s.length && isHexDigit(a) && isHexDigit(b)) {
         const byte = hexValue(a) * 16 + hexValue(b);
         out += isUnreserved(byte) ? String.fromCharCode(byte) : escapeByte(byte);
         i += 3;
