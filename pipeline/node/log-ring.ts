@@ -119,6 +119,18 @@ export function ringReader(ring: LogRing): { drain(each: (entry: AnsweredEntry) 
   const data = Buffer.from(ring.data);
   const size = data.length;
   const last: (string | null)[] = FIELDS.map(() => null);
+  /** Where the next field is read. */
+  let field = 0;
+  /** The string field `i` of the record being read, at `field`, which it moves past. */
+  const text = (i: number): string | null => {
+    const bytes = data.readUInt16LE(field);
+    field += 2;
+    if (bytes === SAME_FIELD) return last[i] ?? null;
+    if (bytes === NULL_FIELD) return (last[i] = null);
+    const value = data.toString('utf8', field, field + bytes);
+    field += bytes;
+    return (last[i] = value);
+  };
   return {
     drain(each) {
       const head = Atomics.load(control, HEAD);
@@ -131,21 +143,13 @@ export function ringReader(ring: LogRing): { drain(each: (entry: AnsweredEntry) 
           continue;
         }
         const at = tail + 4;
-        const text: (string | null)[] = [];
-        let field = at + NUMBERS_BYTES;
-        for (let i = 0; i < FIELDS.length; i++) {
-          const bytes = data.readUInt16LE(field);
-          field += 2;
-          if (bytes === SAME_FIELD) {
-            text.push(last[i] ?? null);
-            continue;
-          }
-          const value = bytes === NULL_FIELD ? null : data.toString('utf8', field, field + bytes);
-          if (bytes !== NULL_FIELD) field += bytes;
-          last[i] = value;
-          text.push(value);
-        }
-        const [method, route, address, address_hash, user_agent] = text;
+        field = at + NUMBERS_BYTES;
+        // In the order of FIELDS.
+        const method = text(0);
+        const route = text(1);
+        const address = text(2);
+        const address_hash = text(3);
+        const user_agent = text(4);
         const entry: AnsweredEntry = {
           at: data.readDoubleLE(at),
           method: method ?? '',
@@ -153,9 +157,9 @@ export function ringReader(ring: LogRing): { drain(each: (entry: AnsweredEntry) 
           status: data.readUInt16LE(at + 24),
           bytes: data.readDoubleLE(at + 16),
           duration_ms: data.readDoubleLE(at + 8),
-          address: address ?? null,
-          address_hash: address_hash ?? null,
-          user_agent: user_agent ?? null,
+          address,
+          address_hash,
+          user_agent,
         };
         tail += 4 + length;
         each(entry);

@@ -6,7 +6,7 @@ import type { CrawlerView } from '../model/model.ts';
 import { crawlerNamedBy } from './classify/index.ts';
 import type { ToolData } from './registry/types.ts';
 import { lookup } from './verify/index.ts';
-import { everyListUsable } from './verify/evidence.ts';
+import { everyListUsableUntil } from './verify/evidence.ts';
 import type { Verdict } from '../log/types.ts';
 
 export interface Booking {
@@ -26,12 +26,22 @@ export function bookRequest(data: ToolData | null, userAgent: string | null, add
   const named = namedCrawler(data, userAgent);
   if (named === null) return NOBODY;
   const crawler = data.bySlug.get(named.slug);
-  const booked = { crawler: named.slug, category: named.category };
-  if (crawler === undefined || address === null) return { ...booked, verdict: 'unverifiable' };
-  return { ...booked, verdict: verdictOf(data, crawler, address, now) };
+  const verdict = crawler === undefined || address === null ? 'unverifiable' : verdictOf(data, crawler, address, now);
+  return { crawler: named.slug, category: named.category, verdict };
 }
 
 function verdictOf(data: ToolData, crawler: CrawlerView, address: string, now: number): Verdict {
+  const shown = rememberedShown(data, crawler, address);
+  return typeof shown === 'string' ? shown : now <= shown.notGenuineUntil ? 'not-genuine' : 'unverifiable';
+}
+
+/**
+ * What an address shows for a crawler whatever the time: a verdict, or not-genuine up to the
+ * moment its lists' copies grow too old and unverifiable after (the time of each request decides).
+ */
+type Shown = Verdict | { notGenuineUntil: number };
+
+function shownBy(data: ToolData, crawler: CrawlerView, address: string): Shown {
   const found = lookup(data.prefixes, address);
   const matches = found.valid ? found.matches : [];
   if (matches.some((m) => m.scope !== 'network' && m.crawlers.includes(crawler.slug))) return 'genuine';
@@ -41,7 +51,36 @@ function verdictOf(data: ToolData, crawler: CrawlerView, address: string, now: n
   const checks = crawler.verification.filter((v) => ADDRESS_CHECKS.has(v.method) && (v.method !== 'asn' || v.sources.length > 0));
   if (checks.length === 0 || checks.some((v) => v.method === 'published-ranges' && v.sources.length === 0)) return 'unverifiable';
   const lists = checks.flatMap((v) => (v.method === 'fixed-ips' ? [] : v.sources));
-  return everyListUsable(data.prefixes, lists, now) ? 'not-genuine' : 'unverifiable';
+  return { notGenuineUntil: everyListUsableUntil(data.prefixes, lists) };
+}
+
+// Most requests come from few addresses, and the log books every one: what an address shows
+// for a crawler is worked out once per published tree (bounded like the User-Agents below).
+const rememberedShowings = new WeakMap<ToolData, { count: number; byCrawler: Map<string, Map<string, Shown>> }>();
+
+function rememberedShown(data: ToolData, crawler: CrawlerView, address: string): Shown {
+  let memo = rememberedShowings.get(data);
+  if (memo === undefined) {
+    memo = { count: 0, byCrawler: new Map() };
+    rememberedShowings.set(data, memo);
+  }
+  let byAddress = memo.byCrawler.get(crawler.slug);
+  let found = byAddress?.get(address);
+  if (found === undefined) {
+    found = shownBy(data, crawler, address);
+    if (memo.count >= REMEMBERED) {
+      memo.byCrawler.clear();
+      memo.count = 0;
+      byAddress = undefined;
+    }
+    if (byAddress === undefined) {
+      byAddress = new Map();
+      memo.byCrawler.set(crawler.slug, byAddress);
+    }
+    byAddress.set(address, found);
+    memo.count++;
+  }
+  return found;
 }
 
 // The same few User-Agents arrive again and again: each is classified once per published tree

@@ -50,7 +50,8 @@ type Source = PrefixIndex['sources'][number];
 /** Where a list stands at `now`: only a `usable` one can rule an address out. */
 type Standing = 'usable' | 'missing' | 'never-fetched' | 'failed' | 'empty' | 'undated' | 'too-old';
 
-function standingOf(source: Source | undefined, now: number): Standing {
+/** The last moment (ms since the epoch) at which a list's copy can rule an address out, or why it never can. */
+function usableUntil(source: Source | undefined): number | Exclude<Standing, 'usable' | 'too-old'> {
   if (source === undefined) return 'missing';
   if (source.ipv4_count + source.ipv6_count === 0) {
     if (source.state === 'never-fetched' || source.state === null) return 'never-fetched';
@@ -58,17 +59,31 @@ function standingOf(source: Source | undefined, now: number): Standing {
   }
   const accepted = source.confirmed_at === null ? Number.NaN : Date.parse(source.confirmed_at);
   if (Number.isNaN(accepted)) return 'undated';
-  return now - accepted > MAX_LIST_AGE_SECONDS * 1000 ? 'too-old' : 'usable';
+  return accepted + MAX_LIST_AGE_SECONDS * 1000;
+}
+
+function standingOf(source: Source | undefined, now: number): Standing {
+  const until = usableUntil(source);
+  if (typeof until !== 'number') return until;
+  return now > until ? 'too-old' : 'usable';
 }
 
 const sourceOf = (index: PrefixIndex, id: string): Source | undefined => index.sources.find((s) => s.id === id);
 
 /**
- * Whether every list of `ids` can rule an address out at `now`: listEvidence's `usable`, without
- * the sentences, for the request log, which books every request that names a crawler.
+ * Until when (ms since the epoch, inclusive) every list of `ids` can rule an address out:
+ * listEvidence's `usable` for all of them at any `now` up to it; -Infinity when one never can.
+ * For the request log, which books every request that names a crawler: it works this out once
+ * per crawler and address and compares each request's time with it.
  */
-export function everyListUsable(index: PrefixIndex, ids: readonly string[], now: number): boolean {
-  return ids.every((id) => standingOf(sourceOf(index, id), now) === 'usable');
+export function everyListUsableUntil(index: PrefixIndex, ids: readonly string[]): number {
+  let until = Number.POSITIVE_INFINITY;
+  for (const id of ids) {
+    const listUntil = usableUntil(sourceOf(index, id));
+    if (typeof listUntil !== 'number') return Number.NEGATIVE_INFINITY;
+    until = Math.min(until, listUntil);
+  }
+  return until;
 }
 
 /** Each list's evidence at `now` (milliseconds since the epoch). */
