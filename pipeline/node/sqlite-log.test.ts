@@ -310,3 +310,101 @@ test('retention takes the rows before the cutoff out of the daily aggregate, als
   const { fromRows, stored } = aggregates(file);
   assert.deepEqual(stored, fromRows);
 });
+
+test('each row comes back as written, however many a batch holds; each repeated text is stored once', async () => {
+  const file = fresh();
+  const log = sqliteLog({ file, now: () => T });
+  // More rows than one statement writes (sqlite-log-store.ts) and a remainder, over two days,
+  // in runs: each grouped column changes on a period of its own, so that rows alike but for one
+  // of them follow each other, and groups come back.
+  const run = (i: number, length: number, values: number) => Math.floor(i / length) % values;
+  const written = Array.from({ length: 123 }, (_, i) => {
+    const crawler = [null, 'gptbot', 'claudebot'][run(i, 11, 3)]!;
+    return entry({
+      at: T - DAY / 2 + i * 900_000,
+      method: i % 9 === 0 ? 'HEAD' : 'GET',
+      route: ['/data/agents.json', '/crawler/{slug}.json', '/robots.txt'][run(i, 5, 3)]!,
+      status: run(i, 7, 3) === 0 ? 304 : 200,
+      bytes: 100 + i,
+      duration_ms: i / 8,
+      crawler,
+      category: crawler === null ? null : ['ai-training', 'ai-assistant'][run(i, 13, 2)]!,
+      verdict: crawler === null ? null : run(i, 2, 2) === 0 ? 'not-genuine' : 'genuine',
+      address_hash: i % 6 === 0 ? null : `hash-${i % 6}`,
+      user_agent: i % 7 === 0 ? null : `agent ${i % 7} ☃`,
+    });
+  });
+  for (const row of written) log.record(row);
+  log.flush();
+  assert.deepEqual(
+    (await log.hits(0, 1000)).hits,
+    written.map((row, i) => ({ ...row, id: i + 1 })),
+  );
+  await log.close();
+  const { fromRows, stored } = aggregates(file);
+  assert.deepEqual(stored, fromRows);
+  assert.equal(new Set(stored.map((row) => (row as { day: string }).day)).size, 2, 'the rows span two days');
+  const db = new Database(file, { readonly: true });
+  const texts = (db.prepare('SELECT text FROM texts ORDER BY text').all() as { text: string }[]).map((row) => row.text);
+  db.close();
+  const distinct = new Set(written.flatMap((row) => [row.method, row.route, row.crawler, row.category, row.verdict]).filter((text) => text !== null));
+  assert.deepEqual(texts, [...distinct].sort());
+});
+
+test('a file of schema version 3 keeps its rows where they are: new rows follow their ids, pages read on across both, removal takes them first', async () => {
+  const file = fresh();
+  const db = new Database(file);
+  const old = (i: number) => `(${i}, ${T - 40 * DAY + i}, 'GET', '/data/agents.json', 200, 10, 1.5, 'gptbot', 'ai-training', 'genuine', 'cafe', 'GPTBot/1.3')`;
+  db.exec(`CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (3);
+    CREATE TABLE hits (id INTEGER PRIMARY KEY, at INTEGER NOT NULL, method TEXT NOT NULL, route TEXT NOT NULL, status INTEGER NOT NULL,
+      bytes INTEGER NOT NULL, duration_ms REAL NOT NULL, crawler TEXT, category TEXT, verdict TEXT, address_hash TEXT, user_agent TEXT);
+    CREATE TABLE daily (day TEXT NOT NULL, route TEXT NOT NULL, status INTEGER NOT NULL, crawler TEXT NOT NULL, category TEXT NOT NULL,
+      verdict TEXT NOT NULL, requests INTEGER NOT NULL, bytes INTEGER NOT NULL, PRIMARY KEY (day, route, status, crawler, category, verdict)) WITHOUT ROWID;
+    INSERT INTO hits VALUES ${[1, 2, 3].map(old).join(', ')};
+    INSERT INTO daily VALUES ('${new Date(T - 40 * DAY).toISOString().slice(0, 10)}', '/data/agents.json', 200, 'gptbot', 'ai-training', 'genuine', 3, 30);`);
+  db.close();
+  // Kept for a year: the older rows stay until something removes them.
+  const log = sqliteLog({ file, retentionDays: 365, now: () => T });
+  log.record(entry({ at: T }));
+  log.record(entry({ at: T + 1, crawler: 'gptbot', category: 'ai-training', verdict: 'genuine', user_agent: 'GPTBot/1.3' }));
+  log.flush();
+  const first = await log.hits(0, 2);
+  assert.deepEqual(
+    first.hits.map((h) => [h.id, h.at, h.crawler, h.user_agent]),
+    [
+      [1, T - 40 * DAY + 1, 'gptbot', 'GPTBot/1.3'],
+      [2, T - 40 * DAY + 2, 'gptbot', 'GPTBot/1.3'],
+    ],
+  );
+  const rest = await log.hits(first.next_cursor!, 10);
+  assert.deepEqual(
+    rest.hits.map((h) => [h.id, h.at, h.crawler, h.user_agent]),
+    [
+      [3, T - 40 * DAY + 3, 'gptbot', 'GPTBot/1.3'],
+      [4, T, null, null],
+      [5, T + 1, 'gptbot', 'GPTBot/1.3'],
+    ],
+  );
+  await log.close();
+  const raw = new Database(file, { readonly: true });
+  const count = (table: string) => (raw.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+  assert.deepEqual([count('hits_v3'), count('requests'), count('hits')], [3, 2, 5], 'the older rows were not moved; the view shows all');
+  assert.deepEqual(raw.prepare('SELECT version FROM schema_version').all(), [{ version: SCHEMA_VERSION }]);
+  raw.close();
+  // A window of 30 days: the older rows are removed first, with what they added to the aggregate.
+  const later = sqliteLog({ file, retentionDays: 30, now: () => T });
+  assert.deepEqual(
+    (await later.hits(0, 10)).hits.map((h) => h.id),
+    [4, 5],
+  );
+  later.record(entry({ at: T + 2 }));
+  later.flush();
+  assert.deepEqual(
+    (await later.hits(0, 10)).hits.map((h) => h.id),
+    [4, 5, 6],
+  );
+  await later.close();
+  const { fromRows, stored } = aggregates(file);
+  assert.deepEqual(stored, fromRows);
+  assert.equal(stored.length, 2);
+});
