@@ -3,8 +3,9 @@
 // taken out, booked with the committed build's tools' data and written in one transaction, with
 // the daily aggregate and whoami's count. Once with every row from one address (what wrk on
 // loopback sends), once from many (what a public server sees). Baseline, measured in the same
-// run on the same rows, booked beforehand: better-sqlite3 inserting them into a table of the
-// same columns with no index, one transaction per batch (the least SQLite can do for them).
+// run on the same rows, booked beforehand: better-sqlite3 inserting them one by one into a
+// table of the same columns with their texts and no index, one transaction per batch (the plain
+// way to write them; the log writes their texts as numbers, many rows to a statement).
 // Run: npx tsx bench/tools/log-write.bench.ts
 
 import { createHash, randomBytes } from 'node:crypto';

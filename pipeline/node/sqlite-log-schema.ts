@@ -49,8 +49,9 @@ const MIGRATIONS: readonly string[] = [
   // User-Agents of about 100 characters). The User-Agent stays in the row: a client
   // chooses it, and a dictionary of every one sent would grow with a flood of new ones. The
   // rows of older versions stay where they are (`hits_v3`), untouched, until retention or the
-  // size cap removes them: no file is rewritten on upgrade, however large. The view `hits`
-  // shows both, every text spelled out, in the columns the table of that name had.
+  // size cap removes them: no file is rewritten on upgrade, however large, except the newest of
+  // them, which moves over so that SQLite gives the next rows the ids that follow it. The view
+  // `hits` shows both, every text spelled out, in the columns the table of that name had.
   `ALTER TABLE hits RENAME TO hits_v3;
    CREATE TABLE texts (
      id INTEGER PRIMARY KEY,
@@ -79,7 +80,19 @@ const MIGRATIONS: readonly string[] = [
      JOIN texts AS ro ON ro.id = r.route
      LEFT JOIN texts AS c ON c.id = r.crawler
      LEFT JOIN texts AS ca ON ca.id = r.category
-     LEFT JOIN texts AS v ON v.id = r.verdict;`,
+     LEFT JOIN texts AS v ON v.id = r.verdict;
+   INSERT INTO texts (text)
+     SELECT method FROM hits_v3 WHERE id = (SELECT MAX(id) FROM hits_v3)
+     UNION SELECT route FROM hits_v3 WHERE id = (SELECT MAX(id) FROM hits_v3)
+     UNION SELECT crawler FROM hits_v3 WHERE id = (SELECT MAX(id) FROM hits_v3) AND crawler IS NOT NULL
+     UNION SELECT category FROM hits_v3 WHERE id = (SELECT MAX(id) FROM hits_v3) AND category IS NOT NULL
+     UNION SELECT verdict FROM hits_v3 WHERE id = (SELECT MAX(id) FROM hits_v3) AND verdict IS NOT NULL;
+   INSERT INTO requests
+     SELECT h.id, h.at, (SELECT id FROM texts WHERE text = h.method), (SELECT id FROM texts WHERE text = h.route), h.status, h.bytes,
+       h.duration_ms, (SELECT id FROM texts WHERE text = h.crawler), (SELECT id FROM texts WHERE text = h.category),
+       (SELECT id FROM texts WHERE text = h.verdict), h.address_hash, h.user_agent
+     FROM hits_v3 AS h WHERE h.id = (SELECT MAX(id) FROM hits_v3);
+   DELETE FROM hits_v3 WHERE id = (SELECT MAX(id) FROM requests);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

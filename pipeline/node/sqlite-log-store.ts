@@ -1,5 +1,5 @@
 // The request log file's statements: a batch of rows written in one transaction, the oldest rows
-// removed (with what they added to the daily aggregate and to the texts' counts), and the reads.
+// removed (with what they added to the daily aggregate), and the reads.
 // The schema is sqlite-log-schema.ts; when and how much is written or removed, sqlite-log.ts.
 
 import { dayOf } from '../log/daily.ts';
@@ -15,7 +15,7 @@ const DAY = 86_400_000;
  */
 const ROWS_PER_INSERT = 50;
 /** The columns of `requests` a row gives, in the order its values are bound. */
-const ROW_COLUMNS = 'id, at, method, route, status, bytes, duration_ms, crawler, category, verdict, address_hash, user_agent';
+const ROW_COLUMNS = 'at, method, route, status, bytes, duration_ms, crawler, category, verdict, address_hash, user_agent';
 const COLUMNS = ROW_COLUMNS.split(', ').length;
 
 export type HitRow = Omit<LoggedHit, 'verdict'> & { verdict: string | null };
@@ -37,8 +37,8 @@ export interface LogStore {
 export function logStore(db: Database): LogStore {
   const texts = logTextIds(db);
   // Positional, not named: binding by name costs a quarter of each row's write (measured on this
-  // log's rows). The id is given: rows continue the ids of the rows an older version wrote
-  // (`hits_v3`), which this table cannot see.
+  // log's rows). SQLite gives each row the id after the largest in the table, which continues
+  // the ids of an older version's rows (sqlite-log-schema.ts), also when two servers share the file.
   const insertRows = (count: number) =>
     db.prepare(
       `INSERT INTO requests (${ROW_COLUMNS}) VALUES ${Array(count)
@@ -49,8 +49,6 @@ export function logStore(db: Database): LogStore {
   const insertOne = insertRows(1);
   const many: unknown[] = new Array(ROWS_PER_INSERT * COLUMNS);
   const one: unknown[] = new Array(COLUMNS);
-  const lastId = db.prepare<[], { id: number | null }>('SELECT MAX(id) AS id FROM (SELECT MAX(id) AS id FROM hits_v3 UNION ALL SELECT MAX(id) FROM requests)');
-  let nextId = (lastId.get()?.id ?? 0) + 1;
   const addDaily = db.prepare(
     `INSERT INTO daily (day, route, status, crawler, category, verdict, requests, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (day, route, status, crawler, category, verdict) DO UPDATE SET requests = requests + excluded.requests, bytes = bytes + excluded.bytes`,
@@ -111,7 +109,6 @@ export function logStore(db: Database): LogStore {
     // quarter of the thread's time per row.
     const groups = new Map<string, DailyRow>();
     const days = dayCache();
-    let id = nextId;
     let filled = 0;
     let group: DailyRow | undefined;
     let groupIds: readonly (number | null)[] = [];
@@ -123,7 +120,6 @@ export function logStore(db: Database): LogStore {
       const categoryId = texts.idOf(category);
       const verdictId = texts.idOf(verdict);
       let p = filled * COLUMNS;
-      many[p++] = id++;
       many[p++] = at;
       many[p++] = texts.idOf(method);
       many[p++] = routeId;
@@ -166,7 +162,6 @@ export function logStore(db: Database): LogStore {
       insertOne.run(one);
     }
     for (const g of groups.values()) addDaily.run(g.day, g.route, g.status, g.crawler ?? '', g.category ?? '', g.verdict ?? '', g.requests, g.bytes);
-    return id;
   });
 
   const daily = db.prepare<[string], StoredDailyRow>(
@@ -179,7 +174,8 @@ export function logStore(db: Database): LogStore {
   return {
     writeBatch(batch) {
       try {
-        nextId = write(batch);
+        // The write lock is taken first: a text looked up in the batch is then not added meanwhile by another server sharing the file.
+        write.immediate(batch);
       } catch (error) {
         // Nothing of the batch was committed: numbers given to texts it added mean nothing.
         texts.reset();

@@ -388,7 +388,7 @@ test('a file of schema version 3 keeps its rows where they are: new rows follow 
   await log.close();
   const raw = new Database(file, { readonly: true });
   const count = (table: string) => (raw.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
-  assert.deepEqual([count('hits_v3'), count('requests'), count('hits')], [3, 2, 5], 'the older rows were not moved; the view shows all');
+  assert.deepEqual([count('hits_v3'), count('requests'), count('hits')], [2, 3, 5], 'only the newest older row moved; the view shows all');
   assert.deepEqual(raw.prepare('SELECT version FROM schema_version').all(), [{ version: SCHEMA_VERSION }]);
   raw.close();
   // A window of 30 days: the older rows are removed first, with what they added to the aggregate.
@@ -407,4 +407,38 @@ test('a file of schema version 3 keeps its rows where they are: new rows follow 
   const { fromRows, stored } = aggregates(file);
   assert.deepEqual(stored, fromRows);
   assert.equal(stored.length, 2);
+});
+
+test('two servers sharing a file write in turn: every row is kept, ids follow the order of the writes, each text is stored once', async () => {
+  const file = fresh();
+  const first = sqliteLog({ file, now: () => T });
+  const second = sqliteLog({ file, now: () => T });
+  first.record(entry({ at: T, route: '/robots.txt' }));
+  first.flush();
+  // A text the first server has not met, then met by it after the second one stored it.
+  second.record(entry({ at: T + 1, crawler: 'gptbot', category: 'ai-training', verdict: 'genuine' }));
+  second.record(entry({ at: T + 2 }));
+  second.flush();
+  first.record(entry({ at: T + 3, crawler: 'gptbot', category: 'ai-training', verdict: 'genuine' }));
+  first.flush();
+  for (const log of [first, second]) assert.equal(log.health().state, 'ok');
+  assert.deepEqual(
+    (await second.hits(0, 10)).hits.map((h) => [h.id, h.at, h.crawler]),
+    [
+      [1, T, null],
+      [2, T + 1, 'gptbot'],
+      [3, T + 2, null],
+      [4, T + 3, 'gptbot'],
+    ],
+  );
+  await first.close();
+  await second.close();
+  const { fromRows, stored } = aggregates(file);
+  assert.deepEqual(stored, fromRows);
+  const db = new Database(file, { readonly: true });
+  assert.deepEqual(
+    (db.prepare('SELECT text FROM texts ORDER BY text').all() as { text: string }[]).map((row) => row.text),
+    ['/data/agents.json', '/robots.txt', 'GET', 'ai-training', 'genuine', 'gptbot'],
+  );
+  db.close();
 });

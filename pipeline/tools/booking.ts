@@ -1,6 +1,7 @@
 // How the log books a request: which crawler its User-Agent names and what its address shows.
 // Runs after the answer is sent, on data the tools already hold (the classifier and the prefix
-// index), so it costs a substring scan and a trie walk.
+// index), so it costs a substring scan per User-Agent and a trie walk per crawler and address,
+// each done once and remembered for the requests that repeat them.
 
 import type { CrawlerView } from '../model/model.ts';
 import { crawlerNamedBy } from './classify/index.ts';
