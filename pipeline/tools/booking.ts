@@ -32,56 +32,77 @@ export function bookRequest(data: ToolData | null, userAgent: string | null, add
 }
 
 function verdictOf(data: ToolData, crawler: CrawlerView, address: string, now: number): Verdict {
-  const shown = rememberedShown(data, crawler, address);
-  return typeof shown === 'string' ? shown : now <= shown.notGenuineUntil ? 'not-genuine' : 'unverifiable';
+  return rememberedAddress(data, crawler, address) ?? (now <= notGenuineUntil(data, crawler) ? 'not-genuine' : 'unverifiable');
 }
 
-/**
- * What an address shows for a crawler whatever the time: a verdict, or not-genuine up to the
- * moment its lists' copies grow too old and unverifiable after (the time of each request decides).
- */
-type Shown = Verdict | { notGenuineUntil: number };
+/** What an address shows for a crawler by its prefixes alone: in its lists, in its operator's network, or neither (null). */
+type AddressShows = 'genuine' | 'operator-network' | null;
 
-function shownBy(data: ToolData, crawler: CrawlerView, address: string): Shown {
+function addressShows(data: ToolData, crawler: CrawlerView, address: string): AddressShows {
   const found = lookup(data.prefixes, address);
   const matches = found.valid ? found.matches : [];
   if (matches.some((m) => m.scope !== 'network' && m.crawlers.includes(crawler.slug))) return 'genuine';
   if (matches.some((m) => m.scope === 'network' && m.operator === crawler.operator_slug)) return 'operator-network';
-  // An address is ruled out only by lists this service holds current copies of (verify-crawler's
-  // rule, docs/API.md §6.4): a list never fetched, empty or too old leaves it unverifiable.
-  const checks = crawler.verification.filter((v) => ADDRESS_CHECKS.has(v.method) && (v.method !== 'asn' || v.sources.length > 0));
-  if (checks.length === 0 || checks.some((v) => v.method === 'published-ranges' && v.sources.length === 0)) return 'unverifiable';
-  const lists = checks.flatMap((v) => (v.method === 'fixed-ips' ? [] : v.sources));
-  return { notGenuineUntil: everyListUsableUntil(data.prefixes, lists) };
+  return null;
 }
 
-// Most requests come from few addresses, and the log books every one: what an address shows
-// for a crawler is worked out once per published tree (bounded like the User-Agents below).
-const rememberedShowings = new WeakMap<ToolData, { count: number; byCrawler: Map<string, Map<string, Shown>> }>();
+/**
+ * Until when (ms since the epoch) an address in none of a crawler's lists is not-genuine rather
+ * than unverifiable: an address is ruled out only by lists this service holds current copies of
+ * (verify-crawler's rule, docs/API.md §6.4), so a list never fetched, empty or too old leaves it
+ * unverifiable. -Infinity when nothing can rule it out. The same for every address.
+ */
+function listsRuleOutUntil(data: ToolData, crawler: CrawlerView): number {
+  const checks = crawler.verification.filter((v) => ADDRESS_CHECKS.has(v.method) && (v.method !== 'asn' || v.sources.length > 0));
+  if (checks.length === 0 || checks.some((v) => v.method === 'published-ranges' && v.sources.length === 0)) return Number.NEGATIVE_INFINITY;
+  const lists = checks.flatMap((v) => (v.method === 'fixed-ips' ? [] : v.sources));
+  return everyListUsableUntil(data.prefixes, lists);
+}
 
-function rememberedShown(data: ToolData, crawler: CrawlerView, address: string): Shown {
-  let memo = rememberedShowings.get(data);
+// The log books every request, and most come from few addresses and name few crawlers: what an
+// address shows for a crawler, and until when a crawler's lists rule an address out, are worked
+// out once per published tree and remembered (the addresses bounded like the User-Agents below);
+// the time of each request still decides whether the lists are current.
+const remembered = new WeakMap<ToolData, { addresses: number; byCrawler: Map<string, Map<string, AddressShows>>; until: Map<string, number> }>();
+
+function memoOf(data: ToolData) {
+  let memo = remembered.get(data);
   if (memo === undefined) {
-    memo = { count: 0, byCrawler: new Map() };
-    rememberedShowings.set(data, memo);
+    memo = { addresses: 0, byCrawler: new Map(), until: new Map() };
+    remembered.set(data, memo);
   }
+  return memo;
+}
+
+function notGenuineUntil(data: ToolData, crawler: CrawlerView): number {
+  const { until } = memoOf(data);
+  let moment = until.get(crawler.slug);
+  if (moment === undefined) {
+    moment = listsRuleOutUntil(data, crawler);
+    until.set(crawler.slug, moment);
+  }
+  return moment;
+}
+
+function rememberedAddress(data: ToolData, crawler: CrawlerView, address: string): AddressShows {
+  const memo = memoOf(data);
   let byAddress = memo.byCrawler.get(crawler.slug);
-  let found = byAddress?.get(address);
-  if (found === undefined) {
-    found = shownBy(data, crawler, address);
-    if (memo.count >= REMEMBERED) {
+  let shows = byAddress?.get(address);
+  if (shows === undefined) {
+    shows = addressShows(data, crawler, address);
+    if (memo.addresses >= REMEMBERED) {
       memo.byCrawler.clear();
-      memo.count = 0;
+      memo.addresses = 0;
       byAddress = undefined;
     }
     if (byAddress === undefined) {
       byAddress = new Map();
       memo.byCrawler.set(crawler.slug, byAddress);
     }
-    byAddress.set(address, found);
-    memo.count++;
+    byAddress.set(address, shows);
+    memo.addresses++;
   }
-  return found;
+  return shows;
 }
 
 // The same few User-Agents arrive again and again: each is classified once per published tree
