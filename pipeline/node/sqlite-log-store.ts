@@ -18,7 +18,7 @@ const ROWS_PER_INSERT = 50;
 const ROW_COLUMNS = 'at, method, route, status, bytes, duration_ms, crawler, category, verdict, address_hash, user_agent';
 const COLUMNS = ROW_COLUMNS.split(', ').length;
 
-export type HitRow = Omit<LoggedHit, 'verdict'> & { verdict: string | null };
+type HitRow = Omit<LoggedHit, 'verdict'> & { verdict: string | null };
 type StoredDailyRow = Omit<DailyRow, 'crawler' | 'category' | 'verdict'> & { crawler: string; category: string; verdict: string };
 
 export interface LogStore {
@@ -94,7 +94,7 @@ export function logStore(db: Database): LogStore {
     'SELECT (page_count - freelist_count) * page_size AS used FROM pragma_page_count(), pragma_freelist_count(), pragma_page_size()',
   );
   const used = () => usedBytes.get()?.used ?? 0;
-  /** Removes the rows `choose` puts in `leaving`; returns how many. */
+  /** Removes the rows `choose` puts in `leaving`; returns how many. Run `.immediate`, as writes are: the lock first, then what it reads. */
   const evict = db.transaction((choose: () => number): number => {
     clearLeaving.run();
     const count = choose();
@@ -183,12 +183,12 @@ export function logStore(db: Database): LogStore {
       }
     },
     evictBefore(cutoff, limit) {
-      const removed = evict(() => chooseBefore.run(limit, limit, limit, cutoff).changes);
+      const removed = evict.immediate(() => chooseBefore.run(limit, limit, limit, cutoff).changes);
       if (removed === 0) pruneDaily.run(dayOf(cutoff));
       return removed;
     },
     evictOverCap(bytes, limit) {
-      return used() > bytes ? evict(() => chooseOldest.run(limit, limit, limit).changes) : 0;
+      return used() > bytes ? evict.immediate(() => chooseOldest.run(limit, limit, limit).changes) : 0;
     },
     overCap: (bytes) => used() > bytes,
     daily: (since) => daily.all(since),

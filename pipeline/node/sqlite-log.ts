@@ -9,8 +9,6 @@
 import { Database } from './sqlite-driver.ts';
 import { migrate } from './sqlite-log-schema.ts';
 import { type LogStore, logStore } from './sqlite-log-store.ts';
-
-export { SCHEMA_VERSION } from './sqlite-log-schema.ts';
 import { visitorTally } from '../log/visitor-tally.ts';
 import {
   DEFAULT_MAX_BYTES,
@@ -22,6 +20,8 @@ import {
   type Verdict,
   type VisitorLookup,
 } from '../log/types.ts';
+
+export { SCHEMA_VERSION } from './sqlite-log-schema.ts';
 
 export interface SqliteLogOptions {
   file: string;

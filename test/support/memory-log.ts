@@ -1,7 +1,7 @@
 // A request log in memory, for tests of what reads the log: the same answers as the SQLite log
 // (pipeline/node/sqlite-log.ts), from the same daily rows.
 
-import { dayOf, dailyKey } from '../../pipeline/log/daily.ts';
+import { dayOf } from '../../pipeline/log/daily.ts';
 import {
   DEFAULT_RETENTION_DAYS,
   type DailyRow,
@@ -13,6 +13,11 @@ import {
   type VisitorLookup,
 } from '../../pipeline/log/types.ts';
 import { visitorTally } from '../../pipeline/log/visitor-tally.ts';
+
+/** The columns a daily row is grouped by, as one key. */
+function dailyKey(row: Omit<DailyRow, 'requests' | 'bytes'>): string {
+  return `${row.day}\u0000${row.route}\u0000${row.status}\u0000${row.crawler ?? ''}\u0000${row.category ?? ''}\u0000${row.verdict ?? ''}`;
+}
 
 export function memoryLog(options: { capacity?: number; retentionDays?: number } = {}): RequestLog {
   const capacity = options.capacity ?? 50_000;
