@@ -74,7 +74,7 @@ const sourceOf = (index: PrefixIndex, id: string): Source | undefined => index.s
  * Until when (ms since the epoch, inclusive) every list of `ids` can rule an address out:
  * listEvidence's `usable` for all of them at any `now` up to it; -Infinity when one never can.
  * For the request log, which books every request that names a crawler: it works this out once
- * per crawler and address and compares each request's time with it.
+ * per crawler and compares each request's time with it.
  */
 export function everyListUsableUntil(index: PrefixIndex, ids: readonly string[]): number {
   let until = Number.POSITIVE_INFINITY;
