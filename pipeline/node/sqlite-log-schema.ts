@@ -5,7 +5,7 @@
 import type { Database } from './sqlite-driver.ts';
 
 /** The columns of a row as readers see them, in the order `hits` gives them. */
-const HIT_COLUMNS = 'id, at, method, route, status, bytes, duration_ms, crawler, category, verdict, address_hash, user_agent';
+export const HIT_COLUMNS = 'id, at, method, route, status, bytes, duration_ms, crawler, category, verdict, address_hash, user_agent';
 
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE hits (

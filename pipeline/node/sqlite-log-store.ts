@@ -5,6 +5,7 @@
 import { dayOf } from '../log/daily.ts';
 import type { DailyRow, LogEntry, LoggedHit } from '../log/types.ts';
 import type { Database } from './sqlite-driver.ts';
+import { HIT_COLUMNS } from './sqlite-log-schema.ts';
 import { logTextIds } from './sqlite-log-texts.ts';
 
 const DAY = 86_400_000;
@@ -167,9 +168,7 @@ export function logStore(db: Database): LogStore {
   const daily = db.prepare<[string], StoredDailyRow>(
     'SELECT day, route, status, crawler, category, verdict, requests, bytes FROM daily WHERE day >= ? ORDER BY day, route, status, crawler, category, verdict',
   );
-  const hits = db.prepare<[number, number], HitRow>(
-    'SELECT id, at, method, route, status, bytes, duration_ms, crawler, category, verdict, address_hash, user_agent FROM hits WHERE id > ? ORDER BY id LIMIT ?',
-  );
+  const hits = db.prepare<[number, number], HitRow>(`SELECT ${HIT_COLUMNS} FROM hits WHERE id > ? ORDER BY id LIMIT ?`);
 
   return {
     writeBatch(batch) {
